@@ -1,0 +1,73 @@
+// Architectural state of one CTA: registers stored [register][thread],
+// shared memory, per-thread local memory, and the launch geometry the
+// special registers read. Threads are numbered linearly
+// (x fastest, then y, then z), as CUDA does.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "func/thread_mask.h"
+#include "ptx/ir.h"
+
+namespace simt::func {
+
+using Dim3 = std::array<uint32_t, 3>;
+
+struct LaunchGeometry {
+  Dim3 grid{{1, 1, 1}};
+  Dim3 block{{1, 1, 1}};
+  uint32_t dynamic_shared_bytes = 0;
+  uint32_t threads_per_cta() const { return block[0] * block[1] * block[2]; }
+  uint64_t ctas() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
+};
+
+class CtaState {
+ public:
+  // `params` is the launch's kernel parameter buffer (Program::param_bytes long).
+  CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ctaid,
+           const std::vector<uint8_t>& params);
+
+  const ptx::Program& program() const { return *prog_; }
+  const LaunchGeometry& geometry() const { return geom_; }
+  const Dim3& ctaid() const { return ctaid_; }
+  uint32_t threads() const { return nthreads_; }
+  Dim3 tid(uint32_t t) const {
+    return {{t % geom_.block[0], (t / geom_.block[0]) % geom_.block[1],
+             t / (geom_.block[0] * geom_.block[1])}};
+  }
+
+  uint64_t& reg(uint32_t r, uint32_t t) { return regs_[size_t{r} * nthreads_ + t]; }
+  uint64_t reg(uint32_t r, uint32_t t) const { return regs_[size_t{r} * nthreads_ + t]; }
+  uint64_t* reg_row(uint32_t r) { return &regs_[size_t{r} * nthreads_]; }
+
+  std::vector<uint8_t>& shared() { return shared_; }
+  const std::vector<uint8_t>& params() const { return *params_; }
+  uint8_t* local(uint32_t t) { return local_.data() + size_t{t} * local_bytes_; }
+  uint32_t local_bytes() const { return local_bytes_; }
+
+  // Threads that executed exit (or ret from the entry).
+  ThreadMask& exited() { return exited_; }
+  const ThreadMask& exited() const { return exited_; }
+  ThreadMask all_threads() const { return ThreadMask::range(0, nthreads_); }
+
+  // Values for %smid, %warpid, %clock: set by whatever runs the CTA.
+  uint32_t sm_id = 0;
+  uint32_t warp_size = 32;   // hardware warp width, for %warpid / %nwarpid
+  uint64_t clock = 0;
+
+ private:
+  const ptx::Program* prog_;
+  LaunchGeometry geom_;
+  Dim3 ctaid_;
+  uint32_t nthreads_;
+  std::vector<uint64_t> regs_;
+  std::vector<uint8_t> shared_;
+  uint32_t local_bytes_;
+  std::vector<uint8_t> local_;
+  const std::vector<uint8_t>* params_;
+  ThreadMask exited_;
+};
+
+}  // namespace simt::func

@@ -1,0 +1,96 @@
+// The functional executor: executes one decoded instruction for any set of
+// threads of one CTA and reports what the timing side needs to know: which
+// threads branch where, which addresses were touched, whether the set
+// reached a barrier, exited, or faulted. It decides *what* happens; callers
+// (the functional runner, the SIMT SM, VGIW, ...) decide *when*.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "func/cta_state.h"
+#include "func/global_memory.h"
+#include "func/thread_mask.h"
+#include "ptx/ir.h"
+
+namespace simt::func {
+
+// What an instruction can reach outside its CTA.
+struct ExecEnv {
+  GlobalMemory* global = nullptr;
+  std::ostream* printf_out = nullptr;  // device printf; nullptr discards
+};
+
+enum class Control : uint8_t {
+  Next,     // every executing thread continues at pc + 1
+  Branch,   // `taken` threads go to `target`, the rest to pc + 1
+  Call,     // every executing thread goes to `target` (callee entry)
+  Ret,      // every executing thread returns to `target`
+  Exit,     // `taken` threads exited; the rest continue at pc + 1
+  Barrier,  // the set arrived at barrier `bar_id`; continues at pc + 1 once released
+  Fault,    // see `fault`; nothing of the instruction was committed for `fault.tid`
+};
+
+struct MemAccess {
+  uint32_t tid;
+  ptx::Space space;  // resolved space (generic accesses are resolved per thread)
+  uint8_t size;      // bytes
+  uint64_t addr;     // address within `space`
+};
+
+struct Fault {
+  std::string message;  // what went wrong, e.g. "load from unmapped global address"
+  uint32_t tid = 0;     // linear thread id in the CTA
+  uint64_t addr = 0;    // offending address if any
+  bool has_addr = false;
+};
+
+struct StepResult {
+  Control control = Control::Next;
+  ThreadMask taken;      // Branch: threads taking it; Exit: threads exiting
+  uint32_t target = ptx::kNoPc;
+  // Barrier
+  uint32_t bar_id = 0;
+  uint32_t bar_count = 0;   // threads expected; 0 = all threads of the CTA
+  bool bar_arrive = false;  // bar.arrive: do not wait
+  // Memory: one entry per thread and element touched, in thread order.
+  bool is_load = false, is_store = false, is_atomic = false;
+  std::vector<MemAccess> accesses;
+  Fault fault;
+
+  void reset() {
+    control = Control::Next;
+    taken.clear();
+    target = ptx::kNoPc;
+    bar_id = bar_count = 0;
+    bar_arrive = false;
+    is_load = is_store = is_atomic = false;
+    accesses.clear();
+  }
+};
+
+class Executor {
+ public:
+  // Throws simt::Error (BadInput) naming the instruction and its line if the
+  // program uses something the executor does not implement, so unsupported
+  // code is refused before anything runs.
+  explicit Executor(const ptx::Program& prog);
+
+  // Executes the instruction at `pc` for the threads in `mask` (threads whose
+  // guard predicate is false do nothing). `out` is reset first.
+  void step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
+            StepResult& out) const;
+
+  const ptx::Program& program() const { return *prog_; }
+
+ private:
+  const ptx::Program* prog_;
+};
+
+// True if the executor implements this instruction (opcode and its modifiers);
+// otherwise `why` says what is missing.
+bool executor_supports(const ptx::Instr& in, std::string* why);
+
+}  // namespace simt::func

@@ -1,0 +1,303 @@
+// PTX intermediate representation shared by the parser, the CFG analyses, the
+// functional executor and every timing model.
+//
+// Two levels:
+//   Module  - what the parser produces from one .ptx file: module-scope
+//             variables and functions with their own registers, labels and
+//             symbol references still by name/index.
+//   Program - one kernel entry linked with every .func it calls (see link.h):
+//             one flat instruction array (PC = index), one register space,
+//             every symbol reference resolved to an address in its state
+//             space, every label and call resolved to a PC. This is what the
+//             executor and timing models run; they never see names.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simt::ptx {
+
+// ---------------------------------------------------------------- types
+enum class Type : uint8_t {
+  None,
+  B8, B16, B32, B64, B128,
+  U8, U16, U32, U64,
+  S8, S16, S32, S64,
+  F16, F16x2, BF16, BF16x2, F32, F64,
+  Pred,
+};
+
+uint32_t type_bytes(Type t);       // Pred -> 1, None -> 0
+bool type_is_float(Type t);        // F16..F64
+bool type_is_signed(Type t);       // S8..S64
+const char* type_name(Type t);     // "u32", ...
+
+// State spaces. Generic = no space given on ld/st/atom (generic addressing).
+enum class Space : uint8_t { None, Reg, Sreg, Global, Shared, Local, Const, Param, Generic, Tex };
+const char* space_name(Space s);
+
+// ---------------------------------------------------------------- opcodes
+// One entry per PTX mnemonic (the part before the first '.').
+#define SIMT_PTX_OPCODES(X)                                                          \
+  X(Add) X(Sub) X(Mul) X(Mad) X(Mul24) X(Mad24) X(Sad) X(Div) X(Rem) X(Abs) X(Neg)   \
+  X(Min) X(Max) X(Addc) X(Subc) X(Madc) X(Dp4a) X(Dp2a)                            \
+  X(Popc) X(Clz) X(Bfind) X(Fns) X(Brev) X(Bfe) X(Bfi) X(Bmsk) X(Szext) X(Prmt)      \
+  X(Shf) X(Shl) X(Shr) X(And) X(Or) X(Xor) X(Not) X(Cnot) X(Lop3)                  \
+  X(Setp) X(Selp) X(Slct) X(Set)                                                    \
+  X(Fma) X(Rcp) X(Sqrt) X(Rsqrt) X(Ex2) X(Lg2) X(Sin) X(Cos) X(Tanh) X(Testp)        \
+  X(Copysign)                                                                       \
+  X(Cvt) X(Cvta) X(Mov) X(Isspacep)                                                 \
+  X(Ld) X(Ldu) X(St) X(Atom) X(Red) X(Prefetch) X(Prefetchu)                        \
+  X(Bar) X(Barrier) X(BarWarp) X(Membar) X(Fence)                                   \
+  X(Vote) X(Shfl) X(Activemask) X(Match) X(Redux)                                   \
+  X(Bra) X(Brx) X(Call) X(Ret) X(Exit) X(Trap) X(Brkpt) X(Nanosleep) X(Pmevent)      \
+  X(Tex) X(Tld4) X(Txq) X(Suld) X(Sust)
+
+enum class Op : uint16_t {
+#define SIMT_X(name) name,
+  SIMT_PTX_OPCODES(SIMT_X)
+#undef SIMT_X
+  Count
+};
+const char* op_name(Op op);  // lower-case PTX mnemonic, e.g. "bar" for Bar ("bar.warp" for BarWarp)
+
+// Instruction class used by schedulers, power gating and the Origami type counters.
+enum class InstrClass : uint8_t { Int, Fp, Sfu, Ldst, Branch, Barrier };
+const char* class_name(InstrClass c);
+
+// ---------------------------------------------------------------- modifiers
+enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi };
+
+// Boolean modifier flags (Instr::flags).
+enum Flag : uint32_t {
+  kSat = 1u << 0,
+  kFtz = 1u << 1,
+  kApprox = 1u << 2,
+  kFull = 1u << 3,
+  kHi = 1u << 4,      // mul.hi / mad.hi
+  kLo = 1u << 5,      // mul.lo / mad.lo
+  kWide = 1u << 6,    // mul.wide / mad.wide: destination is twice the source width
+  kCC = 1u << 7,      // .cc: writes the carry flag
+  kUni = 1u << 8,     // bra.uni / call.uni / ret.uni: the programmer says it does not diverge
+  kVolatile = 1u << 9,
+  kWrap = 1u << 10,   // shf.wrap
+  kClamp = 1u << 11,  // shf.clamp, bmsk.clamp
+  kLeft = 1u << 12,   // shf.l
+  kRight = 1u << 13,  // shf.r
+  kShiftAmt = 1u << 14,  // bfind.shiftamt
+  kAligned = 1u << 15,   // bar.sync.aligned / barrier.sync.aligned
+  kArrive = 1u << 16,    // bar.arrive / barrier.arrive
+  kRedBar = 1u << 17,    // bar.red.{popc,and,or}
+  kToSpace = 1u << 18,   // cvta.to.<space> (generic -> space) rather than cvta.<space>
+  kNc = 1u << 19,        // ld.global.nc
+  kRelu = 1u << 20,      // min/max .relu
+  kNaN = 1u << 21,       // min/max .NaN
+  kXorSign = 1u << 22,   // min/max .xorsign.abs
+  kUnsignedCmp = 1u << 23,
+};
+
+enum class CmpOp : uint8_t {
+  None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs,
+  Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+};
+enum class BoolOp : uint8_t { None, And, Or, Xor, Popc };
+
+// Per-opcode sub-mode (Instr::mode); which enum applies depends on the opcode.
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, Cas, Exch, And, Or, Xor };
+enum class ReduxOp : uint8_t { Add, Min, Max, And, Or, Xor };
+enum class PrmtMode : uint8_t { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+enum class TestpClass : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+enum class MatchMode : uint8_t { Any, All };
+enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D, Cube };
+
+// ---------------------------------------------------------------- special registers
+#define SIMT_PTX_SREGS(X)                                                     \
+  X(TidX, "%tid.x") X(TidY, "%tid.y") X(TidZ, "%tid.z")                        \
+  X(NtidX, "%ntid.x") X(NtidY, "%ntid.y") X(NtidZ, "%ntid.z")                  \
+  X(CtaidX, "%ctaid.x") X(CtaidY, "%ctaid.y") X(CtaidZ, "%ctaid.z")            \
+  X(NctaidX, "%nctaid.x") X(NctaidY, "%nctaid.y") X(NctaidZ, "%nctaid.z")      \
+  X(Laneid, "%laneid") X(Warpid, "%warpid") X(Nwarpid, "%nwarpid")             \
+  X(Smid, "%smid") X(Nsmid, "%nsmid") X(Gridid, "%gridid")                     \
+  X(LanemaskEq, "%lanemask_eq") X(LanemaskLe, "%lanemask_le")                  \
+  X(LanemaskLt, "%lanemask_lt") X(LanemaskGe, "%lanemask_ge")                  \
+  X(LanemaskGt, "%lanemask_gt")                                                \
+  X(Clock, "%clock") X(ClockHi, "%clock_hi") X(Clock64, "%clock64")            \
+  X(Globaltimer, "%globaltimer") X(GlobaltimerLo, "%globaltimer_lo")           \
+  X(GlobaltimerHi, "%globaltimer_hi")                                          \
+  X(DynamicSmemSize, "%dynamic_smem_size") X(TotalSmemSize, "%total_smem_size") \
+  X(WarpSz, "WARP_SZ")
+
+enum class Sreg : uint8_t {
+#define SIMT_X(name, text) name,
+  SIMT_PTX_SREGS(SIMT_X)
+#undef SIMT_X
+  Count
+};
+const char* sreg_name(Sreg s);
+
+// ---------------------------------------------------------------- operands
+inline constexpr uint32_t kNoReg = 0xffffffffu;   // also the `_` sink in vectors
+inline constexpr uint32_t kNoPc = 0xffffffffu;
+
+enum class ImmKind : uint8_t {
+  Int,      // integer literal; `imm` holds its 64-bit two's-complement value
+  F32Bits,  // 0fXXXXXXXX; low 32 bits of `imm` are the IEEE single bits
+  F64Bits,  // 0dXXXXXXXXXXXXXXXX or a decimal float literal; `imm` holds IEEE double bits
+};
+
+struct Operand {
+  enum class Kind : uint8_t {
+    None,
+    Reg,     // reg
+    Imm,     // imm / imm_kind
+    Sreg,    // sreg
+    Addr,    // [base + imm]: reg == kNoReg means an absolute address (symbol resolved by the linker)
+    Vec,     // {vec[0..vec_n)} registers, kNoReg for `_`
+    Label,   // branch target; in a Program `imm` holds the target PC
+    Sym,     // Module level only: symbol by name index (`sym`); the linker replaces it
+  };
+  Kind kind = Kind::None;
+  bool neg = false;             // `!%p` predicate negation
+  ImmKind imm_kind = ImmKind::Int;
+  uint8_t vec_n = 0;
+  Sreg sreg = Sreg::TidX;
+  uint32_t reg = kNoReg;
+  uint32_t sym = 0;             // Module level: index into Function/Module symbol names
+  int64_t imm = 0;
+  std::array<uint32_t, 4> vec{{kNoReg, kNoReg, kNoReg, kNoReg}};
+};
+
+inline constexpr int kMaxOperands = 6;
+
+// One decoded instruction. Operands are in PTX order, destination first.
+// A `d|p` destination pair keeps d in ops[0] and p in `pout`.
+struct Instr {
+  Op op = Op::Mov;
+  Type type = Type::None;    // main type suffix (cvt: destination; setp/set: comparison type)
+  Type type2 = Type::None;   // second type suffix (cvt: source; set: source; slct: c's type)
+  Space space = Space::None; // ld/st/atom/red/cvta/isspacep/prefetch
+  Rnd rnd = Rnd::None;
+  CmpOp cmp = CmpOp::None;
+  BoolOp bop = BoolOp::None; // setp/set combine; bar.red / vote mode lives in `mode`
+  uint8_t mode = 0;          // VoteMode / ShflMode / AtomOp / ReduxOp / PrmtMode / TestpClass / MatchMode / TexGeom
+  uint8_t vec = 1;           // .v2 / .v4 on ld/st/mov/tex
+  uint8_t nops = 0;
+  InstrClass cls = InstrClass::Int;
+  uint32_t flags = 0;        // Flag bits
+  Operand guard;             // Kind::None when not predicated; else Reg with `neg`
+  Operand pout;              // second destination of `d|p`
+  std::array<Operand, kMaxOperands> ops;
+  // Calls (Program level): callee entry PC, or a builtin; see CallInfo.
+  uint32_t call_info = kNoPc;  // index into Program::calls for Call instructions
+  uint32_t line = 0, col = 0;  // where it came from in the source file
+};
+
+// ---------------------------------------------------------------- module level
+struct RegInfo {
+  std::string name;   // "%r12"
+  Type type = Type::None;
+};
+
+struct Variable {          // a .global/.const/.shared/.local/.param variable
+  std::string name;
+  Space space = Space::None;
+  Type type = Type::B8;    // element type
+  uint32_t align = 0;      // 0 = natural alignment of `type`
+  uint64_t count = 1;      // elements (array length; 0 for `extern .shared x[]`)
+  bool is_array = false;
+  bool is_extern = false;
+  std::vector<uint8_t> init;  // little-endian initial bytes (may be shorter than the size; rest zero)
+  uint32_t line = 0;
+  uint64_t size_bytes() const { return count * type_bytes(type); }
+};
+
+struct Param {             // a formal parameter of .entry/.func
+  std::string name;
+  Type type = Type::B32;
+  uint32_t align = 0;
+  uint64_t count = 1;      // .param .align 8 .b8 p[24]
+  bool is_ptr = false;     // .ptr attribute (ignored semantically)
+  uint64_t size_bytes() const { return count * type_bytes(type); }
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  bool is_extern = false;    // declaration only (e.g. vprintf)
+  bool visible = false;
+  std::vector<Param> params;
+  std::vector<Param> rets;   // .func (.param .b32 retval) name(...)
+  std::vector<RegInfo> regs;
+  std::vector<Variable> vars;           // function-scope .local/.shared/.param (incl. call-site .param)
+  std::vector<Instr> code;
+  std::vector<std::string> text;        // source text of each instruction, for traces and messages
+  std::vector<std::string> symbols;     // names referenced by Operand::Kind::Sym
+  std::vector<std::pair<std::string, uint32_t>> labels;  // label -> index into code
+  std::array<uint32_t, 3> maxntid{{0, 0, 0}}, reqntid{{0, 0, 0}};
+  uint32_t minnctapersm = 0, maxnreg = 0;
+  std::vector<std::string> pragmas;
+  uint32_t line = 0;
+};
+
+struct Module {
+  std::string path;          // file it was parsed from (for messages)
+  std::string version, target;
+  uint32_t address_size = 64;
+  std::vector<Variable> globals;   // module-scope .global/.const/.shared/.local
+  std::vector<Function> functions;
+  const Function* find(const std::string& name) const;
+};
+
+// ---------------------------------------------------------------- program level (linked kernel)
+// Builtins that nvcc calls like functions and the executor implements itself.
+enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
+
+struct CallInfo {
+  uint32_t callee_pc = kNoPc;   // entry PC of the callee (kNoPc for builtins)
+  uint32_t callee_func = 0;     // index into Program::funcs
+  Builtin builtin = Builtin::None;
+  // Arguments and return values travel through per-thread local memory:
+  // each pair copies `size` bytes from `from` to `to` (local-space offsets).
+  struct Copy { uint32_t from, to, size; };
+  std::vector<Copy> args;       // done at the call
+  std::vector<Copy> rets;       // done at the return
+};
+
+struct FuncRange {
+  std::string name;
+  uint32_t begin = 0, end = 0;  // [begin, end) PCs of its body
+  uint32_t retaddr_reg = kNoReg;  // hidden per-thread register holding the return PC
+  uint32_t local_base = 0;        // offset of its local frame in the per-thread local area
+};
+
+struct ParamSlot {                // one kernel parameter in the launch's parameter buffer
+  std::string name;
+  Type type = Type::B32;
+  uint32_t offset = 0, size = 0, align = 0;
+};
+
+// Addresses of module-scope .global/.const variables, chosen by the loader
+// (the device) before linking; indexed like Module::globals (0 for others).
+using SymbolAddresses = std::vector<uint64_t>;
+
+struct Program {
+  std::string kernel;                   // entry name
+  std::string source_path;
+  std::vector<Instr> code;              // entry body first (PC 0), then callees
+  std::vector<std::string> text;        // per PC: source text
+  std::vector<FuncRange> funcs;         // funcs[0] is the entry
+  std::vector<CallInfo> calls;
+  std::vector<RegInfo> regs;            // one register space for the whole program
+  std::vector<ParamSlot> params;
+  uint32_t param_bytes = 0;             // size of the kernel parameter buffer
+  uint32_t static_shared_bytes = 0;     // extern (dynamic) shared starts here (aligned 16)
+  uint32_t local_bytes = 0;             // per-thread local memory incl. call-site .param slots
+  std::array<uint32_t, 3> reqntid{{0, 0, 0}}, maxntid{{0, 0, 0}};
+  uint32_t num_regs() const { return static_cast<uint32_t>(regs.size()); }
+};
+
+}  // namespace simt::ptx

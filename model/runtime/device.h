@@ -1,0 +1,118 @@
+// The host's view of the simulated GPU: load PTX, allocate and copy device
+// memory, launch kernels. This is what workloads and manifests drive; the
+// same calls later dispatch to the timing model instead of the functional one.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "func/cta_state.h"
+#include "func/global_memory.h"
+#include "ptx/ir.h"
+
+namespace simt::runtime {
+
+using func::Dim3;
+
+// How the functional runner groups the threads of a CTA into warps.
+enum class Grouping : uint8_t {
+  Static,  // warp w = threads [w*warp_size, (w+1)*warp_size)
+  Random,  // a seeded random permutation of the CTA's threads cut into warps
+};
+
+struct DeviceOptions {
+  uint32_t warp_size = 32;     // 4..64
+  Grouping grouping = Grouping::Static;
+  uint64_t grouping_seed = 1;
+  std::ostream* printf_out = nullptr;  // device printf goes here (stdout when null)
+  uint64_t max_warp_instructions = 0;  // 0 = unlimited; otherwise a runaway kernel is reported
+  void validate() const;               // throws simt::Error naming the option
+};
+
+// Kernel arguments packed as the PTX .param layout expects (natural alignment).
+class KernelArgs {
+ public:
+  template <class T>
+  KernelArgs& push(T v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return push_bytes(&v, sizeof(T), alignof(T));
+  }
+  KernelArgs& push_bytes(const void* p, size_t n, size_t align);
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  // Byte offset of each pushed argument, to check against the kernel's layout.
+  const std::vector<size_t>& offsets() const { return offsets_; }
+  const std::vector<size_t>& sizes() const { return sizes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::vector<size_t> offsets_, sizes_;
+};
+
+struct LaunchStats {
+  uint64_t warp_instructions = 0;    // instructions issued per warp (any active thread)
+  uint64_t thread_instructions = 0;  // sum of active threads over issued instructions
+  uint64_t ctas = 0;
+  double wall_seconds = 0;
+};
+
+class Module;  // a loaded PTX module (opaque)
+
+class Device {
+ public:
+  explicit Device(DeviceOptions opts = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // Parses and loads PTX (module-scope .global/.const variables are placed in
+  // device memory and initialised). `name` is used in messages (a file path).
+  // Throws simt::Error(BadInput) with file:line:col on malformed PTX.
+  Module& load_ptx(const std::string& text, const std::string& name);
+  Module& load_ptx_file(const std::string& path);
+
+  uint64_t malloc(uint64_t bytes);
+  void free(uint64_t addr);
+  void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);
+  void copy_to_host(void* dst, uint64_t src, uint64_t bytes) const;
+  void memset(uint64_t dst, uint8_t value, uint64_t bytes);
+
+  template <class T>
+  uint64_t upload(const std::vector<T>& v) {
+    uint64_t a = malloc(v.size() * sizeof(T));
+    copy_to_device(a, v.data(), v.size() * sizeof(T));
+    return a;
+  }
+  template <class T>
+  std::vector<T> download(uint64_t addr, size_t count) const {
+    std::vector<T> v(count);
+    copy_to_host(v.data(), addr, count * sizeof(T));
+    return v;
+  }
+
+  // Runs the kernel to completion (functional execution). Throws simt::Error:
+  // BadInput for an unknown kernel or argument mismatch, KernelFault (with
+  // kernel/CTA/thread/PC/address) for a bad access, trap or barrier deadlock.
+  LaunchStats launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
+                     const KernelArgs& args, uint32_t dynamic_shared_bytes = 0);
+
+  // The linked program of a kernel (for inspection and timing models).
+  const ptx::Program& program(Module& m, const std::string& kernel);
+  const ptx::Module& ptx_module(Module& m) const;
+
+  func::GlobalMemory& memory() { return mem_; }
+  const DeviceOptions& options() const { return opts_; }
+  // Totals over every launch so far.
+  const LaunchStats& totals() const { return totals_; }
+
+ private:
+  DeviceOptions opts_;
+  func::GlobalMemory mem_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  LaunchStats totals_;
+};
+
+}  // namespace simt::runtime
