@@ -33,7 +33,12 @@ struct Workload {
   Result (*run)(runtime::Device& dev, Size size);
 };
 
-// All built-in workloads, in a stable order.
+// Each workload's source file registers itself at start-up:
+//   static const bool registered = register_workload({"bfs", ...});
+// (the workloads library is an object library, so nothing is dropped by the linker).
+bool register_workload(const Workload& w);
+
+// All built-in workloads, in a stable order (by class, then name).
 const std::vector<Workload>& all();
 const Workload* find(const std::string& name);
 

@@ -47,6 +47,9 @@ class CtaState {
   uint8_t* local(uint32_t t) { return local_.data() + size_t{t} * local_bytes_; }
   uint32_t local_bytes() const { return local_bytes_; }
 
+  // Carry flag written by add.cc/sub.cc/mad.cc and read by addc/subc/madc.
+  uint8_t& carry(uint32_t t) { return carry_[t]; }
+
   // Threads that executed exit (or ret from the entry).
   ThreadMask& exited() { return exited_; }
   const ThreadMask& exited() const { return exited_; }
@@ -67,6 +70,7 @@ class CtaState {
   uint32_t local_bytes_;
   std::vector<uint8_t> local_;
   const std::vector<uint8_t>* params_;
+  std::vector<uint8_t> carry_;
   ThreadMask exited_;
 };
 
