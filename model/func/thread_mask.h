@@ -1,11 +1,10 @@
 // A set of threads of one CTA: runtime-sized (up to 1024 threads), fixed
 // storage so masks are cheap to copy and never allocate. Every grouping a
 // technique forms (static warp, slice, gang, compacted warp, half-warp,
-// VGIW batch) is one of these.
+// VGIW batch) is one of these. (GCC/Clang bit builtins: C++17 has no <bit>.)
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstdint>
 
 namespace simt::func {
@@ -36,13 +35,13 @@ class ThreadMask {
   bool none() const { return !any(); }
   uint32_t count() const {
     uint32_t n = 0;
-    for (uint64_t w : w_) n += static_cast<uint32_t>(std::popcount(w));
+    for (uint64_t w : w_) n += static_cast<uint32_t>(__builtin_popcountll(w));
     return n;
   }
   // Lowest set thread, or kMaxCtaThreads when empty.
   uint32_t first() const {
     for (uint32_t i = 0; i < kWords; ++i)
-      if (w_[i]) return i * 64 + static_cast<uint32_t>(std::countr_zero(w_[i]));
+      if (w_[i]) return i * 64 + static_cast<uint32_t>(__builtin_ctzll(w_[i]));
     return kMaxCtaThreads;
   }
 
@@ -52,7 +51,7 @@ class ThreadMask {
     for (uint32_t i = 0; i < kWords; ++i) {
       uint64_t w = w_[i];
       while (w) {
-        f(i * 64 + static_cast<uint32_t>(std::countr_zero(w)));
+        f(i * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
         w &= w - 1;
       }
     }

@@ -1,0 +1,150 @@
+// Executor: checks a whole program once at construction, then runs one
+// instruction per step() through a table of handlers indexed by opcode.
+#include "func/executor.h"
+
+#include "func/exec_context.h"
+#include "util/error.h"
+
+namespace simt::func {
+
+using ptx::Op;
+using ptx::Operand;
+
+const HandlerTable& handler_table() {
+  static const HandlerTable table = [] {
+    HandlerTable t;
+    register_int_ops(t);
+    register_compare_ops(t);
+    register_float_ops(t);
+    register_convert_ops(t);
+    register_memory_ops(t);
+    register_control_ops(t);
+    register_warp_ops(t);
+    return t;
+  }();
+  return table;
+}
+
+namespace {
+
+bool uses_sreg(const Operand& o, ptx::Sreg s) { return o.kind == Operand::Kind::Sreg && o.sreg == s; }
+
+}  // namespace
+
+bool executor_supports(const ptx::Instr& in, std::string* why) {
+  const HandlerTable& table = handler_table();
+  const size_t op = static_cast<size_t>(in.op);
+  auto refuse = [&](const std::string& w) {
+    if (why) *why = w;
+    return false;
+  };
+  if (op >= static_cast<size_t>(Op::Count) || !table.by_op[op])
+    return refuse(std::string("the executor does not implement '") + ptx::op_name(in.op) + "'");
+  if (in.guard.kind != Operand::Kind::None &&
+      (in.guard.kind != Operand::Kind::Reg || in.guard.reg == ptx::kNoReg))
+    return refuse("the guard must be a predicate register");
+  for (int i = 0; i < in.nops && i < ptx::kMaxOperands; ++i)
+    if (uses_sreg(in.ops[static_cast<size_t>(i)], ptx::Sreg::Gridid))
+      return refuse("%gridid is not modelled");
+  if (table.check[op]) {
+    std::string w = table.check[op](in);
+    if (!w.empty()) return refuse(w);
+  }
+  if (why) why->clear();
+  return true;
+}
+
+namespace {
+
+// Program-level checks a single Instr cannot answer: what a call reaches.
+std::string check_call(const ptx::Program& prog, const ptx::Instr& in) {
+  if (in.call_info == ptx::kNoPc || in.call_info >= prog.calls.size())
+    return "indirect calls (through a function pointer) are not supported";
+  const ptx::CallInfo& ci = prog.calls[in.call_info];
+  switch (ci.builtin) {
+    case ptx::Builtin::Malloc: return "device-side malloc is not supported";
+    case ptx::Builtin::Free: return "device-side free is not supported";
+    case ptx::Builtin::Vprintf:
+    case ptx::Builtin::AssertFail: return "";
+    case ptx::Builtin::None: break;
+  }
+  if (ci.callee_pc == ptx::kNoPc || ci.callee_pc >= prog.code.size() ||
+      ci.callee_func >= prog.funcs.size())
+    return "call target is not a linked function";
+  if (prog.funcs[ci.callee_func].retaddr_reg == ptx::kNoReg)
+    return "callee has no return-address register";
+  return "";
+}
+
+// Every register an instruction names must exist, so handlers never index out of range.
+std::string check_registers(const ptx::Program& prog, const ptx::Instr& in) {
+  const uint32_t n = prog.num_regs();
+  auto bad = [&](const Operand& o) {
+    switch (o.kind) {
+      case Operand::Kind::Reg:
+      case Operand::Kind::Addr:
+        return o.reg != ptx::kNoReg && o.reg >= n;
+      case Operand::Kind::Vec:
+        for (int k = 0; k < o.vec_n && k < 4; ++k)
+          if (o.vec[static_cast<size_t>(k)] != ptx::kNoReg && o.vec[static_cast<size_t>(k)] >= n) return true;
+        return false;
+      default:
+        return false;
+    }
+  };
+  if (bad(in.guard) || bad(in.pout)) return "register index out of range";
+  for (int i = 0; i < in.nops && i < ptx::kMaxOperands; ++i)
+    if (bad(in.ops[static_cast<size_t>(i)])) return "register index out of range";
+  return "";
+}
+
+}  // namespace
+
+Executor::Executor(const ptx::Program& prog) : prog_(&prog) {
+  for (uint32_t pc = 0; pc < prog.code.size(); ++pc) {
+    const ptx::Instr& in = prog.code[pc];
+    std::string why;
+    bool ok = executor_supports(in, &why);
+    if (ok) {
+      why = check_registers(prog, in);
+      ok = why.empty();
+    }
+    if (ok && in.op == Op::Call) {
+      why = check_call(prog, in);
+      ok = why.empty();
+    }
+    if (!ok) {
+      const std::string text = pc < prog.text.size() ? prog.text[pc] : std::string(ptx::op_name(in.op));
+      throw input_error(prog.source_path + ":" + std::to_string(in.line) + ": unsupported instruction '" +
+                        text + "': " + why);
+    }
+  }
+}
+
+void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
+                    StepResult& out) const {
+  out.reset();
+  if (pc >= prog_->code.size()) {
+    out.control = Control::Fault;
+    out.fault.message = "PC " + std::to_string(pc) + " is outside the program";
+    out.fault.tid = mask.first() < cta.threads() ? mask.first() : 0;
+    out.fault.addr = 0;
+    out.fault.has_addr = false;
+    return;
+  }
+  const ptx::Instr& in = prog_->code[pc];
+  ExecContext ctx{cta, env, in, pc, mask, mask, out};
+  if (in.guard.kind != Operand::Kind::None) {
+    // Guard predicate: one bit per thread; threads where it is false do nothing.
+    const uint64_t* row = cta.reg_row(in.guard.reg);
+    const bool neg = in.guard.neg;
+    ThreadMask active;
+    mask.for_each([&](uint32_t t) {
+      if (((row[t] & 1) != 0) != neg) active.set(t);
+    });
+    ctx.mask = active;
+  }
+  handler_table().by_op[static_cast<size_t>(in.op)](ctx);
+}
+
+}  // namespace simt::func
