@@ -169,6 +169,8 @@ struct Operand {
   uint32_t sym = 0;             // Module level: index into Function/Module symbol names
   int64_t imm = 0;
   std::array<uint32_t, 4> vec{{kNoReg, kNoReg, kNoReg, kNoReg}};
+  // Module level only: an Addr operand whose base is symbol `sym` ([sym+imm]) rather than a register.
+  bool sym_base = false;
 };
 
 inline constexpr int kMaxOperands = 6;
@@ -197,6 +199,28 @@ struct Instr {
 };
 
 // ---------------------------------------------------------------- module level
+// What a Module-level symbol (Function::symbols[i]) names; the parser resolves
+// scoped names (e.g. `param0` re-declared in every call block) so the linker
+// never looks names up again.
+enum class SymKind : uint8_t {
+  Var,     // Function::vars[index] (function-scope .local/.shared/.param, incl. call-site params)
+  Param,   // Function::params[index] (formal parameter)
+  Ret,     // Function::rets[index] (return parameter)
+  Global,  // Module::globals[index]
+  Func,    // Module::functions[index]
+};
+struct SymRef {
+  SymKind kind = SymKind::Var;
+  uint32_t index = 0;
+};
+
+// Module level: the operands of one `call` (Instr::call_info indexes Function::calls).
+struct CallSite {
+  uint32_t callee_sym = 0xffffffffu;  // Function::symbols index of the callee (a Func symbol)
+  uint32_t callee_reg = 0xffffffffu;  // indirect call: register holding the target (then callee_sym unset)
+  std::vector<uint32_t> rets, args;   // Function::symbols indexes of the .param variables
+};
+
 struct RegInfo {
   std::string name;   // "%r12"
   Type type = Type::None;
@@ -241,6 +265,8 @@ struct Function {
   uint32_t minnctapersm = 0, maxnreg = 0;
   std::vector<std::string> pragmas;
   uint32_t line = 0;
+  std::vector<SymRef> symrefs;   // parallel to `symbols`: what each one resolves to
+  std::vector<CallSite> calls;   // one per call instruction (Instr::call_info at Module level)
 };
 
 struct Module {

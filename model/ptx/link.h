@@ -1,0 +1,31 @@
+// Module -> Program: links one .entry with every .func it calls into one flat
+// program (PC = index into Program::code) with one register space and every
+// symbol, label and call resolved (see ir.h, Program). Layout decisions:
+//   - the entry body is PC 0, each reachable .func follows in discovery order;
+//   - registers: each function's registers follow the previous ones, plus one
+//     hidden U32 register per .func for its return PC (FuncRange::retaddr_reg);
+//   - kernel .param formals stay Space::Param (offsets into the parameter buffer);
+//   - .func formals/returns, call-site .param variables and .local variables get
+//     static slots in the per-thread local area (one frame per function; no
+//     recursion, which is detected and refused); ld/st.param on them become
+//     ld/st.local with absolute addresses;
+//   - .shared variables get static offsets; extern .shared arrays start at
+//     static_shared_bytes (rounded up to 16);
+//   - module .global/.const variables take the loader's addresses.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ptx/ir.h"
+
+namespace simt::ptx {
+
+// Links `entry` of `m`. `addrs[i]` is the device address of m.globals[i] (only
+// .global/.const/.texref entries are read). Throws simt::Error(BadInput).
+Program link(const Module& m, const std::string& entry, const SymbolAddresses& addrs);
+
+// Names of the .entry functions with a body, in file order.
+std::vector<std::string> entry_names(const Module& m);
+
+}  // namespace simt::ptx
