@@ -10,31 +10,12 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "util/rng.h"
 #include "workload.h"
 
 namespace simt::workloads {
 
-// splitmix64: tiny, fast, identical everywhere.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform integer in [lo, hi].
-  int64_t range(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-  // Uniform float in [0, 1).
-  float unit() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
-  double unit_double() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-
- private:
-  uint64_t s_;
-};
+using util::Rng;  // deterministic inputs (model/util/rng.h)
 
 // Loads the committed PTX of workload `name` into the device.
 runtime::Module& load_workload_ptx(runtime::Device& dev, const std::string& name);

@@ -1,0 +1,33 @@
+# The two commands of the README:
+#   make run   - install what is missing, build, run the default workload
+#   make test  - install what is missing, build, run every test (ctest)
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+WORKLOAD ?= bfs
+SIZE ?= small
+
+.PHONY: all bootstrap build run test test-long bench clean
+
+all: build
+
+bootstrap:
+	@tools/bootstrap.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: bootstrap $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/simtlab run --workload $(WORKLOAD) --size $(SIZE)
+
+# Everything except the long-running label.
+test: build
+	ctest --test-dir $(BUILD) -j $(JOBS) -LE long --output-on-failure
+
+test-long: build
+	ctest --test-dir $(BUILD) -j $(JOBS) -L long --output-on-failure
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,380 @@
+// Memory instructions: ld/ldu/st (scalar and .v2/.v4), atom/red, cvta,
+// isspacep and the ordering/prefetch no-ops.
+//
+// Every access goes through two passes: the first resolves and checks each
+// thread's address (space bounds, mapping, alignment) and records it in
+// out.accesses; the second commits. A fault therefore leaves the whole
+// instruction uncommitted, not only the faulting thread's part.
+#include <cstring>
+#include <type_traits>
+
+#include "func/address_space.h"
+#include "func/exec_context.h"
+
+namespace simt::func {
+
+using ptx::Operand;
+using ptx::Space;
+using ptx::Type;
+
+namespace {
+
+enum class Kind : uint8_t { Load, Store, Atomic };
+
+const char* verb(Kind k) {
+  switch (k) {
+    case Kind::Load: return "load from";
+    case Kind::Store: return "store to";
+    case Kind::Atomic: return "atomic on";
+  }
+  return "";
+}
+
+template <Space S>
+using SpaceTag = std::integral_constant<Space, S>;
+
+// Calls body(SpaceTag<S>) with the instruction's space fixed at compile time,
+// so per-thread loops carry no space switch. No space means generic addressing.
+template <class Body>
+void with_space(Space s, Body&& body) {
+  switch (s) {
+    case Space::Global: body(SpaceTag<Space::Global>{}); break;
+    case Space::Const: body(SpaceTag<Space::Const>{}); break;
+    case Space::Shared: body(SpaceTag<Space::Shared>{}); break;
+    case Space::Local: body(SpaceTag<Space::Local>{}); break;
+    case Space::Param: body(SpaceTag<Space::Param>{}); break;
+    default: body(SpaceTag<Space::Generic>{}); break;
+  }
+}
+
+// Checks [a, a + size) in space S for thread t; on success records the
+// resolved space/address in `rs`/`ra`, else reports the fault.
+template <Space S>
+bool resolve(ExecContext& c, uint32_t t, uint64_t a, uint32_t size, Kind k, Space& rs, uint64_t& ra) {
+  if constexpr (S == Space::Generic) {
+    if (in_window(a, kSharedWindow)) return resolve<Space::Shared>(c, t, a - kSharedWindow, size, k, rs, ra);
+    if (in_window(a, kLocalWindow)) return resolve<Space::Local>(c, t, a - kLocalWindow, size, k, rs, ra);
+    if (in_window(a, kParamWindow)) return resolve<Space::Param>(c, t, a - kParamWindow, size, k, rs, ra);
+    return resolve<Space::Global>(c, t, a, size, k, rs, ra);
+  } else {
+    rs = S;
+    ra = a;
+    if constexpr (S == Space::Global || S == Space::Const) {
+      if (!c.env.global || !c.env.global->mapped(a, size)) {
+        c.fail_at(t, a, std::string(verb(k)) + " unmapped " + (S == Space::Const ? "const" : "global") +
+                            " address");
+        return false;
+      }
+      if (S == Space::Const && k != Kind::Load) {
+        c.fail_at(t, a, std::string(verb(k)) + " constant memory (read-only)");
+        return false;
+      }
+      return true;
+    } else {
+      uint64_t limit = 0;
+      if constexpr (S == Space::Shared) limit = c.cta.shared().size();
+      if constexpr (S == Space::Local) limit = c.cta.local_bytes();
+      if constexpr (S == Space::Param) limit = c.cta.params().size();
+      if (a > limit || size > limit - a) {
+        c.fail_at(t, a, std::string(verb(k)) + " " + ptx::space_name(S) + " address out of range (size " +
+                            std::to_string(limit) + ")");
+        return false;
+      }
+      if (S == Space::Param && k != Kind::Load) {
+        c.fail_at(t, a, std::string(verb(k)) + " kernel parameter memory (read-only)");
+        return false;
+      }
+      return true;
+    }
+  }
+}
+
+void read_bytes(ExecContext& c, uint32_t t, Space s, uint64_t a, void* dst, uint32_t n) {
+  switch (s) {
+    case Space::Shared: std::memcpy(dst, c.cta.shared().data() + a, n); break;
+    case Space::Local: std::memcpy(dst, c.cta.local(t) + a, n); break;
+    case Space::Param: std::memcpy(dst, c.cta.params().data() + a, n); break;
+    default: c.env.global->read(a, dst, n); break;
+  }
+}
+
+void write_bytes(ExecContext& c, uint32_t t, Space s, uint64_t a, const void* src, uint32_t n) {
+  switch (s) {
+    case Space::Shared: std::memcpy(c.cta.shared().data() + a, src, n); break;
+    case Space::Local: std::memcpy(c.cta.local(t) + a, src, n); break;
+    default: c.env.global->write(a, src, n); break;  // param/const stores never pass resolve()
+  }
+}
+
+uint64_t type_mask(Type ty) {
+  const uint32_t b = ptx::type_bytes(ty);
+  return b >= 8 ? ~uint64_t{0} : (uint64_t{1} << (b * 8)) - 1;
+}
+
+// Address operand ([reg+imm], a register, or an absolute immediate).
+uint64_t address(const ExecContext& c, int i, uint32_t t) { return c.src(i, t, Type::U64); }
+
+// Pass 1 for ld/st/atom: resolve and check every thread, filling out.accesses.
+// Returns false after a fault.
+bool resolve_all(ExecContext& c, int addr_op, uint32_t elem, uint32_t nelem, Kind k) {
+  const uint32_t bytes = elem * nelem;
+  auto& acc = c.out.accesses;
+  acc.reserve(size_t{c.mask.count()} * nelem);
+  bool ok = true;
+  with_space(c.in.space, [&](auto tag) {
+    constexpr Space S = decltype(tag)::value;
+    c.mask.for_each([&](uint32_t t) {
+      if (!ok) return;
+      const uint64_t a = address(c, addr_op, t);
+      if (a % bytes != 0) {
+        c.fail_at(t, a, std::string("misaligned ") + (k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic") +
+                            " address (access of " + std::to_string(bytes) + " bytes)");
+        ok = false;
+        return;
+      }
+      Space rs;
+      uint64_t ra;
+      if (!resolve<S>(c, t, a, bytes, k, rs, ra)) {
+        ok = false;
+        return;
+      }
+      for (uint32_t e = 0; e < nelem; ++e)
+        acc.push_back(MemAccess{t, rs, static_cast<uint8_t>(elem), ra + uint64_t{e} * elem});
+    });
+  });
+  return ok;
+}
+
+// ---------------------------------------------------------------- ld / ldu / st
+
+std::string check_ld_st(const ptx::Instr& in) {
+  const uint32_t b = ptx::type_bytes(in.type);
+  if (b == 0 || b > 8 || in.type == Type::Pred) return std::string("unsupported type .") + ptx::type_name(in.type);
+  if (in.vec != 1 && in.vec != 2 && in.vec != 4) return "only .v2 and .v4 vectors are supported";
+  if (in.space == Space::Tex) return "texture space is not supported";
+  const bool st = in.op == ptx::Op::St;
+  if (st && in.space == Space::Const) return "st.const is not valid PTX";
+  const Operand& val = in.ops[st ? 1 : 0];
+  if (in.nops < 2) return "expects two operands";
+  if (in.vec > 1 && (val.kind != Operand::Kind::Vec || val.vec_n != in.vec))
+    return "vector access needs a {..} operand of " + std::to_string(in.vec) + " registers";
+  if (in.vec == 1 && val.kind == Operand::Kind::Vec) return "vector operand without .v2/.v4";
+  return "";
+}
+
+void exec_load(ExecContext& c) {
+  const Type ty = c.in.type;
+  const uint32_t elem = ptx::type_bytes(ty), n = c.in.vec;
+  c.out.is_load = true;
+  if (!resolve_all(c, 1, elem, n, Kind::Load)) return;
+  const Operand& d = c.in.ops[0];
+  for (size_t i = 0; i < c.out.accesses.size(); i += n) {
+    const MemAccess& m = c.out.accesses[i];
+    uint8_t buf[32];
+    read_bytes(c, m.tid, m.space, m.addr, buf, elem * n);
+    for (uint32_t e = 0; e < n; ++e) {
+      uint64_t v = 0;
+      std::memcpy(&v, buf + e * elem, elem);  // little-endian host
+      const uint32_t r = d.kind == Operand::Kind::Vec ? d.vec[e] : d.reg;
+      if (d.kind == Operand::Kind::Vec || d.kind == Operand::Kind::Reg) c.write_reg(r, m.tid, ty, v);
+    }
+  }
+}
+
+void exec_store(ExecContext& c) {
+  const Type ty = c.in.type;
+  const uint32_t elem = ptx::type_bytes(ty), n = c.in.vec;
+  const uint64_t mask = type_mask(ty);
+  c.out.is_store = true;
+  if (!resolve_all(c, 0, elem, n, Kind::Store)) return;
+  const Operand& v = c.in.ops[1];
+  for (size_t i = 0; i < c.out.accesses.size(); i += n) {
+    const MemAccess& m = c.out.accesses[i];
+    uint8_t buf[32];
+    for (uint32_t e = 0; e < n; ++e) {
+      uint64_t x;
+      if (v.kind == Operand::Kind::Vec)
+        x = v.vec[e] == ptx::kNoReg ? 0 : c.cta.reg(v.vec[e], m.tid) & mask;
+      else
+        x = c.src(1, m.tid, ty);
+      std::memcpy(buf + e * elem, &x, elem);
+    }
+    write_bytes(c, m.tid, m.space, m.addr, buf, elem * n);
+  }
+}
+
+// ---------------------------------------------------------------- atom / red
+
+std::string check_atom(const ptx::Instr& in) {
+  using ptx::AtomOp;
+  const auto op = static_cast<AtomOp>(in.mode);
+  if (in.vec != 1) return "vector atomics are not supported";
+  if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic &&
+      in.space != Space::None)
+    return std::string("atomics on .") + ptx::space_name(in.space) + " are not supported";
+  const bool red = in.op == ptx::Op::Red;
+  const int need = (red ? 2 : 3) + (op == AtomOp::Cas ? 1 : 0);
+  if (in.nops < need) return "expects " + std::to_string(need) + " operands";
+  if (red && op == AtomOp::Cas) return "red.cas does not exist";
+  switch (in.type) {
+    case Type::B32: case Type::U32: case Type::S32:
+    case Type::B64: case Type::U64: case Type::S64:
+      break;
+    case Type::F32: case Type::F64:
+      if (op != AtomOp::Add) return "floating-point atomics support only .add";
+      return "";
+    default:
+      return std::string("atomics on .") + ptx::type_name(in.type) + " are not supported";
+  }
+  if ((op == AtomOp::Inc || op == AtomOp::Dec) && ptx::type_bytes(in.type) != 4)
+    return "atom.inc/.dec exist only for 32-bit types";
+  if (static_cast<uint8_t>(op) > static_cast<uint8_t>(AtomOp::Xor)) return "unknown atomic operation";
+  return "";
+}
+
+// New memory value for one atomic update (raw bits of type `ty`).
+uint64_t atom_apply(ptx::AtomOp op, Type ty, uint64_t old, uint64_t b, uint64_t cval) {
+  using ptx::AtomOp;
+  const bool wide = ptx::type_bytes(ty) == 8;
+  const bool sgn = ptx::type_is_signed(ty);
+  switch (op) {
+    case AtomOp::Add:
+      if (ty == Type::F32) {
+        float x, y;
+        const uint32_t ox = static_cast<uint32_t>(old), by = static_cast<uint32_t>(b);
+        std::memcpy(&x, &ox, 4);
+        std::memcpy(&y, &by, 4);
+        const float s = x + y;
+        uint32_t r;
+        std::memcpy(&r, &s, 4);
+        return r;
+      }
+      if (ty == Type::F64) {
+        double x, y;
+        std::memcpy(&x, &old, 8);
+        std::memcpy(&y, &b, 8);
+        const double s = x + y;
+        uint64_t r;
+        std::memcpy(&r, &s, 8);
+        return r;
+      }
+      return old + b;
+    case AtomOp::Min:
+    case AtomOp::Max: {
+      bool less;
+      if (sgn)
+        less = wide ? static_cast<int64_t>(b) < static_cast<int64_t>(old)
+                    : static_cast<int32_t>(b) < static_cast<int32_t>(old);
+      else
+        less = b < old;
+      return (op == AtomOp::Min) == less ? b : old;
+    }
+    case AtomOp::Inc: return old >= b ? 0 : old + 1;                  // u32 wrap-around counter
+    case AtomOp::Dec: return (old == 0 || old > b) ? b : old - 1;
+    case AtomOp::Cas: return old == b ? cval : old;
+    case AtomOp::Exch: return b;
+    case AtomOp::And: return old & b;
+    case AtomOp::Or: return old | b;
+    case AtomOp::Xor: return old ^ b;
+  }
+  return old;
+}
+
+void exec_atomic(ExecContext& c) {
+  const bool red = c.in.op == ptx::Op::Red;
+  const Type ty = c.in.type;
+  const uint32_t elem = ptx::type_bytes(ty);
+  const uint64_t mask = type_mask(ty);
+  const auto op = static_cast<ptx::AtomOp>(c.in.mode);
+  const int addr_op = red ? 0 : 1, b_op = red ? 1 : 2;
+  c.out.is_atomic = true;
+  if (!resolve_all(c, addr_op, elem, 1, Kind::Atomic)) return;
+  // Threads update one at a time in ascending order: deterministic results for
+  // contended addresses (each thread sees the previous thread's result).
+  for (const MemAccess& m : c.out.accesses) {
+    uint64_t old = 0;
+    read_bytes(c, m.tid, m.space, m.addr, &old, elem);
+    const uint64_t b = c.src(b_op, m.tid, ty);
+    const uint64_t cv = op == ptx::AtomOp::Cas ? c.src(3, m.tid, ty) : 0;
+    const uint64_t nv = atom_apply(op, ty, old, b, cv) & mask;
+    write_bytes(c, m.tid, m.space, m.addr, &nv, elem);
+    if (!red) c.dst(0, m.tid, ty, old);
+  }
+}
+
+// ---------------------------------------------------------------- cvta / isspacep
+
+uint64_t window_of(Space s) {
+  switch (s) {
+    case Space::Shared: return kSharedWindow;
+    case Space::Local: return kLocalWindow;
+    case Space::Param: return kParamWindow;
+    default: return 0;  // global and const are generic addresses already
+  }
+}
+
+std::string check_cvta(const ptx::Instr& in) {
+  switch (in.space) {
+    case Space::Global: case Space::Const: case Space::Shared: case Space::Local: case Space::Param: break;
+    default: return std::string("cvta on space .") + ptx::space_name(in.space) + " is not supported";
+  }
+  if (in.type != Type::U32 && in.type != Type::U64) return "cvta needs .u32 or .u64";
+  if (in.nops < 2) return "expects two operands";
+  return "";
+}
+
+void exec_cvta(ExecContext& c) {
+  const Type ty = c.in.type;
+  const uint64_t base = window_of(c.in.space);
+  const bool to_space = (c.in.flags & ptx::kToSpace) != 0;
+  c.mask.for_each([&](uint32_t t) {
+    const uint64_t a = c.src(1, t, Type::U64);
+    c.dst(0, t, ty, to_space ? a - base : a + base);
+  });
+}
+
+std::string check_isspacep(const ptx::Instr& in) {
+  switch (in.space) {
+    case Space::Global: case Space::Const: case Space::Shared: case Space::Local: case Space::Param: break;
+    default: return std::string("isspacep on space .") + ptx::space_name(in.space) + " is not supported";
+  }
+  if (in.nops < 2) return "expects two operands";
+  return "";
+}
+
+void exec_isspacep(ExecContext& c) {
+  const Space s = c.in.space;
+  c.mask.for_each([&](uint32_t t) {
+    const uint64_t a = c.src(1, t, Type::U64);
+    const bool sh = in_window(a, kSharedWindow), lo = in_window(a, kLocalWindow), pa = in_window(a, kParamWindow);
+    bool r;
+    switch (s) {
+      case Space::Shared: r = sh; break;
+      case Space::Local: r = lo; break;
+      case Space::Param: r = pa; break;
+      default: r = !sh && !lo && !pa; break;  // const lives in global memory
+    }
+    c.dst(0, t, Type::Pred, r ? 1 : 0);
+  });
+}
+
+// Prefetches, fences and membars change nothing the functional model can see.
+void exec_nothing(ExecContext&) {}
+
+}  // namespace
+
+void register_memory_ops(HandlerTable& t) {
+  t.add(ptx::Op::Ld, exec_load, check_ld_st);
+  t.add(ptx::Op::Ldu, exec_load, check_ld_st);
+  t.add(ptx::Op::St, exec_store, check_ld_st);
+  t.add(ptx::Op::Atom, exec_atomic, check_atom);
+  t.add(ptx::Op::Red, exec_atomic, check_atom);
+  t.add(ptx::Op::Cvta, exec_cvta, check_cvta);
+  t.add(ptx::Op::Isspacep, exec_isspacep, check_isspacep);
+  t.add(ptx::Op::Prefetch, exec_nothing);
+  t.add(ptx::Op::Prefetchu, exec_nothing);
+  t.add(ptx::Op::Fence, exec_nothing);
+  t.add(ptx::Op::Membar, exec_nothing);
+}
+
+}  // namespace simt::func

@@ -1,0 +1,197 @@
+#include "runtime/functional_runner.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+#include "util/error.h"
+#include "util/rng.h"
+
+namespace simt::runtime {
+
+namespace {
+constexpr uint32_t kNumBarriers = 16;
+constexpr uint64_t kSlice = 512;  // instructions a warp runs before the next warp gets a turn
+
+std::string dim3_text(const func::Dim3& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+}  // namespace
+
+FunctionalRunner::FunctionalRunner(const ptx::Program& prog, const ptx::Cfg& cfg,
+                                   const func::Executor& exec, const DeviceOptions& opts)
+    : prog_(prog), cfg_(cfg), exec_(exec), opts_(opts), barriers_(kNumBarriers) {
+  step_.accesses.reserve(64 * 4);
+}
+
+void FunctionalRunner::form_warps(const func::CtaState& cta, uint64_t cta_index) {
+  const uint32_t n = cta.threads();
+  const uint32_t ws = opts_.warp_size;
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  if (opts_.grouping == Grouping::Random) {
+    util::Rng rng(opts_.grouping_seed * 0x100000001b3ull + cta_index);
+    for (uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.next() % i]);
+  }
+  warps_.clear();
+  for (uint32_t first = 0; first < n; first += ws) {
+    Warp w;
+    for (uint32_t i = first; i < std::min(n, first + ws); ++i) w.threads.set(order[i]);
+    w.stack.reset(0, w.threads);
+    warps_.push_back(std::move(w));
+  }
+}
+
+void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, uint64_t cta_index,
+                               RunnerStats& stats) {
+  cta.warp_size = opts_.warp_size;
+  form_warps(cta, cta_index);
+  for (auto& b : barriers_) b = Barrier{};
+  const uint64_t limit = opts_.max_warp_instructions;
+  uint64_t executed = 0;
+  for (;;) {
+    bool all_done = true;
+    for (Warp& w : warps_) {
+      if (w.done) continue;
+      all_done = false;
+      if (w.barrier >= 0) continue;
+      uint64_t n = run_warp(w, cta, env, kSlice, stats);
+      executed += n;
+      if (limit && executed > limit)
+        throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
+                           ": exceeded the limit of " + std::to_string(limit) +
+                           " warp instructions (option max-warp-instructions); runaway loop?");
+    }
+    if (all_done) break;
+    release_barriers(cta);
+    bool runnable = std::any_of(warps_.begin(), warps_.end(),
+                                [](const Warp& w) { return !w.done && w.barrier < 0; });
+    if (!runnable) deadlock(cta);
+  }
+}
+
+uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env,
+                                    uint64_t budget, RunnerStats& stats) {
+  uint64_t n = 0;
+  SimtStack& st = w.stack;
+  func::StepResult& r = step_;
+  while (n < budget) {
+    if (!st.settle(cta.exited())) { w.done = true; break; }
+    StackEntry& top = st.top();
+    const uint32_t pc = top.pc;
+    if (pc >= prog_.code.size())
+      throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
+                         ": control reached PC " + std::to_string(pc) + " past the end of the program");
+    const func::ThreadMask mask = top.mask.minus(cta.exited());
+    exec_.step(cta, env, pc, mask, r);
+    ++n;
+    ++stats.warp_instructions;
+    stats.thread_instructions += mask.count();
+    switch (r.control) {
+      case func::Control::Next:
+        top.pc = pc + 1;
+        break;
+      case func::Control::Branch: {
+        uint32_t rpc = cfg_.reconv_pc(pc);
+        if (rpc == ptx::kNoPc) rpc = top.rpc;  // reconverges where the enclosing entry does
+        st.branch(r.taken, r.target, pc + 1, rpc);
+        break;
+      }
+      case func::Control::Call:
+        st.call(r.target, pc + 1);
+        break;
+      case func::Control::Ret:
+        top.pc = r.target;
+        break;
+      case func::Control::Exit:
+        // exit() already marked the threads in cta.exited(); the others go on.
+        top.pc = pc + 1;
+        if (r.taken.any()) release_barriers(cta);
+        break;
+      case func::Control::Barrier: {
+        top.pc = pc + 1;
+        if (r.bar_id >= kNumBarriers) {
+          func::Fault f;
+          f.tid = mask.first();
+          f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
+          fault(cta, pc, f);
+        }
+        Barrier& b = barriers_[r.bar_id];
+        b.arrived += mask.count();
+        b.expected = r.bar_count;
+        if (!r.bar_arrive) {
+          w.barrier = static_cast<int>(r.bar_id);
+          release_barriers(cta);
+          stats.max_stack_depth = std::max(stats.max_stack_depth, st.max_depth());
+          return n;
+        }
+        release_barriers(cta);
+        break;
+      }
+      case func::Control::Fault:
+        fault(cta, pc, r.fault);
+    }
+  }
+  stats.max_stack_depth = std::max(stats.max_stack_depth, st.max_depth());
+  return n;
+}
+
+void FunctionalRunner::release_barriers(const func::CtaState& cta) {
+  const uint32_t live = cta.threads() - cta.exited().count();
+  for (uint32_t id = 0; id < kNumBarriers; ++id) {
+    Barrier& b = barriers_[id];
+    if (b.arrived == 0) continue;
+    uint32_t expected = b.expected ? b.expected : live;
+    if (b.arrived < expected) continue;
+    b = Barrier{};
+    for (Warp& w : warps_)
+      if (w.barrier == static_cast<int>(id)) w.barrier = -1;
+  }
+}
+
+std::string FunctionalRunner::where(const func::CtaState& cta, uint32_t pc) const {
+  std::ostringstream s;
+  s << "kernel '" << prog_.kernel << "' CTA " << dim3_text(cta.ctaid());
+  if (pc < prog_.code.size()) {
+    s << " PC " << pc << " (" << prog_.source_path << ":" << prog_.code[pc].line;
+    if (pc < prog_.text.size()) s << ": " << prog_.text[pc];
+    s << ")";
+  }
+  return s.str();
+}
+
+void FunctionalRunner::fault(const func::CtaState& cta, uint32_t pc, const func::Fault& f) const {
+  std::ostringstream s;
+  s << where(cta, pc) << " thread " << dim3_text(cta.tid(f.tid)) << " [linear " << f.tid << "]: "
+    << f.message;
+  if (f.has_addr) s << " (address 0x" << std::hex << f.addr << ")";
+  throw kernel_fault(s.str());
+}
+
+void FunctionalRunner::deadlock(const func::CtaState& cta) const {
+  std::ostringstream s;
+  const uint32_t live = cta.threads() - cta.exited().count();
+  s << "barrier deadlock in kernel '" << prog_.kernel << "' CTA " << dim3_text(cta.ctaid())
+    << ": every live warp waits at a barrier that cannot complete";
+  for (uint32_t id = 0; id < kNumBarriers; ++id) {
+    const Barrier& b = barriers_[id];
+    if (b.arrived)
+      s << "; barrier " << id << ": " << b.arrived << " of " << (b.expected ? b.expected : live)
+        << " threads arrived";
+  }
+  int shown = 0;
+  for (size_t i = 0; i < warps_.size() && shown < 8; ++i) {
+    const Warp& w = warps_[i];
+    if (w.done) continue;
+    ++shown;
+    const auto& top = w.stack.top();
+    uint32_t pc = top.pc ? top.pc - 1 : 0;  // the barrier instruction just executed
+    s << "; warp " << i << " at barrier " << w.barrier << " (PC " << pc;
+    if (pc < prog_.code.size()) s << ", line " << prog_.code[pc].line;
+    s << ", " << top.mask.minus(cta.exited()).count() << " threads, stack depth " << w.stack.depth() << ")";
+  }
+  throw kernel_fault(s.str());
+}
+
+}  // namespace simt::runtime

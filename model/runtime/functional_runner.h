@@ -1,0 +1,66 @@
+// Runs whole CTAs functionally: the CTA's threads are grouped into warps
+// (static or a random grouping), each warp walks the program with its own
+// PDOM reconvergence stack, and warps meet at CTA barriers. No timing: this
+// is the reference every timing model's memory results must equal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "func/cta_state.h"
+#include "func/executor.h"
+#include "ptx/cfg.h"
+#include "runtime/device.h"
+#include "runtime/simt_stack.h"
+
+namespace simt::runtime {
+
+struct RunnerStats {
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  size_t max_stack_depth = 0;
+};
+
+class FunctionalRunner {
+ public:
+  FunctionalRunner(const ptx::Program& prog, const ptx::Cfg& cfg, const func::Executor& exec,
+                   const DeviceOptions& opts);
+
+  // Runs one CTA to completion. Throws simt::Error(KernelFault) naming the
+  // kernel, CTA, thread, PC and address on a fault, a barrier deadlock, or
+  // when the instruction budget runs out.
+  void run_cta(func::CtaState& cta, const func::ExecEnv& env, uint64_t cta_index, RunnerStats& stats);
+
+ private:
+  struct Warp {
+    func::ThreadMask threads;
+    SimtStack stack;
+    int barrier = -1;  // barrier id it waits at, or -1
+    bool done = false;
+  };
+  struct Barrier {
+    uint32_t arrived = 0;
+    uint32_t expected = 0;  // 0 = every live thread of the CTA
+  };
+
+  void form_warps(const func::CtaState& cta, uint64_t cta_index);
+  // Runs warp `w` until it blocks, finishes or `budget` instructions pass.
+  // Returns the number of instructions executed.
+  uint64_t run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
+                    RunnerStats& stats);
+  void release_barriers(const func::CtaState& cta);
+  [[noreturn]] void fault(const func::CtaState& cta, uint32_t pc, const func::Fault& f) const;
+  [[noreturn]] void deadlock(const func::CtaState& cta) const;
+  std::string where(const func::CtaState& cta, uint32_t pc) const;
+
+  const ptx::Program& prog_;
+  const ptx::Cfg& cfg_;
+  const func::Executor& exec_;
+  DeviceOptions opts_;
+  std::vector<Warp> warps_;
+  std::vector<Barrier> barriers_;
+  func::StepResult step_;
+};
+
+}  // namespace simt::runtime

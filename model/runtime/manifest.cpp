@@ -1,0 +1,346 @@
+#include "runtime/manifest.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+#include "util/rng.h"
+
+namespace simt::runtime {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+struct ElemInfo { const char* name; ElemType type; uint32_t bytes; bool is_float, is_signed; };
+constexpr ElemInfo kElems[] = {
+    {"i8", ElemType::I8, 1, false, true},    {"u8", ElemType::U8, 1, false, false},
+    {"i16", ElemType::I16, 2, false, true},  {"u16", ElemType::U16, 2, false, false},
+    {"i32", ElemType::I32, 4, false, true},  {"u32", ElemType::U32, 4, false, false},
+    {"i64", ElemType::I64, 8, false, true},  {"u64", ElemType::U64, 8, false, false},
+    {"f32", ElemType::F32, 4, true, true},   {"f64", ElemType::F64, 8, true, true},
+};
+const ElemInfo& info(ElemType t) { return kElems[static_cast<int>(t)]; }
+
+// Errors carry "<manifest>: <json path>: <what>".
+class Ctx {
+ public:
+  explicit Ctx(std::string file) : file_(std::move(file)) {}
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw input_error(file_ + ": " + (where.empty() ? "" : where + ": ") + what);
+  }
+  const json& need(const json& obj, const char* key, const std::string& where) const {
+    if (!obj.contains(key)) fail(where, std::string("missing \"") + key + "\"");
+    return obj[key];
+  }
+  void only(const json& obj, std::set<std::string> keys, const std::string& where) const {
+    if (!obj.is_object()) fail(where, "expected an object");
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+      if (!keys.count(it.key())) fail(where, "unknown key \"" + it.key() + "\"");
+  }
+  std::string str(const json& v, const std::string& where) const {
+    if (!v.is_string() || v.get<std::string>().empty()) fail(where, "expected a non-empty string");
+    return v.get<std::string>();
+  }
+  uint64_t uint(const json& v, const std::string& where, uint64_t max) const {
+    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0))
+      fail(where, "expected a non-negative integer");
+    uint64_t x = v.get<uint64_t>();
+    if (x > max) fail(where, std::to_string(x) + " is larger than " + std::to_string(max));
+    return x;
+  }
+  double num(const json& v, const std::string& where) const {
+    if (!v.is_number()) fail(where, "expected a number");
+    return v.get<double>();
+  }
+  ElemType type(const json& v, const std::string& where) const {
+    std::string s = str(v, where);
+    for (const auto& e : kElems)
+      if (s == e.name) return e.type;
+    fail(where, "unknown type \"" + s + "\" (expected i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
+  }
+  Dim3 dim3(const json& v, const std::string& where) const {
+    Dim3 d{{1, 1, 1}};
+    if (v.is_number_integer()) {
+      d[0] = static_cast<uint32_t>(uint(v, where, 0x7fffffff));
+    } else if (v.is_array() && !v.empty() && v.size() <= 3) {
+      for (size_t i = 0; i < v.size(); ++i)
+        d[i] = static_cast<uint32_t>(uint(v[i], where + "[" + std::to_string(i) + "]", 0x7fffffff));
+    } else {
+      fail(where, "expected [x, y, z] (1 to 3 positive integers)");
+    }
+    for (uint32_t x : d)
+      if (x == 0) fail(where, "dimensions must be at least 1");
+    return d;
+  }
+  std::string path(const std::string& p) const {
+    fs::path fp(p);
+    if (fp.is_absolute()) return p;
+    return (fs::path(file_).parent_path() / fp).lexically_normal().string();
+  }
+
+ private:
+  std::string file_;
+};
+
+// Encodes a JSON number as `t`'s little-endian bits, checking range and integrality.
+uint64_t encode_scalar(const Ctx& c, const json& v, ElemType t, const std::string& where) {
+  const ElemInfo& e = info(t);
+  if (!v.is_number()) c.fail(where, std::string("expected a number for ") + e.name);
+  if (t == ElemType::F32) { float f = v.get<float>(); uint32_t b; std::memcpy(&b, &f, 4); return b; }
+  if (t == ElemType::F64) { double f = v.get<double>(); uint64_t b; std::memcpy(&b, &f, 8); return b; }
+  if (!v.is_number_integer()) c.fail(where, std::string("expected an integer for ") + e.name);
+  if (v.is_number_unsigned()) {
+    uint64_t x = v.get<uint64_t>();
+    uint64_t max = e.bytes == 8 ? (e.is_signed ? uint64_t(INT64_MAX) : UINT64_MAX)
+                                : (uint64_t{1} << (8 * e.bytes - (e.is_signed ? 1 : 0))) - 1;
+    if (x > max) c.fail(where, std::to_string(x) + " does not fit in " + e.name);
+    return x;
+  }
+  int64_t x = v.get<int64_t>();
+  int64_t min = e.is_signed ? (e.bytes == 8 ? INT64_MIN : -(int64_t{1} << (8 * e.bytes - 1))) : 0;
+  if (x < min) c.fail(where, std::to_string(x) + " does not fit in " + e.name);
+  uint64_t mask = e.bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * e.bytes)) - 1;
+  return static_cast<uint64_t>(x) & mask;
+}
+
+void put(std::vector<uint8_t>& buf, uint64_t i, ElemType t, double v) {
+  const ElemInfo& e = info(t);
+  uint8_t* p = buf.data() + i * e.bytes;
+  switch (t) {
+    case ElemType::F32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+    case ElemType::F64: std::memcpy(p, &v, 8); return;
+    default: {
+      uint64_t bits = e.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+      std::memcpy(p, &bits, e.bytes);
+    }
+  }
+}
+
+std::vector<uint8_t> make_contents(const BufferSpec& b, const std::string& manifest) {
+  const ElemInfo& e = info(b.type);
+  std::vector<uint8_t> buf(b.count * e.bytes, 0);
+  const BufferInit& in = b.init;
+  switch (in.kind) {
+    case BufferInit::Kind::Fill:
+      for (uint64_t i = 0; i < b.count; ++i) put(buf, i, b.type, in.value);
+      break;
+    case BufferInit::Kind::Iota:
+      for (uint64_t i = 0; i < b.count; ++i) put(buf, i, b.type, in.start + static_cast<double>(i));
+      break;
+    case BufferInit::Kind::Random: {
+      util::Rng rng(in.seed);
+      for (uint64_t i = 0; i < b.count; ++i) {
+        double v = e.is_float ? in.min + (in.max - in.min) * rng.unit_double()
+                              : static_cast<double>(rng.range(static_cast<int64_t>(in.min), static_cast<int64_t>(in.max)));
+        put(buf, i, b.type, v);
+      }
+      break;
+    }
+    case BufferInit::Kind::File: {
+      std::ifstream f(in.path, std::ios::binary);
+      if (!f) throw input_error(manifest + ": buffer \"" + b.name + "\": cannot read " + in.path);
+      f.read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
+      bool short_file = static_cast<uint64_t>(f.gcount()) != buf.size();
+      char extra;
+      bool long_file = !short_file && f.read(&extra, 1).gcount() == 1;
+      if (short_file || long_file)
+        throw input_error(manifest + ": buffer \"" + b.name + "\": " + in.path + " must hold exactly " +
+                          std::to_string(buf.size()) + " bytes (" + std::to_string(b.count) + " x " + e.name + ")");
+      break;
+    }
+  }
+  return buf;
+}
+
+}  // namespace
+
+uint32_t elem_bytes(ElemType t) { return info(t).bytes; }
+const char* elem_name(ElemType t) { return info(t).name; }
+bool elem_is_float(ElemType t) { return info(t).is_float; }
+
+Manifest Manifest::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(path + ": cannot open manifest");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse(s.str(), path);
+}
+
+Manifest Manifest::parse(const std::string& text, const std::string& path) {
+  Ctx c(path);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    c.fail("", std::string("not valid JSON: ") + e.what());
+  }
+  Manifest m;
+  m.file = path;
+  c.only(j, {"ptx", "buffers", "launches", "outputs"}, "");
+  m.ptx_path = c.path(c.str(c.need(j, "ptx", ""), "ptx"));
+
+  std::map<std::string, size_t> by_name;
+  const json& bufs = c.need(j, "buffers", "");
+  if (!bufs.is_array()) c.fail("buffers", "expected an array");
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    std::string w = "buffers[" + std::to_string(i) + "]";
+    const json& b = bufs[i];
+    c.only(b, {"name", "type", "count", "init"}, w);
+    BufferSpec spec;
+    spec.name = c.str(c.need(b, "name", w), w + ".name");
+    if (by_name.count(spec.name)) c.fail(w + ".name", "duplicate buffer name \"" + spec.name + "\"");
+    spec.type = c.type(c.need(b, "type", w), w + ".type");
+    spec.count = c.uint(c.need(b, "count", w), w + ".count", uint64_t{1} << 34);
+    if (spec.count == 0) c.fail(w + ".count", "must be at least 1");
+    if (b.contains("init")) {
+      const json& in = b["init"];
+      std::string wi = w + ".init";
+      std::string kind = c.str(c.need(in, "kind", wi), wi + ".kind");
+      BufferInit& init = spec.init;
+      if (kind == "fill") {
+        c.only(in, {"kind", "value"}, wi);
+        init.kind = BufferInit::Kind::Fill;
+        init.value = c.num(c.need(in, "value", wi), wi + ".value");
+      } else if (kind == "iota") {
+        c.only(in, {"kind", "start"}, wi);
+        init.kind = BufferInit::Kind::Iota;
+        init.start = in.contains("start") ? c.num(in["start"], wi + ".start") : 0;
+      } else if (kind == "random") {
+        c.only(in, {"kind", "seed", "min", "max"}, wi);
+        init.kind = BufferInit::Kind::Random;
+        init.seed = in.contains("seed") ? c.uint(in["seed"], wi + ".seed", UINT64_MAX) : 1;
+        init.min = in.contains("min") ? c.num(in["min"], wi + ".min") : 0;
+        init.max = in.contains("max") ? c.num(in["max"], wi + ".max") : (elem_is_float(spec.type) ? 1 : 100);
+        if (init.max < init.min) c.fail(wi, "max must not be below min");
+      } else if (kind == "file") {
+        c.only(in, {"kind", "path"}, wi);
+        init.kind = BufferInit::Kind::File;
+        init.path = c.path(c.str(c.need(in, "path", wi), wi + ".path"));
+      } else {
+        c.fail(wi + ".kind", "unknown init kind \"" + kind + "\" (expected fill, iota, random or file)");
+      }
+    }
+    by_name[spec.name] = m.buffers.size();
+    m.buffers.push_back(spec);
+  }
+
+  const json& launches = c.need(j, "launches", "");
+  if (!launches.is_array() || launches.empty()) c.fail("launches", "expected a non-empty array");
+  for (size_t i = 0; i < launches.size(); ++i) {
+    std::string w = "launches[" + std::to_string(i) + "]";
+    const json& l = launches[i];
+    c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "args"}, w);
+    LaunchSpec spec;
+    spec.kernel = c.str(c.need(l, "kernel", w), w + ".kernel");
+    spec.grid = c.dim3(c.need(l, "grid", w), w + ".grid");
+    spec.block = c.dim3(c.need(l, "block", w), w + ".block");
+    if (l.contains("dynamic_shared_bytes"))
+      spec.dynamic_shared_bytes = static_cast<uint32_t>(c.uint(l["dynamic_shared_bytes"], w + ".dynamic_shared_bytes", 1u << 30));
+    const json& args = l.contains("args") ? l["args"] : json::array();
+    if (!args.is_array()) c.fail(w + ".args", "expected an array");
+    for (size_t a = 0; a < args.size(); ++a) {
+      std::string wa = w + ".args[" + std::to_string(a) + "]";
+      const json& arg = args[a];
+      if (!arg.is_object() || arg.size() != 1)
+        c.fail(wa, "expected one of {\"buffer\": name} or {\"<type>\": value}");
+      ArgSpec as;
+      const std::string key = arg.begin().key();
+      if (key == "buffer") {
+        as.buffer = c.str(arg["buffer"], wa + ".buffer");
+        if (!by_name.count(as.buffer)) c.fail(wa + ".buffer", "no buffer named \"" + as.buffer + "\"");
+        as.type = ElemType::U64;
+      } else {
+        as.type = c.type(json(key), wa);
+        as.bits = encode_scalar(c, arg.begin().value(), as.type, wa + "." + key);
+      }
+      spec.args.push_back(as);
+    }
+    m.launches.push_back(spec);
+  }
+
+  if (j.contains("outputs")) {
+    const json& outs = j["outputs"];
+    if (!outs.is_array()) c.fail("outputs", "expected an array");
+    std::set<std::string> paths;
+    for (size_t i = 0; i < outs.size(); ++i) {
+      std::string w = "outputs[" + std::to_string(i) + "]";
+      c.only(outs[i], {"buffer", "path"}, w);
+      OutputSpec o;
+      o.buffer = c.str(c.need(outs[i], "buffer", w), w + ".buffer");
+      if (!by_name.count(o.buffer)) c.fail(w + ".buffer", "no buffer named \"" + o.buffer + "\"");
+      o.path = c.str(c.need(outs[i], "path", w), w + ".path");
+      if (!paths.insert(o.path).second) c.fail(w + ".path", "two outputs write " + o.path);
+      m.outputs.push_back(o);
+    }
+  }
+  return m;
+}
+
+ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_dir) {
+  // Read every input first so a bad file is reported before anything runs.
+  std::map<std::string, uint64_t> addr;
+  std::map<std::string, const BufferSpec*> spec;
+  std::vector<std::vector<uint8_t>> contents;
+  for (const auto& b : m.buffers) contents.push_back(make_contents(b, m.file));
+  Module& mod = dev.load_ptx_file(m.ptx_path);
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    const auto& b = m.buffers[i];
+    uint64_t a = dev.malloc(contents[i].size());
+    dev.copy_to_device(a, contents[i].data(), contents[i].size());
+    addr[b.name] = a;
+    spec[b.name] = &b;
+  }
+  ManifestRun run;
+  for (size_t i = 0; i < m.launches.size(); ++i) {
+    const LaunchSpec& l = m.launches[i];
+    KernelArgs args;
+    for (const auto& a : l.args) {
+      if (!a.buffer.empty()) {
+        args.push<uint64_t>(addr.at(a.buffer));
+      } else {
+        uint32_t n = elem_bytes(a.type);
+        args.push_bytes(&a.bits, n, n);
+      }
+    }
+    try {
+      run.launches.push_back(dev.launch(mod, l.kernel, l.grid, l.block, args, l.dynamic_shared_bytes));
+    } catch (const Error& e) {
+      throw Error(e.code(), m.file + ": launches[" + std::to_string(i) + "]: " + e.what());
+    }
+  }
+  if (m.outputs.empty()) return run;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw input_error("--out-dir " + out_dir + ": " + ec.message());
+  for (const auto& o : m.outputs) {
+    const BufferSpec& b = *spec.at(o.buffer);
+    std::vector<uint8_t> data(b.count * elem_bytes(b.type));
+    dev.copy_to_host(data.data(), addr.at(o.buffer), data.size());
+    fs::path target = fs::path(o.path).is_absolute() ? fs::path(o.path) : fs::path(out_dir) / o.path;
+    fs::create_directories(target.parent_path(), ec);
+    fs::path tmp = target;
+    tmp += ".partial";
+    {
+      std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+      f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+      if (!f.flush()) throw Error(ExitCode::Failure, "cannot write " + tmp.string());
+    }
+    fs::rename(tmp, target, ec);
+    if (ec) throw Error(ExitCode::Failure, "cannot write " + target.string() + ": " + ec.message());
+    run.written.push_back(target.string());
+  }
+  return run;
+}
+
+}  // namespace simt::runtime

@@ -1,0 +1,79 @@
+// Runs any PTX without C++ code: a JSON manifest names the PTX file, the
+// device buffers and how to fill them, the launches in order (with their
+// arguments) and which buffers to write out as raw little-endian files.
+// The format is documented in docs/manifest.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ptx/ir.h"
+#include "runtime/device.h"
+
+namespace simt::runtime {
+
+enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+uint32_t elem_bytes(ElemType t);
+const char* elem_name(ElemType t);
+bool elem_is_float(ElemType t);
+
+struct BufferInit {
+  enum class Kind : uint8_t { Fill, Iota, Random, File } kind = Kind::Fill;
+  double value = 0;          // fill (integers are exact up to 2^53)
+  int64_t ivalue = 0;        // fill/iota as an exact integer
+  double start = 0;          // iota
+  uint64_t seed = 1;         // random
+  double min = 0, max = 1;   // random: integers in [min, max], floats in [min, max)
+  std::string path;          // file (absolute)
+};
+
+struct BufferSpec {
+  std::string name;
+  ElemType type = ElemType::I32;
+  uint64_t count = 0;
+  BufferInit init;
+};
+
+struct ArgSpec {
+  std::string buffer;     // non-empty: pass this buffer's device address (u64)
+  ElemType type = ElemType::I32;
+  uint64_t bits = 0;      // scalar value, little-endian bits of `type`
+};
+
+struct LaunchSpec {
+  std::string kernel;
+  Dim3 grid{{1, 1, 1}}, block{{1, 1, 1}};
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<ArgSpec> args;
+};
+
+struct OutputSpec {
+  std::string buffer;
+  std::string path;  // relative to --out-dir unless absolute
+};
+
+struct Manifest {
+  std::string file;       // the manifest's own path, for messages
+  std::string ptx_path;   // absolute or relative to the manifest's folder, resolved
+  std::vector<BufferSpec> buffers;
+  std::vector<LaunchSpec> launches;
+  std::vector<OutputSpec> outputs;
+
+  // Reads and validates a manifest; throws simt::Error(BadInput) naming the
+  // file and the JSON path of the bad item (e.g. "launches[0].args[2]").
+  static Manifest load(const std::string& path);
+  static Manifest parse(const std::string& json_text, const std::string& path);
+};
+
+struct ManifestRun {
+  std::vector<LaunchStats> launches;
+  std::vector<std::string> written;  // output files, in order
+};
+
+// Creates and fills the buffers, runs the launches in order and, only after
+// all of them succeeded, writes every output (each through a temporary file
+// renamed into place, so no half-written output is ever left behind).
+ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_dir);
+
+}  // namespace simt::runtime
