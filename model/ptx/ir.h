@@ -291,6 +291,9 @@ struct CallInfo {
   struct Copy { uint32_t from, to, size; };
   std::vector<Copy> args;       // done at the call
   std::vector<Copy> rets;       // done at the return
+  // Builtins have no callee frame: args[i].from is the caller's local slot of
+  // argument i (`to` unused) and rets[0].to the caller's slot for the return
+  // value (`from` unused). The executor reads/writes them directly.
 };
 
 struct FuncRange {
