@@ -1,0 +1,80 @@
+#define BOOST_TEST_MODULE manifest
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+
+#include "runtime/manifest.h"
+#include "util/error.h"
+
+using simt::runtime::Manifest;
+
+namespace {
+// Expects parse() to fail with BadInput and a message containing `where`.
+void expect_error(const std::string& json, const std::string& where) {
+  try {
+    Manifest::parse(json, "/tmp/m.json");
+    BOOST_ERROR("no error for: " << json);
+  } catch (const simt::Error& e) {
+    BOOST_TEST(static_cast<int>(e.code()) == 2);
+    std::string msg = e.what();
+    BOOST_TEST(msg.find("/tmp/m.json") != std::string::npos, msg);
+    BOOST_TEST(msg.find(where) != std::string::npos, msg << " (wanted '" << where << "')");
+  }
+}
+const char* kGood = R"({"ptx": "k.ptx",
+  "buffers": [{"name": "in", "type": "i32", "count": 8, "init": {"kind": "iota", "start": 3}},
+              {"name": "out", "type": "f32", "count": 8, "init": {"kind": "fill", "value": 0}},
+              {"name": "r", "type": "u8", "count": 4, "init": {"kind": "random", "seed": 7, "min": 1, "max": 9}}],
+  "launches": [{"kernel": "k", "grid": [2,1,1], "block": [4], "dynamic_shared_bytes": 64,
+                "args": [{"buffer": "in"}, {"buffer": "out"}, {"i32": -5}, {"f32": 0.5}, {"u64": 18446744073709551615}]}],
+  "outputs": [{"buffer": "out", "path": "out.bin"}]})";
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(parses_the_documented_format) {
+  Manifest m = Manifest::parse(kGood, "/data/x/m.json");
+  BOOST_TEST(m.ptx_path == "/data/x/k.ptx");  // relative to the manifest
+  BOOST_TEST(m.buffers.size() == 3u);
+  BOOST_TEST(m.buffers[0].count == 8u);
+  BOOST_TEST(m.launches[0].grid[0] == 2u);
+  BOOST_TEST(m.launches[0].block[0] == 4u);
+  BOOST_TEST(m.launches[0].block[1] == 1u);
+  BOOST_TEST(m.launches[0].dynamic_shared_bytes == 64u);
+  const auto& a = m.launches[0].args;
+  BOOST_TEST(a.size() == 5u);
+  BOOST_TEST(a[0].buffer == "in");
+  BOOST_TEST(a[2].bits == 0xfffffffbull);
+  float half = 0.5f;
+  uint32_t hb;
+  std::memcpy(&hb, &half, 4);
+  BOOST_TEST(a[3].bits == hb);
+  BOOST_TEST(a[4].bits == ~0ull);
+  BOOST_TEST(m.outputs[0].path == "out.bin");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_manifests_naming_the_place) {
+  expect_error("{", "not valid JSON");
+  expect_error(R"({"buffers": [], "launches": [{"kernel":"k","grid":1,"block":1}]})", "missing \"ptx\"");
+  expect_error(R"({"ptx":"k.ptx","buffers":[{"name":"a","type":"i33","count":1}],"launches":[{"kernel":"k","grid":1,"block":1}]})",
+               "buffers[0].type: unknown type \"i33\"");
+  expect_error(R"({"ptx":"k.ptx","buffers":[{"name":"a","type":"i32","count":0}],"launches":[{"kernel":"k","grid":1,"block":1}]})",
+               "buffers[0].count");
+  expect_error(R"({"ptx":"k.ptx","buffers":[{"name":"a","type":"i32","count":1},{"name":"a","type":"i32","count":1}],"launches":[{"kernel":"k","grid":1,"block":1}]})",
+               "duplicate buffer name");
+  expect_error(R"({"ptx":"k.ptx","buffers":[{"name":"a","type":"i32","count":1,"init":{"kind":"zeros"}}],"launches":[{"kernel":"k","grid":1,"block":1}]})",
+               "buffers[0].init.kind: unknown init kind");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":[0,1,1],"block":1}]})",
+               "launches[0].grid");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1,"args":[{"buffer":"nope"}]}]})",
+               "launches[0].args[0].buffer: no buffer named \"nope\"");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1,"args":[{"i8":300}]}]})",
+               "launches[0].args[0].i8: 300 does not fit in i8");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1,"args":[{"u32":-1}]}]})",
+               "does not fit in u32");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1,"args":[{"i32":1.5}]}]})",
+               "expected an integer");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[]})", "launches: expected a non-empty array");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1,"grdi":2}]})",
+               "launches[0]: unknown key \"grdi\"");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1}],"outputs":[{"buffer":"x","path":"o"}]})",
+               "outputs[0].buffer");
+}

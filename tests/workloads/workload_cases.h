@@ -1,0 +1,43 @@
+// Registers one Boost.Test case per built-in workload (the registry is
+// filled at start-up, so cases are added at run time rather than by macro).
+#pragma once
+
+#define BOOST_TEST_NO_MAIN
+#define BOOST_TEST_ALTERNATIVE_INIT_API
+#include <boost/test/unit_test.hpp>
+
+#include <functional>
+#include <string>
+
+#include "util/error.h"
+#include "workload.h"
+
+namespace simt::test {
+
+// True if the workload's PTX uses warp-level operations (shfl, vote, ...),
+// whose results legitimately depend on which threads share a 32-wide warp.
+inline bool uses_warp_ops(const std::string& name) {
+  std::string ptx = workloads::embedded_ptx(name);
+  for (const char* op : {"shfl.", "vote.", "match.", "redux.", "activemask"})
+    if (ptx.find(op) != std::string::npos) return true;
+  return false;
+}
+
+inline void run_and_check(const workloads::Workload& w, workloads::Size size, runtime::DeviceOptions opts) {
+  runtime::Device dev(opts);
+  workloads::Result r;
+  try {
+    r = w.run(dev, size);
+  } catch (const Error& e) {
+    BOOST_FAIL(std::string(w.name) + " (" + workloads::size_name(size) + "): " + e.what());
+  }
+  BOOST_TEST(r.ok, w.name << " (" << workloads::size_name(size) << "): " << r.message);
+  BOOST_TEST(dev.totals().thread_instructions > 0u);
+}
+
+inline void add_case(const std::string& name, std::function<void()> f) {
+  boost::unit_test::framework::master_test_suite().add(
+      boost::unit_test::make_test_case(std::move(f), name, __FILE__, __LINE__));
+}
+
+}  // namespace simt::test
