@@ -53,6 +53,9 @@
 //     branch before its IPDOM): this covers values merged after divergent
 //     control flow and values leaving loops with divergent exits;
 //   - iterated to a fixed point. bra.uni is not trusted by this analysis.
+//   The analysis is flow-insensitive per register (a register divergent at
+//   one definition is divergent everywhere): precise for nvcc's SSA-like
+//   virtual registers, merely conservative for reused ones.
 #pragma once
 
 #include <cstdint>

@@ -10,8 +10,9 @@
 //     Function::code (brx.idx targets keep imm = kNoPc; the linker refuses them).
 //   - call: ops[0] is the callee (Sym, or Reg for an indirect call), nops = 1,
 //     call_info indexes Function::calls.
-//   - Types: cvt/set: `type` = first suffix (destination), `type2` = second (source);
-//     setp: `type` = comparison type; slct: `type2` = type of c.
+//   - Types: cvt: `type` = destination, `type2` = source; setp: `type` = comparison
+//     type; set.cmp.dtype.stype: `type` = stype (comparison), `type2` = dtype;
+//     slct: `type2` = type of c.
 //   - bar.red / barrier.red: BoolOp in both `bop` and `mode`.
 //   - Texture operands `[tex, {c0, c1}]` become two operands: the texture (Reg or
 //     Sym) and a Vec of coordinates.

@@ -153,13 +153,13 @@ BOOST_AUTO_TEST_CASE(kernel_fault_exits_3_and_keeps_existing_outputs) {
   fs::create_directories(d / "out");
   write(d / "out" / "out.bin", "previous results");
   write(d / "m.json", manifest(R"({"kernel": "oob", "grid": [16,1,1], "block": [128,1,1],
-      "args": [{"buffer": "out"}, {"i32": 2047}]}, {"kernel": "oob", "grid": [16,1,1], "block": [128,1,1],
+      "args": [{"buffer": "out"}, {"i32": 2047}]}, {"kernel": "oob", "grid": [17,1,1], "block": [128,1,1],
       "args": [{"buffer": "out"}, {"i32": 2048}]})"));
   Run r = simtlab("run --manifest " + (d / "m.json").string() + " --out-dir " + (d / "out").string());
   BOOST_TEST(r.code == 3, r.err);
   BOOST_TEST(r.err.find("launches[1]") != std::string::npos, r.err);
-  BOOST_TEST(r.err.find("kernel 'oob' CTA (15,0,0)") != std::string::npos, r.err);
-  BOOST_TEST(r.err.find("thread (127,0,0)") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("kernel 'oob' CTA (16,0,0)") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("thread (0,0,0)") != std::string::npos, r.err);
   BOOST_TEST(slurp(d / "out" / "out.bin") == "previous results");  // nothing half-written
   BOOST_TEST(!fs::exists(d / "out" / "out.bin.partial"));
   fs::remove_all(d);
