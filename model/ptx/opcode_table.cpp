@@ -1,0 +1,349 @@
+#include "ptx/opcode_table.h"
+
+#include <string>
+#include <utility>
+#include <unordered_map>
+
+namespace simt::ptx {
+namespace {
+
+const std::unordered_map<std::string_view, Op>& op_table() {
+  static const std::unordered_map<std::string_view, Op> table = [] {
+    std::unordered_map<std::string_view, Op> t;
+    for (int i = 0; i < static_cast<int>(Op::Count); ++i) {
+      Op op = static_cast<Op>(i);
+      if (op != Op::BarWarp) t.emplace(op_name(op), op);  // bar.warp is found through "bar"
+    }
+    return t;
+  }();
+  return table;
+}
+
+template <class E>
+bool lookup(std::string_view s, const std::pair<const char*, E>* table, size_t n, E& out) {
+  for (size_t i = 0; i < n; ++i)
+    if (s == table[i].first) {
+      out = table[i].second;
+      return true;
+    }
+  return false;
+}
+#define SIMT_LOOKUP(s, table, out) lookup(s, table, sizeof(table) / sizeof(table[0]), out)
+
+const std::pair<const char*, Type> kTypes[] = {
+    {"b8", Type::B8},     {"b16", Type::B16},     {"b32", Type::B32},   {"b64", Type::B64},
+    {"b128", Type::B128}, {"u8", Type::U8},       {"u16", Type::U16},   {"u32", Type::U32},
+    {"u64", Type::U64},   {"s8", Type::S8},       {"s16", Type::S16},   {"s32", Type::S32},
+    {"s64", Type::S64},   {"f16", Type::F16},     {"f16x2", Type::F16x2}, {"bf16", Type::BF16},
+    {"bf16x2", Type::BF16x2}, {"f32", Type::F32}, {"f64", Type::F64},   {"pred", Type::Pred},
+};
+const std::pair<const char*, Rnd> kRnd[] = {
+    {"rn", Rnd::Rn},   {"rz", Rnd::Rz},   {"rm", Rnd::Rm},   {"rp", Rnd::Rp},   {"rna", Rnd::Rna},
+    {"rni", Rnd::Rni}, {"rzi", Rnd::Rzi}, {"rmi", Rnd::Rmi}, {"rpi", Rnd::Rpi},
+};
+const std::pair<const char*, CmpOp> kCmp[] = {
+    {"eq", CmpOp::Eq},   {"ne", CmpOp::Ne},   {"lt", CmpOp::Lt},   {"le", CmpOp::Le},
+    {"gt", CmpOp::Gt},   {"ge", CmpOp::Ge},   {"lo", CmpOp::Lo},   {"ls", CmpOp::Ls},
+    {"hi", CmpOp::Hi},   {"hs", CmpOp::Hs},   {"equ", CmpOp::Equ}, {"neu", CmpOp::Neu},
+    {"ltu", CmpOp::Ltu}, {"leu", CmpOp::Leu}, {"gtu", CmpOp::Gtu}, {"geu", CmpOp::Geu},
+    {"num", CmpOp::Num}, {"nan", CmpOp::Nan},
+};
+const std::pair<const char*, BoolOp> kBool[] = {
+    {"and", BoolOp::And}, {"or", BoolOp::Or}, {"xor", BoolOp::Xor}};
+const std::pair<const char*, Space> kSpaces[] = {
+    {"global", Space::Global},         {"shared", Space::Shared}, {"shared::cta", Space::Shared},
+    {"local", Space::Local},           {"const", Space::Const},   {"param", Space::Param},
+    {"param::entry", Space::Param},    {"param::func", Space::Param},
+};
+const std::pair<const char*, AtomOp> kAtom[] = {
+    {"add", AtomOp::Add}, {"min", AtomOp::Min},   {"max", AtomOp::Max},   {"inc", AtomOp::Inc},
+    {"dec", AtomOp::Dec}, {"cas", AtomOp::Cas},   {"exch", AtomOp::Exch}, {"and", AtomOp::And},
+    {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
+};
+const std::pair<const char*, ReduxOp> kRedux[] = {
+    {"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
+    {"and", ReduxOp::And}, {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor},
+};
+const std::pair<const char*, VoteMode> kVote[] = {
+    {"all", VoteMode::All}, {"any", VoteMode::Any}, {"uni", VoteMode::Uni}, {"ballot", VoteMode::Ballot}};
+const std::pair<const char*, ShflMode> kShfl[] = {
+    {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
+const std::pair<const char*, PrmtMode> kPrmt[] = {
+    {"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e}, {"rc8", PrmtMode::Rc8},
+    {"ecl", PrmtMode::Ecl}, {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
+const std::pair<const char*, TestpClass> kTestp[] = {
+    {"finite", TestpClass::Finite},         {"infinite", TestpClass::Infinite},
+    {"number", TestpClass::Number},         {"notanumber", TestpClass::NotANumber},
+    {"normal", TestpClass::Normal},         {"subnormal", TestpClass::Subnormal}};
+const std::pair<const char*, MatchMode> kMatch[] = {{"any", MatchMode::Any}, {"all", MatchMode::All}};
+const std::pair<const char*, TexGeom> kTexGeom[] = {
+    {"1d", TexGeom::D1},   {"2d", TexGeom::D2},   {"3d", TexGeom::D3},
+    {"a1d", TexGeom::A1D}, {"a2d", TexGeom::A2D}, {"cube", TexGeom::Cube}};
+
+// Modifiers that only tune caching, memory ordering or scope: accepted, no effect here.
+bool ignorable_memory_mod(std::string_view m) {
+  static const char* const names[] = {"ca",   "cg",      "cs",      "lu",  "cv",     "wb",  "wt",
+                                      "relaxed", "acquire", "release", "sc", "acq_rel", "weak",
+                                      "mmio", "cta",     "gpu",     "sys", "cluster"};
+  for (const char* n : names)
+    if (m == n) return true;
+  return m.rfind("L1::", 0) == 0 || m.rfind("L2::", 0) == 0;
+}
+
+bool is_memory_op(Op op) {
+  switch (op) {
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+    case Op::Prefetchu: case Op::Cvta: case Op::Isspacep:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Modifiers whose meaning depends on the opcode. Returns true if consumed.
+bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
+  switch (in.op) {
+    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Madc:
+      if (m == "cc") { in.flags |= kCC; return true; }
+      break;
+    case Op::Mad:
+      if (m == "cc") { in.flags |= kCC; return true; }
+      [[fallthrough]];
+    case Op::Mul: case Op::Mul24: case Op::Mad24:
+      if (m == "hi") { in.flags |= kHi; return true; }
+      if (m == "lo") { in.flags |= kLo; return true; }
+      if (m == "wide") { in.flags |= kWide; return true; }
+      break;
+    case Op::Dp2a:
+      if (m == "hi") { in.flags |= kHi; return true; }
+      if (m == "lo") { in.flags |= kLo; return true; }
+      break;
+    case Op::Setp: case Op::Set: {
+      CmpOp c;
+      BoolOp b;
+      if (in.cmp == CmpOp::None && SIMT_LOOKUP(m, kCmp, c)) { in.cmp = c; return true; }
+      if (in.cmp != CmpOp::None && in.bop == BoolOp::None && SIMT_LOOKUP(m, kBool, b)) {
+        in.bop = b;
+        return true;
+      }
+      break;
+    }
+    case Op::Atom: case Op::Red: {
+      AtomOp a;
+      if (SIMT_LOOKUP(m, kAtom, a)) { in.mode = static_cast<uint8_t>(a); return true; }
+      if (m == "noftz") return true;
+      break;
+    }
+    case Op::Redux: {
+      ReduxOp r;
+      if (SIMT_LOOKUP(m, kRedux, r)) { in.mode = static_cast<uint8_t>(r); return true; }
+      if (m == "sync") return true;
+      break;
+    }
+    case Op::Vote: {
+      VoteMode v;
+      if (SIMT_LOOKUP(m, kVote, v)) { in.mode = static_cast<uint8_t>(v); return true; }
+      if (m == "sync") return true;
+      break;
+    }
+    case Op::Shfl: {
+      ShflMode s;
+      if (SIMT_LOOKUP(m, kShfl, s)) { in.mode = static_cast<uint8_t>(s); return true; }
+      if (m == "sync") return true;
+      break;
+    }
+    case Op::Match: {
+      MatchMode s;
+      if (SIMT_LOOKUP(m, kMatch, s)) { in.mode = static_cast<uint8_t>(s); return true; }
+      if (m == "sync") return true;
+      break;
+    }
+    case Op::Prmt: {
+      PrmtMode p;
+      if (SIMT_LOOKUP(m, kPrmt, p)) { in.mode = static_cast<uint8_t>(p); return true; }
+      break;
+    }
+    case Op::Testp: {
+      TestpClass t;
+      if (SIMT_LOOKUP(m, kTestp, t)) { in.mode = static_cast<uint8_t>(t); return true; }
+      break;
+    }
+    case Op::Shf:
+      if (m == "l") { in.flags |= kLeft; return true; }
+      if (m == "r") { in.flags |= kRight; return true; }
+      if (m == "wrap") { in.flags |= kWrap; return true; }
+      if (m == "clamp") { in.flags |= kClamp; return true; }
+      break;
+    case Op::Bmsk: case Op::Szext:
+      if (m == "wrap") { in.flags |= kWrap; return true; }
+      if (m == "clamp") { in.flags |= kClamp; return true; }
+      break;
+    case Op::Bfind:
+      if (m == "shiftamt") { in.flags |= kShiftAmt; return true; }
+      break;
+    case Op::Cvta:
+      if (m == "to" && first_mod) { in.flags |= kToSpace; return true; }
+      break;
+    case Op::Min: case Op::Max:
+      if (m == "relu") { in.flags |= kRelu; return true; }
+      if (m == "NaN") { in.flags |= kNaN; return true; }
+      if (m == "xorsign") { in.flags |= kXorSign; return true; }
+      if (m == "abs" && (in.flags & kXorSign)) return true;
+      break;
+    case Op::Bar: case Op::Barrier:
+      if (in.op == Op::Bar && m == "warp" && first_mod) { in.op = Op::BarWarp; return true; }
+      if (m == "sync" || m == "cta") return true;
+      if (m == "aligned") { in.flags |= kAligned; return true; }
+      if (m == "arrive") { in.flags |= kArrive; return true; }
+      if (m == "red") { in.flags |= kRedBar; return true; }
+      if (in.flags & kRedBar) {
+        BoolOp b = BoolOp::None;
+        if (m == "popc") b = BoolOp::Popc;
+        else SIMT_LOOKUP(m, kBool, b);
+        if (b != BoolOp::None) {
+          in.bop = b;
+          in.mode = static_cast<uint8_t>(b);
+          return true;
+        }
+      }
+      break;
+    case Op::BarWarp:
+      if (m == "sync") return true;
+      break;
+    case Op::Membar:
+      if (m == "cta" || m == "gl" || m == "sys") return true;
+      break;
+    case Op::Fence:
+      if (m == "sc" || m == "acq_rel" || m == "cta" || m == "gpu" || m == "sys" || m == "cluster")
+        return true;
+      break;
+    case Op::Bra: case Op::Call: case Op::Ret:
+      if (m == "uni") { in.flags |= kUni; return true; }
+      break;
+    case Op::Brx:
+      if (m == "idx") return true;
+      if (m == "uni") { in.flags |= kUni; return true; }
+      break;
+    case Op::Tex: case Op::Tld4: case Op::Suld: case Op::Sust: {
+      TexGeom g;
+      if (SIMT_LOOKUP(m, kTexGeom, g)) { in.mode = static_cast<uint8_t>(g); return true; }
+      if (in.op == Op::Tld4 && (m == "r" || m == "g" || m == "b" || m == "a")) return true;
+      if ((in.op == Op::Suld || in.op == Op::Sust) &&
+          (m == "b" || m == "p" || m == "trap" || m == "clamp" || m == "zero"))
+        return true;
+      if (m == "level" || m == "grad") return true;
+      break;
+    }
+    case Op::Txq:
+      return m == "width" || m == "height" || m == "depth" || m == "level" ||
+             m == "channel_data_type" || m == "channel_order" || m == "normalized_coords" ||
+             m == "filter_mode" || m == "addr_mode_0" || m == "addr_mode_1" ||
+             m == "addr_mode_2" || m == "array_size" || m == "num_mipmap_levels" ||
+             m == "num_samples" || m == "force_unnormalized_coords";
+    case Op::Prefetch: case Op::Prefetchu:
+      if (m == "L1" || m == "L2") return true;
+      break;
+    case Op::Nanosleep: case Op::Activemask: case Op::Exit: case Op::Trap: case Op::Brkpt:
+    default:
+      break;
+  }
+  return false;
+}
+
+}  // namespace
+
+Type type_from_name(std::string_view s) {
+  Type t = Type::None;
+  SIMT_LOOKUP(s, kTypes, t);
+  return t;
+}
+
+bool decode_mnemonic(std::string_view mn, Instr& in) {
+  size_t dot = mn.find('.');
+  std::string_view head = mn.substr(0, dot);
+  const auto& table = op_table();
+  auto it = table.find(head);
+  if (it == table.end()) return false;
+  in.op = it->second;
+  bool first = true;
+  while (dot != std::string_view::npos) {
+    size_t next = mn.find('.', dot + 1);
+    std::string_view m = mn.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
+    dot = next;
+    if (m.empty()) return false;
+    bool mem = is_memory_op(in.op);
+    Type t;
+    Rnd r;
+    Space s;
+    if (decode_op_specific(m, in, first)) {
+    } else if (SIMT_LOOKUP(m, kTypes, t)) {
+      if (in.type == Type::None) in.type = t;
+      else if (in.type2 == Type::None) in.type2 = t;
+      else return false;
+    } else if (SIMT_LOOKUP(m, kRnd, r)) {
+      if (in.rnd != Rnd::None) return false;
+      in.rnd = r;
+    } else if (mem && SIMT_LOOKUP(m, kSpaces, s)) {
+      if (in.space != Space::None) return false;
+      in.space = s;
+    } else if (m == "v2" || m == "v4") {
+      in.vec = static_cast<uint8_t>(m[1] - '0');
+    } else if (m == "sat") {
+      in.flags |= kSat;
+    } else if (m == "ftz") {
+      in.flags |= kFtz;
+    } else if (m == "approx") {
+      in.flags |= kApprox;
+    } else if (m == "full") {
+      in.flags |= kFull;
+    } else if (mem && m == "volatile") {
+      in.flags |= kVolatile;
+    } else if ((in.op == Op::Ld || in.op == Op::Ldu) && m == "nc") {
+      in.flags |= kNc;
+    } else if ((mem || in.op == Op::Fence) && ignorable_memory_mod(m)) {
+    } else {
+      return false;
+    }
+    first = false;
+  }
+  if (in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom ||
+      in.op == Op::Red || in.op == Op::Prefetch || in.op == Op::Prefetchu) {
+    if (in.space == Space::None) in.space = Space::Generic;
+  }
+  if (in.op == Op::Tex || in.op == Op::Tld4 || in.op == Op::Txq || in.op == Op::Suld ||
+      in.op == Op::Sust) {
+    in.space = Space::Tex;
+  }
+  if (in.op == Op::Set) std::swap(in.type, in.type2);  // `type` is the comparison type, as for setp
+  in.cls = classify(in);
+  return true;
+}
+
+InstrClass classify(const Instr& in) {
+  switch (in.op) {
+    case Op::Bra: case Op::Brx: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap:
+      return InstrClass::Branch;
+    case Op::Bar: case Op::Barrier: case Op::BarWarp: case Op::Membar: case Op::Fence:
+      return InstrClass::Barrier;
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+    case Op::Prefetchu: case Op::Tex: case Op::Tld4: case Op::Txq: case Op::Suld: case Op::Sust:
+      return InstrClass::Ldst;
+    case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Ex2:
+    case Op::Lg2: case Op::Tanh:
+      return InstrClass::Sfu;
+    case Op::Div:
+      if (in.type == Type::F32 && (in.flags & (kApprox | kFull))) return InstrClass::Sfu;
+      return type_is_float(in.type) ? InstrClass::Fp : InstrClass::Int;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::Abs:
+    case Op::Neg: case Op::Min: case Op::Max: case Op::Setp: case Op::Testp: case Op::Copysign:
+      return type_is_float(in.type) ? InstrClass::Fp : InstrClass::Int;
+    case Op::Set: case Op::Cvt:
+      return (type_is_float(in.type) || type_is_float(in.type2)) ? InstrClass::Fp : InstrClass::Int;
+    case Op::Slct:
+      return type_is_float(in.type2) ? InstrClass::Fp : InstrClass::Int;
+    default:
+      return InstrClass::Int;
+  }
+}
+
+}  // namespace simt::ptx

@@ -1,0 +1,575 @@
+// Module structure of a PTX file: header directives, module-scope variables,
+// function headers and bodies, declarations and their scopes. Instructions
+// and operands are in parse_instruction.cpp.
+#include "ptx/parser.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "ptx/opcode_table.h"
+#include "ptx/parser_state.h"
+#include "util/error.h"
+
+namespace simt::ptx {
+namespace detail {
+
+Parser::Parser(std::string_view text, const std::string& path)
+    : src_(text), path_(path), toks_(tokenize(text, path)) {
+  mod_.path = path;
+}
+
+void Parser::fail(const Token& t, const std::string& msg) const {
+  throw input_error(path_ + ":" + std::to_string(t.line) + ":" + std::to_string(t.col) + ": " + msg);
+}
+
+bool Parser::accept(char c) {
+  if (!is_punct(c)) return false;
+  next();
+  return true;
+}
+
+void Parser::expect(char c, const char* what) {
+  if (!is_punct(c)) {
+    const Token& t = peek();
+    if (c == ';' && pos_ > 0 && t.line > toks_[pos_ - 1].line)
+      fail(toks_[pos_ - 1], std::string("missing ';' after ") + what);
+    fail(t, std::string("expected '") + c + "' " + what + ", found '" +
+                (t.kind == Tok::End ? std::string("end of file") : std::string(t.text)) + "'");
+  }
+  next();
+}
+
+const Token& Parser::expect_word(const char* what) {
+  if (peek().kind != Tok::Word)
+    fail(peek(), std::string("expected ") + what + ", found '" + std::string(peek().text) + "'");
+  return next();
+}
+
+uint64_t Parser::expect_uint(const char* what) {
+  const Token& t = peek();
+  Literal lit;
+  if (t.kind != Tok::Number || !number(t.text, lit) || lit.kind != ImmKind::Int || lit.bits < 0)
+    fail(t, std::string("expected ") + what + ", found '" + std::string(t.text) + "'");
+  next();
+  return static_cast<uint64_t>(lit.bits);
+}
+
+void Parser::skip_line() {
+  uint32_t line = peek().line;
+  while (peek().kind != Tok::End && peek().line == line) next();
+}
+
+void Parser::skip_to_semicolon() {
+  while (peek().kind != Tok::End && !is_punct(';')) next();
+  expect(';', "to end the directive");
+}
+
+void Parser::skip_section() {
+  const Token& start = next();  // .section
+  while (peek().kind != Tok::End && !is_punct('{')) next();
+  int depth = 0;
+  do {
+    if (peek().kind == Tok::End) fail(start, "unterminated .section");
+    if (is_punct('{')) ++depth;
+    if (is_punct('}')) --depth;
+    next();
+  } while (depth > 0);
+}
+
+// ------------------------------------------------------------------ module
+Module Parser::run() {
+  while (peek().kind != Tok::End) parse_module_directive();
+  resolve_module_symbols();
+  return std::move(mod_);
+}
+
+void Parser::parse_module_directive() {
+  const Token& t = peek();
+  if (t.kind != Tok::Word) fail(t, "unexpected '" + std::string(t.text) + "' at module scope");
+  std::string_view w = t.text;
+  if (w == ".version") {
+    next();
+    const Token& v = next();
+    if (v.kind != Tok::Number) fail(v, "expected a version number after .version");
+    mod_.version = std::string(v.text);
+  } else if (w == ".target") {
+    next();
+    mod_.target = std::string(expect_word("a target name").text);
+    while (accept(',')) expect_word("a target option");
+  } else if (w == ".address_size") {
+    next();
+    uint64_t n = expect_uint("an address size");
+    if (n != 64 && n != 32) fail(t, "unsupported .address_size " + std::to_string(n));
+    if (n != 64) fail(t, ".address_size 32 is not supported (only 64-bit PTX)");
+    mod_.address_size = static_cast<uint32_t>(n);
+  } else if (w == ".file" || w == ".loc") {
+    skip_line();
+  } else if (w == ".section") {
+    skip_section();
+  } else if (w == ".pragma") {
+    next();
+    skip_to_semicolon();
+  } else {
+    bool is_extern = false, visible = false;
+    while (is_word(".extern") || is_word(".visible") || is_word(".weak") || is_word(".common")) {
+      if (is_word(".extern")) is_extern = true;
+      if (is_word(".visible")) visible = true;
+      next();
+    }
+    const Token& d = peek();
+    if (is_word(".entry") || is_word(".func")) {
+      parse_function(is_extern, visible);
+    } else if (is_word(".global") || is_word(".const") || is_word(".shared") || is_word(".local")) {
+      next();
+      Space s = d.text == ".global" ? Space::Global
+                : d.text == ".const" ? Space::Const
+                : d.text == ".shared" ? Space::Shared
+                                      : Space::Local;
+      parse_var_decl(s, is_extern, true);
+    } else if (is_word(".tex")) {
+      next();
+      parse_var_decl(Space::Tex, is_extern, true);
+    } else {
+      fail(d, "unexpected '" + std::string(d.text) + "' at module scope");
+    }
+  }
+}
+
+void Parser::resolve_module_symbols() {
+  for (const Deferred& d : deferred_) {
+    Function& f = mod_.functions[d.func];
+    const std::string& name = f.symbols[d.sym];
+    auto g = global_index_.find(name);
+    if (g != global_index_.end()) {
+      f.symrefs[d.sym] = SymRef{SymKind::Global, g->second};
+      continue;
+    }
+    auto fn = func_index_.find(name);
+    if (fn != func_index_.end()) {
+      f.symrefs[d.sym] = SymRef{SymKind::Func, fn->second};
+      continue;
+    }
+    fail(*d.at, "undefined symbol '" + name + "'");
+  }
+}
+
+// ------------------------------------------------------------------ functions
+void Parser::parse_param_list(std::vector<Param>& out) {
+  expect('(', "to open the parameter list");
+  if (accept(')')) return;
+  do {
+    const Token& sp = expect_word("'.param'");
+    if (sp.text == ".reg") fail(sp, ".reg parameters are not supported (only .param)");
+    if (sp.text != ".param") fail(sp, "expected '.param', found '" + std::string(sp.text) + "'");
+    Param p;
+    bool have_type = false;
+    while (peek().kind == Tok::Word && peek().text[0] == '.') {
+      const Token& m = next();
+      std::string_view s = m.text.substr(1);
+      if (s == "align") {
+        p.align = static_cast<uint32_t>(expect_uint("an alignment"));
+      } else if (s == "ptr") {
+        p.is_ptr = true;
+      } else if (p.is_ptr && (s == "global" || s == "shared" || s == "const" || s == "local")) {
+        // .ptr .global: a hint about what the pointer points to
+      } else if (type_from_name(s) != Type::None && !have_type) {
+        p.type = type_from_name(s);
+        have_type = true;
+      } else {
+        fail(m, "unexpected '" + std::string(m.text) + "' in parameter declaration");
+      }
+    }
+    if (!have_type) fail(peek(), "parameter without a type");
+    p.name = std::string(expect_word("a parameter name").text);
+    if (accept('[')) {
+      p.count = expect_uint("an array size");
+      expect(']', "to close the array size");
+    }
+    out.push_back(std::move(p));
+  } while (accept(','));
+  expect(')', "to close the parameter list");
+}
+
+void Parser::parse_perf_directives(Function& f) {
+  for (;;) {
+    const Token& t = peek();
+    if (t.kind != Tok::Word) return;
+    auto three = [&](std::array<uint32_t, 3>& dst) {
+      next();
+      dst = {1, 1, 1};
+      for (int i = 0; i < 3; ++i) {
+        dst[i] = static_cast<uint32_t>(expect_uint("a thread count"));
+        if (!accept(',')) break;
+      }
+    };
+    if (t.text == ".maxntid") {
+      three(f.maxntid);
+    } else if (t.text == ".reqntid") {
+      three(f.reqntid);
+    } else if (t.text == ".minnctapersm" || t.text == ".maxnctapersm") {
+      next();
+      uint32_t v = static_cast<uint32_t>(expect_uint("a CTA count"));
+      if (t.text == ".minnctapersm") f.minnctapersm = v;
+    } else if (t.text == ".maxnreg") {
+      next();
+      f.maxnreg = static_cast<uint32_t>(expect_uint("a register count"));
+    } else if (t.text == ".noreturn") {
+      next();
+    } else if (t.text == ".pragma") {
+      next();
+      const Token& s = next();
+      if (s.kind != Tok::String) fail(s, "expected a string after .pragma");
+      f.pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
+      expect(';', "after .pragma");
+    } else {
+      return;
+    }
+  }
+}
+
+void Parser::parse_function(bool is_extern, bool visible) {
+  const Token& kw = next();  // .entry / .func
+  Function f;
+  f.is_entry = kw.text == ".entry";
+  f.visible = visible;
+  f.line = kw.line;
+  if (!f.is_entry && is_punct('(')) parse_param_list(f.rets);
+  const Token& name = expect_word("a function name");
+  f.name = std::string(name.text);
+  if (is_punct('(')) parse_param_list(f.params);
+  parse_perf_directives(f);
+
+  auto it = func_index_.find(f.name);
+  bool fresh = it == func_index_.end();
+  if (fresh) {
+    it = func_index_.emplace(f.name, static_cast<uint32_t>(mod_.functions.size())).first;
+    mod_.functions.emplace_back();
+  }
+  cur_ = it->second;
+  Function& slot = mod_.functions[cur_];
+  if (accept(';')) {  // a declaration (prototype or .extern)
+    if (fresh || slot.is_extern) {
+      f.is_extern = true;
+      slot = std::move(f);
+    }
+    return;
+  }
+  if (!is_punct('{')) fail(peek(), "expected '{' or ';' after the header of '" + f.name + "'");
+  if (!fresh && !slot.is_extern) fail(name, "function '" + f.name + "' defined twice");
+  (void)is_extern;
+  slot = std::move(f);
+  next();  // '{'
+  // Formals live in the function's outermost scope.
+  regs_.clear();
+  syms_.clear();
+  frames_.clear();
+  sym_keys_.clear();
+  labels_.clear();
+  label_use_.clear();
+  directive_labels_.clear();
+  push_scope();
+  depth_ = 1;
+  {
+    Function& fn = mod_.functions[cur_];
+    for (uint32_t i = 0; i < fn.params.size(); ++i) declare_sym(fn.params[i].name, {SymKind::Param, i}, name);
+    for (uint32_t i = 0; i < fn.rets.size(); ++i) declare_sym(fn.rets[i].name, {SymKind::Ret, i}, name);
+  }
+  parse_body();
+  finish_function();
+}
+
+void Parser::parse_body() {
+  for (;;) {
+    const Token& t = peek();
+    if (t.kind == Tok::End) fail(t, "missing '}' at end of function '" + mod_.functions[cur_].name + "'");
+    if (t.kind == Tok::Punct && t.ch == '{') {
+      next();
+      push_scope();
+      ++depth_;
+      continue;
+    }
+    if (t.kind == Tok::Punct && t.ch == '}') {
+      next();
+      pop_scope();
+      if (--depth_ == 0) return;
+      continue;
+    }
+    if (t.kind == Tok::Word && t.text[0] == '.') {
+      std::string_view w = t.text;
+      if (w == ".reg") {
+        parse_reg_decl();
+      } else if (w == ".local" || w == ".shared" || w == ".param") {
+        next();
+        Space s = w == ".local" ? Space::Local : w == ".shared" ? Space::Shared : Space::Param;
+        parse_var_decl(s, false, false);
+      } else if (w == ".pragma") {
+        next();
+        const Token& s = next();
+        if (s.kind != Tok::String) fail(s, "expected a string after .pragma");
+        mod_.functions[cur_].pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
+        expect(';', "after .pragma");
+      } else if (w == ".loc" || w == ".file") {
+        skip_line();
+      } else {
+        fail(t, "unexpected directive '" + std::string(w) + "' in function body");
+      }
+      continue;
+    }
+    if (t.kind == Tok::Word && is_punct(':', 1)) {  // label
+      std::string name(t.text);
+      next();
+      next();
+      if (is_word(".branchtargets") || is_word(".callprototype") || is_word(".calltargets")) {
+        directive_labels_.insert(name);
+        skip_to_semicolon();
+        continue;
+      }
+      Function& f = mod_.functions[cur_];
+      auto it = labels_.find(name);
+      if (it == labels_.end()) {
+        labels_.emplace(name, static_cast<uint32_t>(f.labels.size()));
+        f.labels.emplace_back(name, static_cast<uint32_t>(f.code.size()));
+        label_use_.push_back(nullptr);
+      } else if (f.labels[it->second].second != kNoPc) {
+        fail(t, "label '" + name + "' defined twice");
+      } else {
+        f.labels[it->second].second = static_cast<uint32_t>(f.code.size());
+      }
+      continue;
+    }
+    if (t.kind == Tok::Word || (t.kind == Tok::Punct && t.ch == '@')) {
+      parse_instruction();
+      continue;
+    }
+    fail(t, "unexpected '" + std::string(t.text) + "' in function body");
+  }
+}
+
+void Parser::finish_function() {
+  Function& f = mod_.functions[cur_];
+  for (size_t i = 0; i < f.labels.size(); ++i)
+    if (f.labels[i].second == kNoPc) fail(*label_use_[i], "undefined label '" + f.labels[i].first + "'");
+  for (Instr& in : f.code)
+    for (int k = 0; k < in.nops; ++k)
+      if (in.ops[k].kind == Operand::Kind::Label && in.ops[k].sym != kNoReg)
+        in.ops[k].imm = f.labels[in.ops[k].sym].second;
+}
+
+// ------------------------------------------------------------------ scopes
+void Parser::push_scope() { frames_.emplace_back(); }
+
+void Parser::pop_scope() {
+  for (auto& [is_reg, name] : frames_.back()) {
+    if (is_reg) {
+      auto it = regs_.find(name);
+      it->second.pop_back();
+      if (it->second.empty()) regs_.erase(it);
+    } else {
+      auto it = syms_.find(name);
+      it->second.pop_back();
+      if (it->second.empty()) syms_.erase(it);
+    }
+  }
+  frames_.pop_back();
+}
+
+void Parser::declare_reg(const std::string& name, Type t, const Token& at) {
+  Function& f = mod_.functions[cur_];
+  auto& stack = regs_[name];
+  // Re-declaring in the same scope is an error; shadowing an outer one is fine.
+  for (auto& [is_reg, n] : frames_.back())
+    if (is_reg && n == name) fail(at, "register '" + name + "' declared twice");
+  stack.push_back(static_cast<uint32_t>(f.regs.size()));
+  f.regs.push_back(RegInfo{name, t});
+  frames_.back().emplace_back(true, name);
+}
+
+void Parser::declare_sym(const std::string& name, SymRef ref, const Token& at) {
+  for (auto& [is_reg, n] : frames_.back())
+    if (!is_reg && n == name) fail(at, "'" + name + "' declared twice in the same scope");
+  syms_[name].push_back(ref);
+  frames_.back().emplace_back(false, name);
+}
+
+// ------------------------------------------------------------------ declarations
+void Parser::parse_reg_decl() {
+  next();  // .reg
+  Type type = Type::None;
+  while (peek().kind == Tok::Word && peek().text[0] == '.') {
+    const Token& m = next();
+    Type t = type_from_name(m.text.substr(1));
+    if (m.text == ".v2" || m.text == ".v4") fail(m, "vector registers are not supported");
+    if (t == Type::None || type != Type::None) fail(m, "unexpected '" + std::string(m.text) + "' in .reg declaration");
+    type = t;
+  }
+  if (type == Type::None) fail(peek(), ".reg without a type");
+  do {
+    const Token& n = expect_word("a register name");
+    std::string base(n.text);
+    if (accept('<')) {
+      uint64_t count = expect_uint("a register count");
+      expect('>', "to close the register range");
+      if (count > (1u << 20)) fail(n, "register range too large");
+      for (uint64_t i = 0; i < count; ++i) declare_reg(base + std::to_string(i), type, n);
+    } else {
+      declare_reg(base, type, n);
+    }
+  } while (accept(','));
+  expect(';', "after .reg declaration");
+}
+
+void Parser::parse_var_decl(Space space, bool is_extern, bool module_scope) {
+  uint32_t align = 0;
+  Type type = Type::None;
+  while (peek().kind == Tok::Word && peek().text[0] == '.') {
+    const Token& m = next();
+    std::string_view s = m.text.substr(1);
+    if (s == "align") {
+      align = static_cast<uint32_t>(expect_uint("an alignment"));
+      if (align == 0 || (align & (align - 1))) fail(m, "alignment must be a power of two");
+    } else if (s == "texref" || s == "samplerref" || s == "surfref") {
+      space = Space::Tex;
+      type = Type::B64;
+    } else if (s == "v2" || s == "v4") {
+      fail(m, "vector variables are not supported");
+    } else if (type_from_name(s) != Type::None && type == Type::None) {
+      type = type_from_name(s);
+    } else {
+      fail(m, "unexpected '" + std::string(m.text) + "' in variable declaration");
+    }
+  }
+  if (type == Type::None) fail(peek(), "variable declaration without a type");
+  do {
+    const Token& n = expect_word("a variable name");
+    Variable v;
+    v.name = std::string(n.text);
+    v.space = space;
+    v.type = type;
+    v.align = align;
+    v.is_extern = is_extern;
+    v.line = n.line;
+    bool open_size = false;
+    while (accept('[')) {
+      v.is_array = true;
+      if (accept(']')) {
+        open_size = true;
+        v.count = 0;
+        continue;
+      }
+      v.count *= expect_uint("an array size");
+      expect(']', "to close the array size");
+    }
+    if (accept('=')) {
+      if (open_size) v.count = 0;
+      parse_initializer(v);
+      if (open_size) open_size = false;
+    }
+    if (open_size && !(space == Space::Shared && is_extern))
+      fail(n, "array '" + v.name + "' has no size (only extern .shared arrays may be unsized)");
+    if (module_scope) {
+      if (global_index_.count(v.name)) fail(n, "'" + v.name + "' declared twice");
+      global_index_.emplace(v.name, static_cast<uint32_t>(mod_.globals.size()));
+      mod_.globals.push_back(std::move(v));
+    } else {
+      Function& f = mod_.functions[cur_];
+      uint32_t idx = static_cast<uint32_t>(f.vars.size());
+      std::string name = v.name;
+      f.vars.push_back(std::move(v));
+      declare_sym(name, {SymKind::Var, idx}, n);
+    }
+  } while (accept(','));
+  expect(';', "after variable declaration");
+}
+
+void Parser::parse_initializer(Variable& v) {
+  const Token& start = peek();
+  bool sized = v.count != 0;
+  uint64_t elems = 0;
+  auto element = [&]() {
+    const Token& at = peek();
+    if (at.kind == Tok::Word) fail(at, "address initialisers ('" + std::string(at.text) + "') are not supported");
+    Literal lit = parse_literal();
+    if (sized && elems >= v.count) fail(at, "too many initialisers for '" + v.name + "'");
+    put_init_value(v, lit, at);
+    ++elems;
+  };
+  if (is_punct('{')) {
+    // Nested braces (multi-dimensional arrays) are flattened in order.
+    int depth = 0;
+    do {
+      if (accept('{')) {
+        ++depth;
+        continue;
+      }
+      if (accept('}')) {
+        --depth;
+        if (depth > 0) accept(',');
+        continue;
+      }
+      element();
+      if (!accept(',') && !is_punct('}')) fail(peek(), "expected ',' or '}' in initialiser");
+    } while (depth > 0);
+  } else {
+    element();
+  }
+  if (!sized) v.count = elems;
+  if (v.count == 0) fail(start, "empty initialiser for '" + v.name + "'");
+}
+
+void Parser::put_init_value(Variable& v, const Literal& lit, const Token& at) {
+  uint64_t bits = static_cast<uint64_t>(lit.bits);
+  double dv = 0;
+  bool is_float_lit = lit.kind != ImmKind::Int;
+  if (lit.kind == ImmKind::F32Bits) {
+    float f;
+    uint32_t b = static_cast<uint32_t>(bits);
+    std::memcpy(&f, &b, 4);
+    dv = f;
+  } else if (lit.kind == ImmKind::F64Bits) {
+    std::memcpy(&dv, &bits, 8);
+  }
+  uint32_t size = type_bytes(v.type);
+  switch (v.type) {
+    case Type::F32: {
+      float f = is_float_lit ? static_cast<float>(dv) : static_cast<float>(lit.bits);
+      if (lit.kind == ImmKind::F32Bits) {
+        uint32_t b = static_cast<uint32_t>(bits);
+        std::memcpy(&f, &b, 4);
+      }
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      bits = b;
+      break;
+    }
+    case Type::F64: {
+      double d = is_float_lit ? dv : static_cast<double>(lit.bits);
+      std::memcpy(&bits, &d, 8);
+      break;
+    }
+    case Type::F16: case Type::BF16: case Type::F16x2: case Type::BF16x2:
+      if (is_float_lit) fail(at, "floating-point initialisers for half types are not supported");
+      break;
+    default:  // integer types take the literal's bits as they are
+      break;
+  }
+  for (uint32_t i = 0; i < size; ++i) v.init.push_back(static_cast<uint8_t>(bits >> (8 * i)));
+}
+
+}  // namespace detail
+
+Module parse(const std::string& text, const std::string& path) {
+  detail::Parser p(text, path);
+  return p.run();
+}
+
+Module parse_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(path + ": cannot open PTX file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw input_error(path + ": cannot read PTX file");
+  return parse(ss.str(), path);
+}
+
+}  // namespace simt::ptx
