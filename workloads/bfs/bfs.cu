@@ -22,7 +22,7 @@ extern "C" __global__ void bfs_level(const int* __restrict__ row_offsets,
       }
     }
   }
-  // One store per warp instead of one per discovering thread.
-  unsigned any = __ballot_sync(0xffffffffu, discovered);
-  if (any != 0 && (threadIdx.x & 31) == 0) *frontier_grew = 1;
+  // One store per block instead of one per discovering thread (a block-wide
+  // vote, so it does not depend on how threads are grouped into warps).
+  if (__syncthreads_or(discovered) && threadIdx.x == 0) *frontier_grew = 1;
 }
