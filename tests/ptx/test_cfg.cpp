@@ -3,6 +3,8 @@
 
 #include "ptx/cfg.h"
 #include "ptx/cfg_program_builder.h"
+#include "ptx/link.h"
+#include "ptx/parser.h"
 #include "util/error.h"
 
 using namespace simt;
@@ -402,4 +404,144 @@ BOOST_AUTO_TEST_CASE(bad_programs_are_rejected) {
     Program p = b.build();
     BOOST_CHECK_THROW(Cfg cfg(p), Error);
   }
+}
+
+// ------------------------------------------------------------ real PTX text
+
+#include "ptx/cfg_real_ptx.h"
+#include "ptx/liveness.h"
+
+namespace {
+
+// Naive set-based (post-)dominators for cross-checking the CHK results.
+// pdom(b) = {b} + intersection of pdom(s) over successors (the virtual exit X
+// included when b exits); dom(b) = {b} + intersection of dom(p) over preds.
+void check_against_naive(const Program& p, const Cfg& cfg) {
+  for (uint32_t f = 0; f < cfg.num_funcs(); ++f) {
+    const uint32_t base = cfg.func_first_block(f), n = cfg.func_end_block(f) - base;
+    if (n == 0) continue;
+    bool all_exit = true;
+    for (uint32_t i = 0; i < n; ++i) all_exit = all_exit && cfg.reaches_exit(base + i);
+    const uint32_t X = n;
+    std::vector<std::vector<char>> pdom(n + 1, std::vector<char>(n + 1, 1)), dom(n, std::vector<char>(n, 1));
+    pdom[X].assign(n + 1, 0);
+    pdom[X][X] = 1;
+    dom[0].assign(n, 0);
+    dom[0][0] = 1;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t i = n; i-- > 0;) {
+        std::vector<char> s(n + 1, 1);
+        const BasicBlock& b = cfg.blocks()[base + i];
+        for (uint32_t t : b.succs)
+          for (uint32_t k = 0; k <= n; ++k) s[k] = s[k] && pdom[t - base][k];
+        if (b.exits)
+          for (uint32_t k = 0; k <= n; ++k) s[k] = s[k] && pdom[X][k];
+        s[i] = 1;
+        if (s != pdom[i]) { pdom[i] = s; changed = true; }
+      }
+      for (uint32_t i = 1; i < n; ++i) {
+        std::vector<char> s(n, 1);
+        for (uint32_t q : cfg.blocks()[base + i].preds)
+          if (cfg.reachable(q))
+            for (uint32_t k = 0; k < n; ++k) s[k] = s[k] && dom[q - base][k];
+        s[i] = 1;
+        if (s != dom[i]) { dom[i] = s; changed = true; }
+      }
+    }
+    auto count = [](const std::vector<char>& v) { return std::count(v.begin(), v.end(), 1); };
+    for (uint32_t i = 0; i < n; ++i) {
+      if (all_exit) {
+        // The immediate post-dominator is the strict post-dominator with the largest set.
+        uint32_t best = X;
+        for (uint32_t k = 0; k < n; ++k)
+          if (k != i && pdom[i][k] && count(pdom[k]) > count(pdom[best])) best = k;
+        const uint32_t want = best == X ? Cfg::kNone : base + best;
+        BOOST_TEST(cfg.ipdom(base + i) == want, p.kernel << " block " << base + i);
+      }
+      if (i == 0 || !cfg.reachable(base + i)) continue;
+      uint32_t best = kNoPc;
+      for (uint32_t k = 0; k < n; ++k)
+        if (k != i && dom[i][k] && (best == kNoPc || count(dom[k]) > count(dom[best]))) best = k;
+      BOOST_TEST(cfg.idom(base + i) == base + best, p.kernel << " block " << base + i);
+    }
+  }
+}
+
+const char* kBreakLoopPtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+
+  ld.param.u64 %rd1, [k_param_0];
+  ld.param.u32 %r1, [k_param_1];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, 0;
+$L__BB0_1:
+  setp.eq.s32 %p1, %r3, %r2;
+  @%p1 bra $L__BB0_3;
+  add.s32 %r3, %r3, 1;
+  setp.lt.s32 %p2, %r3, %r1;
+  @%p2 bra $L__BB0_1;
+$L__BB0_3:
+  setp.lt.u32 %p3, %r1, 4;
+  @%p3 bra.uni $L__BB0_4;
+  st.global.u32 [%rd1], %r3;
+$L__BB0_4:
+  ret;
+}
+)";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(parsed_loop_with_break) {
+  Module m = parse(kBreakLoopPtx, "break_loop.ptx");
+  Program p = link(m, "k", {});
+  Cfg cfg(p);
+  BOOST_REQUIRE_EQUAL(p.code.size(), 13u);
+  BOOST_REQUIRE(cfg.branch(5));
+  BOOST_TEST(cfg.branch(5)->target == 9u);
+  BOOST_TEST(cfg.branch(5)->reconv_pc == 9u);
+  BOOST_TEST(cfg.branch(5)->likely_pc == 6u);  // the latch: the break is rarely taken
+  BOOST_TEST(!cfg.branch(5)->provably_uniform);
+  BOOST_TEST(cfg.branch(8)->backward);
+  BOOST_TEST(cfg.branch(8)->likely_pc == kNoPc);
+  BOOST_TEST(cfg.branch(10)->uniform);
+  BOOST_TEST(cfg.branch(10)->provably_uniform);  // depends on a kernel parameter only
+  BOOST_TEST(cfg.reconv_pc(10) == 12u);
+  Liveness live(p, cfg);
+  const uint32_t r1 = p.code[1].ops[0].reg, rd1 = p.code[0].ops[0].reg;
+  BOOST_TEST(live.is_live_in(cfg.block_of(6), r1));
+  BOOST_TEST(live.is_live_out(cfg.block_of(6), r1));
+  BOOST_TEST(live.is_live_out(cfg.block_of(6), rd1));
+  BOOST_TEST(!live.is_live_out(cfg.block_of(9), r1));
+  check_against_naive(p, cfg);
+}
+
+BOOST_AUTO_TEST_CASE(workload_kernels_match_naive_dominators) {
+  size_t kernels = 0, branches = 0;
+  for (const auto& f : simt::test::workload_ptx_files())
+    for (const Program& p : simt::test::link_all_entries(f)) {
+      Cfg cfg(p);
+      ++kernels;
+      branches += cfg.branches().size();
+      check_against_naive(p, cfg);
+      for (const BranchInfo& b : cfg.branches()) {
+        // reconv is the IPDOM block's start, likely (when set) a latch of a loop holding the branch.
+        BOOST_TEST(b.reconv_pc == cfg.reconv_pc(b.pc));
+        if (b.likely_pc == kNoPc) continue;
+        const uint32_t lb = cfg.block_of(b.likely_pc);
+        BOOST_TEST(cfg.blocks()[lb].begin == b.likely_pc);
+        const Loop& L = cfg.loops()[cfg.innermost_loop(cfg.block_of(b.pc))];
+        BOOST_TEST(std::count(L.latches.begin(), L.latches.end(), lb) == 1);
+      }
+    }
+  BOOST_TEST(kernels > 0u);
+  BOOST_TEST_MESSAGE(kernels << " kernels, " << branches << " branches checked");
 }
