@@ -103,10 +103,10 @@ bool is_memory_op(Op op) {
 // Modifiers whose meaning depends on the opcode. Returns true if consumed.
 bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
   switch (in.op) {
-    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: case Op::Madc:
+    case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc:
       if (m == "cc") { in.flags |= kCC; return true; }
       break;
-    case Op::Mad:
+    case Op::Mad: case Op::Madc:
       if (m == "cc") { in.flags |= kCC; return true; }
       [[fallthrough]];
     case Op::Mul: case Op::Mul24: case Op::Mad24:

@@ -102,6 +102,8 @@ int64_t Parser::parse_int_literal(const char* what) {
 }
 
 // ------------------------------------------------------------------ names
+bool Parser::is_reg_name(const Token& t) const { return regs_.count(std::string(t.text)) != 0; }
+
 uint32_t Parser::lookup_reg(const Token& t) {
   auto it = regs_.find(std::string(t.text));
   if (it == regs_.end()) fail(t, "undefined register '" + std::string(t.text) + "'");
@@ -175,7 +177,7 @@ Operand Parser::parse_vector() {
     if (e.kind == Tok::Word && e.text == "_") {
       next();
       o.vec[o.vec_n++] = kNoReg;
-    } else if (e.kind == Tok::Word && e.text[0] == '%') {
+    } else if (e.kind == Tok::Word && (e.text[0] == '%' || is_reg_name(e))) {
       next();
       o.vec[o.vec_n++] = lookup_reg(e);
     } else {
@@ -191,7 +193,7 @@ void Parser::parse_address(Instr& in, int& k) {
   Operand a;
   a.kind = Operand::Kind::Addr;
   const Token& b = peek();
-  if (b.kind == Tok::Word && b.text[0] == '%') {
+  if (b.kind == Tok::Word && (b.text[0] == '%' || is_reg_name(b))) {
     next();
     a.reg = lookup_reg(b);
   } else if (b.kind == Tok::Word) {
@@ -222,7 +224,7 @@ void Parser::parse_address(Instr& in, int& k) {
       } else {
         const Token& s = expect_word("a sampler or coordinate");
         Operand o;
-        if (s.text[0] == '%') {
+        if (s.text[0] == '%' || is_reg_name(s)) {
           o.kind = Operand::Kind::Reg;
           o.reg = lookup_reg(s);
         } else {
@@ -260,7 +262,8 @@ void Parser::parse_operand(Instr& in, int& k) {
   } else if (t.kind == Tok::Punct && t.ch == '!') {
     next();
     const Token& r = peek();
-    if (r.kind != Tok::Word || r.text[0] != '%') fail(r, "bad operand: '!' must precede a predicate register");
+    if (r.kind != Tok::Word || (r.text[0] != '%' && !is_reg_name(r)))
+      fail(r, "bad operand: '!' must precede a predicate register");
     next();
     o.kind = Operand::Kind::Reg;
     o.reg = lookup_reg(r);
@@ -272,7 +275,7 @@ void Parser::parse_operand(Instr& in, int& k) {
     o.imm = lit.bits;
   } else if (t.kind == Tok::Word) {
     next();
-    if (t.text[0] == '%') {
+    if (t.text[0] == '%' || is_reg_name(t)) {
       o = reg_operand(t);
     } else if (t.text == "_") {
       o.kind = Operand::Kind::Reg;  // sink
@@ -321,7 +324,7 @@ void Parser::parse_call(Instr& in) {
   }
   const Token& target = expect_word("a call target");
   Operand o;
-  if (target.text[0] == '%') {
+  if (target.text[0] == '%' || is_reg_name(target)) {
     o.kind = Operand::Kind::Reg;
     o.reg = lookup_reg(target);
     cs.callee_reg = o.reg;
@@ -369,7 +372,8 @@ void Parser::parse_instruction() {
   if (accept('@')) {
     bool neg = accept('!');
     const Token& r = peek();
-    if (r.kind != Tok::Word || r.text[0] != '%') fail(r, "expected a predicate register after '@'");
+    if (r.kind != Tok::Word || (r.text[0] != '%' && !is_reg_name(r)))
+      fail(r, "expected a predicate register after '@'");
     next();
     in.guard.kind = Operand::Kind::Reg;
     in.guard.reg = lookup_reg(r);
@@ -390,7 +394,7 @@ void Parser::parse_instruction() {
         parse_operand(in, k);
         if (k == 1 && accept('|')) {
           const Token& p = peek();
-          if (p.kind != Tok::Word || (p.text[0] != '%' && p.text != "_"))
+          if (p.kind != Tok::Word || (p.text[0] != '%' && p.text != "_" && !is_reg_name(p)))
             fail(p, "bad operand '" + std::string(p.text) + "' after '|'");
           next();
           in.pout.kind = Operand::Kind::Reg;

@@ -67,6 +67,7 @@ class Parser {
   Operand parse_vector();
   Operand reg_operand(const Token& t);
   uint32_t lookup_reg(const Token& t);
+  bool is_reg_name(const Token& t) const;  // registers need not start with '%'
   uint32_t symbol_ref(const Token& t);
   uint32_t label_ref(const Token& t);
   Literal parse_literal();     // optional '-' then a Number token
