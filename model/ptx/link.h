@@ -11,7 +11,10 @@
 //     ld/st.local with absolute addresses;
 //   - .shared variables get static offsets; extern .shared arrays start at
 //     static_shared_bytes (rounded up to 16);
-//   - module .global/.const variables take the loader's addresses.
+//   - module .global/.const variables take the loader's addresses;
+//   - every remaining symbol operand becomes Imm(address), every [sym+off] an
+//     absolute Addr (reg = kNoReg), every label Label(imm = PC); a `call` keeps
+//     no operands (nops = 0): everything is in Program::calls[call_info].
 #pragma once
 
 #include <string>
