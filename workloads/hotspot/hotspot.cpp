@@ -13,9 +13,9 @@ struct HotspotShape {
 
 HotspotShape shape_for(Size size) {
   switch (size) {
-    case Size::Small: return {60, 72, 8};
-    case Size::Medium: return {256, 256, 16};
-    case Size::Large: return {512, 500, 32};
+    case Size::Small: return {48, 56, 6};
+    case Size::Medium: return {192, 200, 12};
+    case Size::Large: return {400, 384, 32};
   }
   return {0, 0, 0};
 }

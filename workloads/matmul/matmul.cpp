@@ -13,9 +13,9 @@ struct MatmulShape {
 
 MatmulShape shape_for(Size size) {
   switch (size) {
-    case Size::Small: return {72, 80, 56};
-    case Size::Medium: return {256, 240, 200};
-    case Size::Large: return {512, 496, 400};
+    case Size::Small: return {64, 72, 48};
+    case Size::Medium: return {208, 192, 200};
+    case Size::Large: return {480, 464, 320};
   }
   return {0, 0, 0};
 }

@@ -15,9 +15,9 @@ struct RadixShape {
 
 RadixShape shape_for(Size size) {
   switch (size) {
-    case Size::Small: return {1000, 128};
-    case Size::Medium: return {25000, 256};
-    case Size::Large: return {200000, 256};
+    case Size::Small: return {500, 64};
+    case Size::Medium: return {12000, 256};
+    case Size::Large: return {100000, 256};
   }
   return {0, 0};
 }

@@ -14,8 +14,8 @@ struct ReductionShape {
 ReductionShape shape_for(Size size) {
   switch (size) {
     case Size::Small: return {100000, 32, 128};
-    case Size::Medium: return {3000000, 120, 256};
-    case Size::Large: return {30000000, 240, 512};
+    case Size::Medium: return {5000000, 120, 256};
+    case Size::Large: return {40000000, 240, 512};
   }
   return {0, 0, 0};
 }
@@ -24,7 +24,7 @@ Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "reduction");
   const ReductionShape shape = shape_for(size);
 
-  // Values in [-1000, 1000]: the sum of up to 3e7 of them fits in int32.
+  // Values in [-1000, 1000]: the sum of up to 4e7 of them fits in int32.
   Rng rng(0x4ed0c7);
   std::vector<int32_t> in(shape.n);
   for (auto& v : in) v = static_cast<int32_t>(rng.range(-1000, 1000));

@@ -14,8 +14,8 @@ struct SaxpyShape {
 SaxpyShape shape_for(Size size) {
   switch (size) {
     case Size::Small: return {50000, 48};
-    case Size::Medium: return {2000000, 120};
-    case Size::Large: return {16000000, 240};
+    case Size::Medium: return {4000000, 120};
+    case Size::Large: return {32000000, 240};
   }
   return {0, 0};
 }

@@ -12,9 +12,9 @@ struct ScanShape {
 
 ScanShape shape_for(Size size) {
   switch (size) {
-    case Size::Small: return {20000, 128};
-    case Size::Medium: return {400000, 256};
-    case Size::Large: return {4000000, 512};
+    case Size::Small: return {12000, 128};
+    case Size::Medium: return {300000, 256};
+    case Size::Large: return {3000000, 512};
   }
   return {0, 0};
 }
@@ -25,7 +25,7 @@ Result run(runtime::Device& dev, Size size) {
   const uint32_t tile = 2 * shape.threads;
   const uint32_t tiles = (shape.n + tile - 1) / tile;
 
-  // Values in [0, 99]: every prefix of up to 4e6 values fits in int32.
+  // Values in [0, 99]: every prefix of up to 3e6 values fits in int32.
   Rng rng(0x5ca11);
   std::vector<int32_t> in(shape.n);
   for (auto& v : in) v = static_cast<int32_t>(rng.range(0, 99));
