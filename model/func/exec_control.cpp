@@ -194,20 +194,39 @@ void exec_ret(ExecContext& c) {
 // ---------------------------------------------------------------- barriers
 
 std::string check_bar(const ptx::Instr& in) {
-  if (in.flags & ptx::kRedBar) return "bar.red (barrier reduction) is not supported";
+  if (in.flags & ptx::kRedBar) {
+    if (in.flags & ptx::kArrive) return "bar.red cannot be combined with .arrive";
+    if (in.bop != ptx::BoolOp::Popc && in.bop != ptx::BoolOp::And && in.bop != ptx::BoolOp::Or)
+      return "bar.red needs .popc, .and or .or";
+    if (in.nops < 3 || in.nops > 4) return "bar.red takes d, a{, b}, {!}c";
+    return "";
+  }
   if (in.nops < 1) return "barrier needs an id operand";
   return "";
 }
 
 // bar.sync / bar.arrive / barrier.sync / barrier.arrive  a{, b}
+// bar.red.{popc,and,or}  d, a{, b}, {!}c
 void exec_bar(ExecContext& c) {
   if (c.mask.none()) return;
   const uint32_t t = c.mask.first();
+  const bool red = (c.in.flags & ptx::kRedBar) != 0;
+  const int id = red ? 1 : 0;  // bar.red's destination comes first
+  const int last = c.in.nops - (red ? 1 : 0);  // operands before the predicate
   c.out.control = Control::Barrier;
   c.out.taken = c.mask;
-  c.out.bar_id = static_cast<uint32_t>(c.src(0, t, Type::U32));
-  c.out.bar_count = c.in.nops > 1 ? static_cast<uint32_t>(c.src(1, t, Type::U32)) : 0;
+  c.out.bar_id = static_cast<uint32_t>(c.src(id, t, Type::U32));
+  c.out.bar_count = last > id + 1 ? static_cast<uint32_t>(c.src(id + 1, t, Type::U32)) : 0;
   c.out.bar_arrive = (c.in.flags & ptx::kArrive) != 0;
+  if (red) {
+    c.out.bar_red = true;
+    c.out.bar_red_op = c.in.bop;
+    c.out.bar_red_dest = c.in.ops[0].reg;
+    const ptx::Operand& pred = c.in.ops[c.in.nops - 1];
+    uint32_t n = 0;
+    c.mask.for_each([&](uint32_t u) { n += c.pred(pred, u) ? 1 : 0; });
+    c.out.bar_red_true = n;
+  }
 }
 
 // bar.warp.sync and nanosleep: nothing the functional model needs to do.

@@ -55,6 +55,12 @@ struct StepResult {
   uint32_t bar_id = 0;
   uint32_t bar_count = 0;   // threads expected; 0 = all threads of the CTA
   bool bar_arrive = false;  // bar.arrive: do not wait
+  // bar.red: the barrier also reduces a predicate over the arriving threads;
+  // when it completes, every participant's `bar_red_dest` receives the result.
+  bool bar_red = false;
+  ptx::BoolOp bar_red_op = ptx::BoolOp::None;  // Popc, And, Or
+  uint32_t bar_red_true = 0;                   // arriving threads whose predicate is true
+  uint32_t bar_red_dest = ptx::kNoReg;
   // Memory: one entry per thread and element touched, in thread order.
   bool is_load = false, is_store = false, is_atomic = false;
   std::vector<MemAccess> accesses;
@@ -65,7 +71,10 @@ struct StepResult {
     taken.clear();
     target = ptx::kNoPc;
     bar_id = bar_count = 0;
-    bar_arrive = false;
+    bar_arrive = bar_red = false;
+    bar_red_op = ptx::BoolOp::None;
+    bar_red_true = 0;
+    bar_red_dest = ptx::kNoReg;
     is_load = is_store = is_atomic = false;
     accesses.clear();
   }

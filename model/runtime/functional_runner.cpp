@@ -65,6 +65,7 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, ui
     }
     if (all_done) break;
     release_barriers(cta);
+    if (std::all_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.done; })) break;
     bool runnable = std::any_of(warps_.begin(), warps_.end(),
                                 [](const Warp& w) { return !w.done && w.barrier < 0; });
     if (!runnable) deadlock(cta);
@@ -117,9 +118,22 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
           f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
           fault(cta, pc, f);
         }
+        // As on the PDOM-stack GPUs this runner models (sm_6x and earlier), a
+        // barrier counts whole warps: threads of the warp waiting elsewhere
+        // on its stack (e.g. at the reconvergence point after an early
+        // return) count as arrived, so `if (i >= n) return; __syncthreads();`
+        // works.
         Barrier& b = barriers_[r.bar_id];
-        b.arrived += mask.count();
+        b.arrived += w.threads.minus(cta.exited()).count();
         b.expected = r.bar_count;
+        if (r.bar_red) {
+          b.red = true;
+          b.red_op = r.bar_red_op;
+          b.red_true += r.bar_red_true;
+          b.red_count += r.taken.count();
+          b.red_dest = r.bar_red_dest;
+          b.red_threads |= r.taken;
+        }
         if (!r.bar_arrive) {
           w.barrier = static_cast<int>(r.bar_id);
           release_barriers(cta);
@@ -137,13 +151,19 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
   return n;
 }
 
-void FunctionalRunner::release_barriers(const func::CtaState& cta) {
+void FunctionalRunner::release_barriers(func::CtaState& cta) {
   const uint32_t live = cta.threads() - cta.exited().count();
   for (uint32_t id = 0; id < kNumBarriers; ++id) {
     Barrier& b = barriers_[id];
     if (b.arrived == 0) continue;
     uint32_t expected = b.expected ? b.expected : live;
     if (b.arrived < expected) continue;
+    if (b.red && b.red_dest != ptx::kNoReg) {
+      uint64_t v = b.red_op == ptx::BoolOp::Popc  ? b.red_true
+                   : b.red_op == ptx::BoolOp::And ? (b.red_true == b.red_count ? 1 : 0)
+                                                  : (b.red_true > 0 ? 1 : 0);
+      b.red_threads.for_each([&](uint32_t t) { cta.reg(b.red_dest, t) = v; });
+    }
     b = Barrier{};
     for (Warp& w : warps_)
       if (w.barrier == static_cast<int>(id)) w.barrier = -1;

@@ -42,6 +42,13 @@ class FunctionalRunner {
   struct Barrier {
     uint32_t arrived = 0;
     uint32_t expected = 0;  // 0 = every live thread of the CTA
+    // bar.red: predicate reduction delivered to every participant on release.
+    bool red = false;
+    ptx::BoolOp red_op = ptx::BoolOp::None;
+    uint32_t red_true = 0;   // contributing threads whose predicate is true
+    uint32_t red_count = 0;  // contributing (active) threads
+    uint32_t red_dest = ptx::kNoReg;
+    func::ThreadMask red_threads;
   };
 
   void form_warps(const func::CtaState& cta, uint64_t cta_index);
@@ -49,7 +56,7 @@ class FunctionalRunner {
   // Returns the number of instructions executed.
   uint64_t run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
                     RunnerStats& stats);
-  void release_barriers(const func::CtaState& cta);
+  void release_barriers(func::CtaState& cta);
   [[noreturn]] void fault(const func::CtaState& cta, uint32_t pc, const func::Fault& f) const;
   [[noreturn]] void deadlock(const func::CtaState& cta) const;
   std::string where(const func::CtaState& cta, uint32_t pc) const;
