@@ -23,6 +23,55 @@ FunctionalRunner::FunctionalRunner(const ptx::Program& prog, const ptx::Cfg& cfg
                                    const func::Executor& exec, const DeviceOptions& opts)
     : prog_(prog), cfg_(cfg), exec_(exec), opts_(opts), barriers_(kNumBarriers) {
   step_.accesses.reserve(64 * 4);
+  member_operand_.assign(prog.code.size(), -1);
+  for (size_t pc = 0; pc < prog.code.size(); ++pc) {
+    const ptx::Instr& in = prog.code[pc];
+    switch (in.op) {
+      case ptx::Op::Vote: case ptx::Op::Shfl: case ptx::Op::Match: case ptx::Op::Redux:
+        if (in.nops > 0) member_operand_[pc] = static_cast<int8_t>(in.nops - 1);
+        break;
+      case ptx::Op::BarWarp:
+        if (in.nops > 0) member_operand_[pc] = 0;
+        break;
+      default: break;
+    }
+  }
+}
+
+func::ThreadMask FunctionalRunner::sync_members(const func::CtaState& cta, uint32_t pc,
+                                                const func::ThreadMask& mask) const {
+  const ptx::Operand& o = prog_.code[pc].ops[member_operand_[pc]];
+  uint64_t lanes = 0xffffffffu;
+  if (o.kind == ptx::Operand::Kind::Imm) lanes = static_cast<uint32_t>(o.imm);
+  else if (o.kind == ptx::Operand::Kind::Reg && mask.any()) lanes = static_cast<uint32_t>(cta.reg(o.reg, mask.first()));
+  const func::ThreadMask live = cta.all_threads().minus(cta.exited());
+  func::ThreadMask need;
+  for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i) {
+    uint64_t w = mask.word(i);
+    if (!w) continue;
+    uint64_t m = ((w & 0xffffffffu) ? lanes : 0) | ((w >> 32) ? lanes << 32 : 0);
+    need.set_word(i, m & live.word(i));
+  }
+  return need | mask;
+}
+
+void FunctionalRunner::release_syncs(func::CtaState& cta, const func::ExecEnv& env) {
+  for (size_t i = 0; i < syncs_.size();) {
+    const uint32_t pc = syncs_[i].first;
+    WarpSync& s = syncs_[i].second;
+    s.need &= cta.all_threads().minus(cta.exited());
+    // A waiting warp's threads that are elsewhere on its stack cannot arrive
+    // while it waits; as a PDOM GPU does, they are left out.
+    for (uint32_t wi : s.warps) s.need = s.need.minus(warps_[wi].threads.minus(s.arrived));
+    if (s.need.minus(s.arrived).any()) { ++i; continue; }
+    exec_.step(cta, env, pc, s.arrived, step_);
+    if (step_.control == func::Control::Fault) fault(cta, pc, step_.fault);
+    for (uint32_t wi : s.warps) {
+      warps_[wi].at_sync = false;
+      warps_[wi].stack.top().pc = pc + 1;
+    }
+    syncs_.erase(syncs_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 void FunctionalRunner::form_warps(const func::CtaState& cta, uint64_t cta_index) {
@@ -48,6 +97,7 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, ui
   cta.warp_size = opts_.warp_size;
   form_warps(cta, cta_index);
   for (auto& b : barriers_) b = Barrier{};
+  syncs_.clear();
   const uint64_t limit = opts_.max_warp_instructions;
   uint64_t executed = 0;
   for (;;) {
@@ -55,7 +105,7 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, ui
     for (Warp& w : warps_) {
       if (w.done) continue;
       all_done = false;
-      if (w.barrier >= 0) continue;
+      if (!w.runnable()) continue;
       uint64_t n = run_warp(w, cta, env, kSlice, stats);
       executed += n;
       if (limit && executed > limit)
@@ -65,10 +115,10 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, ui
     }
     if (all_done) break;
     release_barriers(cta);
+    release_syncs(cta, env);
     if (std::all_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.done; })) break;
-    bool runnable = std::any_of(warps_.begin(), warps_.end(),
-                                [](const Warp& w) { return !w.done && w.barrier < 0; });
-    if (!runnable) deadlock(cta);
+    if (std::none_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.runnable(); }))
+      deadlock(cta);
   }
 }
 
@@ -85,6 +135,24 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
       throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
                          ": control reached PC " + std::to_string(pc) + " past the end of the program");
     const func::ThreadMask mask = top.mask.minus(cta.exited());
+    if (member_operand_[pc] >= 0) {
+      // Members in other warps are waited for; this warp's own inactive
+      // threads cannot come, so they are not.
+      func::ThreadMask need = sync_members(cta, pc, mask).minus(w.threads.minus(mask));
+      if (need.minus(mask).any()) {
+        ++n;
+        ++stats.warp_instructions;
+        stats.thread_instructions += mask.count();
+        auto it = std::find_if(syncs_.begin(), syncs_.end(), [&](const auto& p) { return p.first == pc; });
+        if (it == syncs_.end()) it = syncs_.insert(syncs_.end(), {pc, WarpSync{}});
+        it->second.arrived |= mask;
+        it->second.need |= need;
+        it->second.warps.push_back(static_cast<uint32_t>(&w - warps_.data()));
+        w.at_sync = true;
+        release_syncs(cta, env);
+        return n;
+      }
+    }
     exec_.step(cta, env, pc, mask, r);
     ++n;
     ++stats.warp_instructions;
@@ -193,13 +261,16 @@ void FunctionalRunner::deadlock(const func::CtaState& cta) const {
   std::ostringstream s;
   const uint32_t live = cta.threads() - cta.exited().count();
   s << "barrier deadlock in kernel '" << prog_.kernel << "' CTA " << dim3_text(cta.ctaid())
-    << ": every live warp waits at a barrier that cannot complete";
+    << ": every live warp waits at a barrier or warp-synchronous instruction that cannot complete";
   for (uint32_t id = 0; id < kNumBarriers; ++id) {
     const Barrier& b = barriers_[id];
     if (b.arrived)
       s << "; barrier " << id << ": " << b.arrived << " of " << (b.expected ? b.expected : live)
         << " threads arrived";
   }
+  for (const auto& [pc, sync] : syncs_)
+    s << "; warp-synchronous instruction at PC " << pc << " (line " << prog_.code[pc].line << ") has "
+      << sync.arrived.count() << " of " << sync.need.count() << " member threads";
   int shown = 0;
   for (size_t i = 0; i < warps_.size() && shown < 8; ++i) {
     const Warp& w = warps_[i];
@@ -207,6 +278,10 @@ void FunctionalRunner::deadlock(const func::CtaState& cta) const {
     ++shown;
     const auto& top = w.stack.top();
     uint32_t pc = top.pc ? top.pc - 1 : 0;  // the barrier instruction just executed
+    if (w.at_sync) {
+      s << "; warp " << i << " at a warp-synchronous instruction (PC " << top.pc << ")";
+      continue;
+    }
     s << "; warp " << i << " at barrier " << w.barrier << " (PC " << pc;
     if (pc < prog_.code.size()) s << ", line " << prog_.code[pc].line;
     s << ", " << top.mask.minus(cta.exited()).count() << " threads, stack depth " << w.stack.depth() << ")";

@@ -36,8 +36,19 @@ class FunctionalRunner {
   struct Warp {
     func::ThreadMask threads;
     SimtStack stack;
-    int barrier = -1;  // barrier id it waits at, or -1
+    int barrier = -1;      // barrier id it waits at, or -1
+    bool at_sync = false;  // waits at a warp-synchronous instruction (see WarpSync)
     bool done = false;
+    bool runnable() const { return !done && barrier < 0 && !at_sync; }
+  };
+  // A warp-synchronous instruction (shfl/vote/match/redux .sync, bar.warp.sync)
+  // whose member threads are spread over several of our warps (warp size
+  // below 32, or a random grouping): the parts wait here until every live
+  // member has arrived, then the instruction executes once for all of them,
+  // as PTX defines it over the 32-thread warp.
+  struct WarpSync {
+    func::ThreadMask arrived, need;
+    std::vector<uint32_t> warps;
   };
   struct Barrier {
     uint32_t arrived = 0;
@@ -57,6 +68,10 @@ class FunctionalRunner {
   uint64_t run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
                     RunnerStats& stats);
   void release_barriers(func::CtaState& cta);
+  // Live member threads the instruction at `pc` must wait for, given the
+  // threads `mask` executing it (their 32-thread groups ∩ membermask).
+  func::ThreadMask sync_members(const func::CtaState& cta, uint32_t pc, const func::ThreadMask& mask) const;
+  void release_syncs(func::CtaState& cta, const func::ExecEnv& env);
   [[noreturn]] void fault(const func::CtaState& cta, uint32_t pc, const func::Fault& f) const;
   [[noreturn]] void deadlock(const func::CtaState& cta) const;
   std::string where(const func::CtaState& cta, uint32_t pc) const;
@@ -67,6 +82,8 @@ class FunctionalRunner {
   DeviceOptions opts_;
   std::vector<Warp> warps_;
   std::vector<Barrier> barriers_;
+  std::vector<int8_t> member_operand_;  // per PC: operand index of the membermask, -1 if not warp-synchronous
+  std::vector<std::pair<uint32_t, WarpSync>> syncs_;  // pending, by PC
   func::StepResult step_;
 };
 

@@ -429,3 +429,49 @@ BOOST_AUTO_TEST_CASE(device_printf_prints_in_thread_order) {
   dev.launch(m, "hello", {{1, 1, 1}}, {{4, 1, 1}}, a);
   BOOST_TEST(out.str() == "t=0 v=10 s=0.000 first\nt=2 v=12 s=1.000 other\n");
 }
+
+namespace {
+// __ballot_sync / __shfl_down_sync over the full 32-thread warp.
+const char* kWarpOps = R"(
+.visible .entry warp_ops(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 1;
+  vote.sync.ballot.b32 %r3, %p1, -1;
+  shfl.sync.down.b32 %r4|%p2, %r1, 5, 31, -1;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  st.global.u32 [%rd3+4], %r4;
+  ret;
+}
+)";
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(warp_synchronous_ops_see_the_whole_32_thread_warp_at_any_warp_size) {
+  for (uint32_t ws : {4u, 8u, 16u, 32u, 64u}) {
+    for (auto g : {Grouping::Static, Grouping::Random}) {
+      DeviceOptions o;
+      o.warp_size = ws;
+      o.grouping = g;
+      Device dev(o);
+      auto& m = dev.load_ptx(std::string(kHeader) + kWarpOps, "warp_ops.ptx");
+      uint64_t d = dev.malloc(64 * 8);
+      KernelArgs a;
+      a.push<uint64_t>(d);
+      dev.launch(m, "warp_ops", {{1, 1, 1}}, {{64, 1, 1}}, a);
+      auto out = dev.download<uint32_t>(d, 128);
+      for (uint32_t t = 0; t < 64; ++t) {
+        BOOST_TEST(out[2 * t] == 0xaaaaaaaau, "ws " << ws << " t " << t);
+        uint32_t lane = t % 32;
+        BOOST_TEST(out[2 * t + 1] == (lane + 5 < 32 ? t + 5 : t), "ws " << ws << " t " << t);
+      }
+    }
+  }
+}

@@ -14,15 +14,6 @@
 
 namespace simt::test {
 
-// True if the workload's PTX uses warp-level operations (shfl, vote, ...),
-// whose results legitimately depend on which threads share a 32-wide warp.
-inline bool uses_warp_ops(const std::string& name) {
-  std::string ptx = workloads::embedded_ptx(name);
-  for (const char* op : {"shfl.", "vote.", "match.", "redux.", "activemask"})
-    if (ptx.find(op) != std::string::npos) return true;
-  return false;
-}
-
 inline void run_and_check(const workloads::Workload& w, workloads::Size size, runtime::DeviceOptions opts) {
   runtime::Device dev(opts);
   workloads::Result r;
