@@ -81,7 +81,7 @@ int32_t reference_lookup(const Tree& t, int32_t key) {
 Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "bst_search");
   const int n = size == Size::Small ? 4096 : size == Size::Medium ? 65536 : 1 << 20;
-  const int num_queries = size == Size::Small ? 8192 : size == Size::Medium ? 131072 : 1 << 20;
+  const int num_queries = size == Size::Small ? 4096 : size == Size::Medium ? 131072 : 524288;
   Rng rng(0xb57u + n);
   Tree t = make_tree(n, rng);
 

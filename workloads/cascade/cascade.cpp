@@ -108,8 +108,8 @@ Feature random_feature(Rng& rng) {
 
 Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "cascade");
-  const int width = size == Size::Small ? 96 : size == Size::Medium ? 512 : 1280;
-  const int height = size == Size::Small ? 64 : size == Size::Medium ? 384 : 960;
+  const int width = size == Size::Small ? 80 : size == Size::Medium ? 320 : 960;
+  const int height = size == Size::Small ? 48 : size == Size::Medium ? 240 : 720;
   const int step = 2;
   Rng rng(0xca5cu + width);
   Image img = make_image(width, height, rng);
@@ -168,7 +168,7 @@ Result run(runtime::Device& dev, Size size) {
   uint64_t d_integral = dev.malloc(img.integral.size() * sizeof(int32_t));
   runtime::KernelArgs rows;
   rows.push<uint64_t>(d_img).push<uint64_t>(d_integral).push<int32_t>(width).push<int32_t>(height);
-  dev.launch(mod, "integral_rows", {static_cast<uint32_t>(height), 1, 1}, {256, 1, 1}, rows);
+  dev.launch(mod, "integral_rows", {static_cast<uint32_t>(height), 1, 1}, {128, 1, 1}, rows);
   runtime::KernelArgs cols;
   cols.push<uint64_t>(d_integral).push<int32_t>(width).push<int32_t>(height);
   dev.launch(mod, "integral_cols", {static_cast<uint32_t>((width + 1 + 127) / 128), 1, 1}, {128, 1, 1}, cols);

@@ -9,7 +9,7 @@
 //     deep, which is the classic source of divergence in detectors.
 // Everything is integer arithmetic, so results are exact.
 
-#define SCAN_THREADS 256
+#define SCAN_THREADS 128
 #define MAX_RECTS 3
 #define MAX_FEATURES 256
 #define MAX_STAGES 32

@@ -48,7 +48,7 @@ uint32_t count_completions(int n, int row, State s) {
 
 Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "nqueens");
-  const int n = size == Size::Small ? 10 : size == Size::Medium ? 12 : 14;
+  const int n = size == Size::Small ? 10 : size == Size::Medium ? 12 : 13;
   const int start_row = 3;
   std::vector<State> prefixes;
   enumerate_prefixes(n, start_row, {0, 0, 0}, prefixes);

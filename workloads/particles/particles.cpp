@@ -101,8 +101,9 @@ double max_abs(const std::vector<double>& v) {
 
 Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "particles");
-  const int n = size == Size::Small ? 1024 : size == Size::Medium ? 16384 : 131072;
-  const int grid_dim = size == Size::Small ? 12 : size == Size::Medium ? 32 : 64;
+  const int n = size == Size::Small ? 512 : size == Size::Medium ? 8192 : 49152;
+  // About two cells per particle on average; the clusters are far denser.
+  const int grid_dim = static_cast<int>(std::lround(std::cbrt(2.0 * n)));
   SimParams p{};
   p.grid_x = p.grid_y = p.grid_z = grid_dim;
   p.num_particles = n;
