@@ -63,7 +63,7 @@ std::vector<int32_t> reference_bfs(const Csr& g, int n, int source) {
 
 Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "bfs");
-  const int n = size == Size::Small ? 4096 : size == Size::Medium ? 49152 : 262144;
+  const int n = size == Size::Small ? 4096 : size == Size::Medium ? 49152 : 458752;
   const int source = 0;
   Csr g = make_graph(n, 0xbf5u + n);
 

@@ -191,8 +191,8 @@ std::vector<Sphere> make_scene(int count, Rng& rng) {
 
 Result run(runtime::Device& dev, Size size) {
   auto& mod = load_workload_ptx(dev, "raytrace");
-  const int width = size == Size::Small ? 32 : size == Size::Medium ? 128 : 320;
-  const int height = size == Size::Small ? 24 : size == Size::Medium ? 80 : 200;
+  const int width = size == Size::Small ? 32 : size == Size::Medium ? 128 : 288;
+  const int height = size == Size::Small ? 24 : size == Size::Medium ? 80 : 180;
   const int num_spheres = size == Size::Small ? 48 : size == Size::Medium ? 160 : 320;
   Rng rng(0x7a7u + num_spheres);
   std::vector<Sphere> spheres = make_scene(num_spheres, rng);
