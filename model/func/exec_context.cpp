@@ -15,13 +15,6 @@ using ptx::Type;
 
 namespace {
 
-uint64_t width_mask(Type ty) {
-  const uint32_t bytes = ptx::type_bytes(ty);
-  if (ty == Type::Pred) return 1;
-  if (bytes == 0 || bytes >= 8) return ~uint64_t{0};
-  return (uint64_t{1} << (bytes * 8)) - 1;
-}
-
 uint64_t f32_bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
@@ -94,14 +87,14 @@ uint64_t float_of(double v, Type ty) {
 
 }  // namespace
 
-uint64_t ExecContext::src(int i, uint32_t t, Type ty) const {
+uint64_t ExecContext::src_slow(int i, uint32_t t, Type ty) const {
   const Operand& o = in.ops[static_cast<size_t>(i)];
   switch (o.kind) {
     case Operand::Kind::Reg: {
       if (o.reg == ptx::kNoReg) return 0;
       uint64_t v = cta.reg(o.reg, t);
       if (ty == Type::Pred) return (v & 1) ^ (o.neg ? 1 : 0);
-      return v & width_mask(ty);
+      return v & ExecContext::width_mask(ty);
     }
     case Operand::Kind::Imm: {
       const bool fty = ptx::type_is_float(ty);
@@ -109,27 +102,27 @@ uint64_t ExecContext::src(int i, uint32_t t, Type ty) const {
         case ImmKind::Int:
           if (fty) return float_of(static_cast<double>(o.imm), ty);
           if (ty == Type::Pred) return (o.imm != 0) ^ (o.neg ? 1 : 0);
-          return static_cast<uint64_t>(o.imm) & width_mask(ty);
+          return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
         case ImmKind::F32Bits:
           if (ty == Type::F32) return static_cast<uint64_t>(o.imm) & 0xffffffffu;
           if (fty) return float_of(bits_f32(static_cast<uint64_t>(o.imm)), ty);
-          return static_cast<uint64_t>(o.imm) & width_mask(ty);
+          return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
         case ImmKind::F64Bits:
           if (ty == Type::F64) return static_cast<uint64_t>(o.imm);
           if (fty) return float_of(bits_f64(static_cast<uint64_t>(o.imm)), ty);
-          return static_cast<uint64_t>(o.imm) & width_mask(ty);
+          return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
       }
       return 0;
     }
     case Operand::Kind::Sreg:
-      return sreg(o.sreg, t) & width_mask(ty);
+      return sreg(o.sreg, t) & ExecContext::width_mask(ty);
     case Operand::Kind::Addr: {
       // `[reg+imm]` used as a value is the address it names.
       const uint64_t base = o.reg == ptx::kNoReg ? 0 : cta.reg(o.reg, t);
-      return (base + static_cast<uint64_t>(o.imm)) & width_mask(ty);
+      return (base + static_cast<uint64_t>(o.imm)) & ExecContext::width_mask(ty);
     }
     case Operand::Kind::Label:
-      return static_cast<uint64_t>(o.imm) & width_mask(ty);
+      return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
     default:
       // Vectors are read element by element by their handlers.
       return 0;
@@ -143,29 +136,6 @@ bool ExecContext::pred(const Operand& o, uint32_t t) const {
   else if (o.kind == Operand::Kind::Imm)
     v = o.imm != 0;
   return v != o.neg;
-}
-
-void ExecContext::dst(int i, uint32_t t, Type ty, uint64_t bits) {
-  const Operand& o = in.ops[static_cast<size_t>(i)];
-  if (o.kind == Operand::Kind::Reg) write_reg(o.reg, t, ty, bits);
-}
-
-void ExecContext::write_reg(uint32_t r, uint32_t t, Type ty, uint64_t bits) {
-  if (r == ptx::kNoReg) return;
-  const Type rty = cta.program().regs[r].type;
-  if (rty == Type::Pred || ty == Type::Pred) {
-    cta.reg(r, t) = (rty == Type::Pred) ? (bits != 0 ? 1 : 0) : (bits & 1);
-    return;
-  }
-  const uint32_t bytes = ptx::type_bytes(ty);
-  if (bytes > 0 && bytes < 8) {
-    const uint32_t shift = 64 - bytes * 8;
-    if (ptx::type_is_signed(ty))
-      bits = static_cast<uint64_t>(static_cast<int64_t>(bits << shift) >> shift);
-    else
-      bits &= ~uint64_t{0} >> shift;
-  }
-  cta.reg(r, t) = bits & width_mask(rty);
 }
 
 uint64_t ExecContext::sreg(Sreg s, uint32_t t) const {

@@ -21,12 +21,46 @@ struct ExecContext {
 
   // Reads source operand `i` for thread `t` as raw bits of type `ty`
   // (registers, immediates converted to `ty`, special registers).
-  uint64_t src(int i, uint32_t t, ptx::Type ty) const;
+  // Inline fast path for plain registers; everything else out of line.
+  uint64_t src(int i, uint32_t t, ptx::Type ty) const {
+    const ptx::Operand& o = in.ops[static_cast<size_t>(i)];
+    if (o.kind == ptx::Operand::Kind::Reg && o.reg != ptx::kNoReg && ty != ptx::Type::Pred)
+      return cta.reg(o.reg, t) & width_mask(ty);
+    return src_slow(i, t, ty);
+  }
   // Reads a predicate operand (honours `!p`).
   bool pred(const ptx::Operand& o, uint32_t t) const;
   // Writes `bits` of type `ty` to destination operand `i` (Reg or `_` sink).
-  void dst(int i, uint32_t t, ptx::Type ty, uint64_t bits);
-  void write_reg(uint32_t r, uint32_t t, ptx::Type ty, uint64_t bits);
+  void dst(int i, uint32_t t, ptx::Type ty, uint64_t bits) {
+    const ptx::Operand& o = in.ops[static_cast<size_t>(i)];
+    if (o.kind == ptx::Operand::Kind::Reg) write_reg(o.reg, t, ty, bits);
+  }
+  // Sign- or zero-extends `bits` of `ty` to the register's declared width.
+  void write_reg(uint32_t r, uint32_t t, ptx::Type ty, uint64_t bits) {
+    if (r == ptx::kNoReg) return;
+    const ptx::Type rty = cta.program().regs[r].type;
+    if (rty == ptx::Type::Pred || ty == ptx::Type::Pred) {
+      cta.reg(r, t) = (rty == ptx::Type::Pred) ? (bits != 0 ? 1 : 0) : (bits & 1);
+      return;
+    }
+    const uint32_t bytes = ptx::type_bytes(ty);
+    if (bytes > 0 && bytes < 8) {
+      const uint32_t shift = 64 - bytes * 8;
+      if (ptx::type_is_signed(ty))
+        bits = static_cast<uint64_t>(static_cast<int64_t>(bits << shift) >> shift);
+      else
+        bits &= ~uint64_t{0} >> shift;
+    }
+    cta.reg(r, t) = bits & width_mask(rty);
+  }
+  // All ones over the width of `ty` (1 for predicates).
+  static uint64_t width_mask(ptx::Type ty) {
+    const uint32_t bytes = ptx::type_bytes(ty);
+    if (ty == ptx::Type::Pred) return 1;
+    if (bytes == 0 || bytes >= 8) return ~uint64_t{0};
+    return (uint64_t{1} << (bytes * 8)) - 1;
+  }
+  uint64_t src_slow(int i, uint32_t t, ptx::Type ty) const;
   // Value of a special register for thread `t`.
   uint64_t sreg(ptx::Sreg s, uint32_t t) const;
 

@@ -29,9 +29,25 @@ enum class Type : uint8_t {
   Pred,
 };
 
-uint32_t type_bytes(Type t);       // Pred -> 1, None -> 0
-bool type_is_float(Type t);        // F16..F64
-bool type_is_signed(Type t);       // S8..S64
+// Inline: these sit on the executor's per-thread paths.
+constexpr uint32_t type_bytes(Type t) {  // Pred -> 1, None -> 0
+  switch (t) {
+    case Type::None: return 0;
+    case Type::B8: case Type::U8: case Type::S8: case Type::Pred: return 1;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 2;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2: return 4;
+    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 8;
+    case Type::B128: return 16;
+  }
+  return 0;
+}
+constexpr bool type_is_float(Type t) {  // F16..F64
+  return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 ||
+         t == Type::F32 || t == Type::F64;
+}
+constexpr bool type_is_signed(Type t) {  // S8..S64
+  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
+}
 const char* type_name(Type t);     // "u32", ...
 
 // State spaces. Generic = no space given on ld/st/atom (generic addressing).
