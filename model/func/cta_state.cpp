@@ -21,7 +21,9 @@ CtaState::CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ct
     throw input_error("kernel '" + prog.kernel + "' expects " + std::to_string(prog.param_bytes) +
                       " bytes of parameters, got " + std::to_string(params.size()));
   regs_.assign(size_t{prog.num_regs()} * nthreads_, 0);
-  shared_.assign(size_t{prog.static_shared_bytes} + geom.dynamic_shared_bytes, 0);
+  // Dynamic (extern) shared memory starts at the static size rounded up to 16 (link.cpp).
+  const size_t dynamic_base = (size_t{prog.static_shared_bytes} + 15) / 16 * 16;
+  shared_.assign(dynamic_base + geom.dynamic_shared_bytes, 0);
   local_.assign(size_t{local_bytes_} * nthreads_, 0);
   carry_.assign(nthreads_, 0);
 }

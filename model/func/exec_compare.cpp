@@ -113,10 +113,12 @@ void h_setp(ExecContext& c) {
 
 void h_set(ExecContext& c) {
   const Instr& in = c.in;
-  const Comparator cmp(in, in.type2);
+  // set.cmp.dtype.stype: the parser puts the comparison (source) type in
+  // `type`, as for setp, and the destination type in `type2`.
+  const Comparator cmp(in, in.type);
   const BoolOp bop = in.bop;
   const bool has_c = bop != BoolOp::None;
-  const Type dty = in.type;
+  const Type dty = in.type2;
   const uint64_t yes = dty == Type::F32 ? 0x3f800000u : 0xffffffffu;
   c.mask.for_each([&](uint32_t t) {
     const bool r = cmp(c, 1, t);
@@ -180,9 +182,9 @@ std::string check_setp(const Instr& in) {
 }
 
 std::string check_set(const Instr& in) {
-  if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::F32)
-    return std::string("set destination type .") + ptx::type_name(in.type) + " is not supported";
-  std::string w = check_cmp(in, in.type2);
+  if (in.type2 != Type::U32 && in.type2 != Type::S32 && in.type2 != Type::F32)
+    return std::string("set destination type .") + ptx::type_name(in.type2) + " is not supported";
+  std::string w = check_cmp(in, in.type);
   if (!w.empty()) return w;
   if (in.bop != BoolOp::None && in.nops < 4) return "set with a boolean operator needs predicate c";
   return "";

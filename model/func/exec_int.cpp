@@ -49,6 +49,8 @@ std::string tname(const Instr& in) { return std::string(ptx::op_name(in.op)) + "
 
 // ---------------------------------------------------------------- checks
 std::string check_shared(const Instr& in) {
+  if (ptx::type_is_float(in.type) && (in.op == Op::Rem || in.op == Op::Sad))
+    return tname(in) + " is only defined for integer types";
   if (ptx::type_is_float(in.type)) return check_float_shared_op(in);
   if (!is_int(in.type) || is_bits(in.type)) return "integer " + tname(in) + " is not a valid type";
   const bool sgn = ptx::type_is_signed(in.type);

@@ -196,7 +196,7 @@ inline constexpr int kMaxOperands = 6;
 struct Instr {
   Op op = Op::Mov;
   Type type = Type::None;    // main type suffix (cvt: destination; setp/set: comparison type)
-  Type type2 = Type::None;   // second type suffix (cvt: source; set: source; slct: c's type)
+  Type type2 = Type::None;   // second type suffix (cvt: source; set: destination; slct: c's type)
   Space space = Space::None; // ld/st/atom/red/cvta/isspacep/prefetch
   Rnd rnd = Rnd::None;
   CmpOp cmp = CmpOp::None;

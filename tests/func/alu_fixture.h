@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ir_builder.h"
 #include "func/cta_state.h"
 #include "func/executor.h"
 #include "ptx/ir.h"
@@ -21,44 +22,13 @@ using simt::ptx::Op;
 using simt::ptx::Operand;
 using simt::ptx::Type;
 
-inline Operand R(uint32_t r, bool neg = false) {
-  Operand o;
-  o.kind = Operand::Kind::Reg;
-  o.reg = r;
-  o.neg = neg;
-  return o;
-}
-inline Operand I(int64_t v) {
-  Operand o;
-  o.kind = Operand::Kind::Imm;
-  o.imm = v;
-  return o;
-}
-inline Operand F32(float f) {
-  Operand o;
-  o.kind = Operand::Kind::Imm;
-  o.imm_kind = simt::ptx::ImmKind::F32Bits;
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  o.imm = b;
-  return o;
-}
-inline Operand V(std::initializer_list<uint32_t> regs) {
-  Operand o;
-  o.kind = Operand::Kind::Vec;
-  o.vec_n = static_cast<uint8_t>(regs.size());
-  size_t k = 0;
-  for (uint32_t r : regs) o.vec[k++] = r;
-  return o;
-}
+using simt::test::R;
+inline Operand I(int64_t v) { return simt::test::Imm(v); }
+inline Operand F32(float f) { return simt::test::ImmF32(f); }
+inline Operand V(std::initializer_list<uint32_t> regs) { return simt::test::Vec(regs); }
 inline Instr mk(Op op, Type ty, std::initializer_list<Operand> ops, uint32_t flags = 0) {
-  Instr in;
-  in.op = op;
-  in.type = ty;
+  Instr in = simt::test::make(op, ty, ops);
   in.flags = flags;
-  int i = 0;
-  for (const Operand& o : ops) in.ops[static_cast<size_t>(i++)] = o;
-  in.nops = static_cast<uint8_t>(i);
   return in;
 }
 

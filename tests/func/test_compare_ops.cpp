@@ -128,16 +128,17 @@ BOOST_AUTO_TEST_CASE(selp_slct_set) {
   s.flags = simt::ptx::kFtz;  // -subnormal flushes to -0 -> a
   r = x.run(s, {0, fbits(-std::numeric_limits<float>::denorm_min())});
   BOOST_TEST(r[0] == 1u);
-  // set.lt.u32.f32 -> all ones; set.lt.f32.s32 -> 1.0f; combine with c
-  Instr t = mk(Op::Set, Type::U32, {R(0), R(0), R(1)});
-  t.type2 = Type::F32;
+  // set.lt.u32.f32 -> all ones; set.lt.f32.s32 -> 1.0f; combine with c.
+  // As decoded by the parser: `type` = comparison type, `type2` = destination.
+  Instr t = mk(Op::Set, Type::F32, {R(0), R(0), R(1)});
+  t.type2 = Type::U32;
   t.cmp = CmpOp::Lt;
   r = x.run(t, {fbits(1.0f), fbits(2.0f)});
   BOOST_TEST(r[0] == 0xffffffffu);
   r = x.run(t, {fbits(3.0f), fbits(2.0f)});
   BOOST_TEST(r[0] == 0u);
-  t.type = Type::F32;
-  t.type2 = Type::S32;
+  t.type = Type::S32;
+  t.type2 = Type::F32;
   r = x.run(t, {static_cast<uint32_t>(-3), 2});
   BOOST_TEST(r[0] == fbits(1.0f));
   t.bop = BoolOp::And;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/ir_builder.h"
 #include "ptx/ir.h"
 
 namespace simt::test {
@@ -40,37 +41,11 @@ class CfgProgramBuilder {
   // Defines a label at the current PC (labels are per function).
   void label(const std::string& name) { labels_[{cur_func(), name}] = pc(); }
 
-  static Operand R(uint32_t r) {
-    Operand o;
-    o.kind = Operand::Kind::Reg;
-    o.reg = r;
-    return o;
-  }
-  static Operand I(int64_t v) {
-    Operand o;
-    o.kind = Operand::Kind::Imm;
-    o.imm = v;
-    return o;
-  }
-  static Operand S(ptx::Sreg s) {
-    Operand o;
-    o.kind = Operand::Kind::Sreg;
-    o.sreg = s;
-    return o;
-  }
-  static Operand A(uint32_t base, int64_t off = 0) {
-    Operand o;
-    o.kind = Operand::Kind::Addr;
-    o.reg = base;
-    o.imm = off;
-    return o;
-  }
-  static Operand V(std::initializer_list<uint32_t> regs) {
-    Operand o;
-    o.kind = Operand::Kind::Vec;
-    for (uint32_t r : regs) o.vec[o.vec_n++] = r;
-    return o;
-  }
+  static Operand R(uint32_t r) { return test::R(r); }
+  static Operand I(int64_t v) { return test::Imm(v); }
+  static Operand S(ptx::Sreg s) { return test::Sreg(s); }
+  static Operand A(uint32_t base, int64_t off = 0) { return test::Addr(base, off); }
+  static Operand V(std::initializer_list<uint32_t> regs) { return test::Vec(regs); }
 
   // A plain instruction; returns its PC.
   uint32_t op(Op op, std::initializer_list<Operand> ops, const std::string& text = "",

@@ -475,3 +475,48 @@ BOOST_AUTO_TEST_CASE(warp_synchronous_ops_see_the_whole_32_thread_warp_at_any_wa
     }
   }
 }
+
+BOOST_AUTO_TEST_CASE(set_and_dynamic_shared_as_nvcc_writes_them) {
+  // set.lt.u32.f32 (destination type first) through parser and executor, and
+  // an extern .shared array after a static one whose size is not a multiple of 16.
+  const char* k = R"(
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 small[20];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  set.lt.u32.f32 %r2, %f1, 0f40000000;
+  set.gt.f32.s32 %r3, %r1, 1;
+  mov.u32 %r4, dyn;
+  shl.b32 %r5, %r1, 2;
+  add.s32 %r4, %r4, %r5;
+  st.shared.u32 [%r4], %r2;
+  ld.shared.u32 %r6, [%r4];
+  mov.u32 %r7, small;
+  st.shared.u32 [%r7], %r1;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  st.global.u32 [%rd3+4], %r3;
+  ret;
+}
+)";
+  Device dev;
+  auto& m = dev.load_ptx(std::string(kHeader) + k, "set.ptx");
+  uint64_t d = dev.malloc(4 * 8);
+  KernelArgs a;
+  a.push<uint64_t>(d);
+  dev.launch(m, "k", {{1, 1, 1}}, {{4, 1, 1}}, a, 16);  // dyn[] holds exactly 4 words
+  auto out = dev.download<uint32_t>(d, 8);
+  const uint32_t one = 0x3f800000u;
+  for (uint32_t t = 0; t < 4; ++t) {
+    BOOST_TEST(out[2 * t] == (t < 2 ? 0xffffffffu : 0u), "t " << t);
+    BOOST_TEST(out[2 * t + 1] == (t > 1 ? one : 0u), "t " << t);
+  }
+}
