@@ -299,6 +299,11 @@ void Linker::emit(uint32_t k) {
                 if (pl.space == Space::Local) in.space = Space::Local;
                 else if (pl.space != Space::Param)
                   fail_at(in, "'" + f.symbols[o.sym] + "' is not a .param variable");
+              } else if (in.space == Space::Generic &&
+                         (pl.space == Space::Shared || pl.space == Space::Local || pl.space == Space::Param)) {
+                // A generic access straight to a named variable: the address is
+                // that variable's, so access its own space.
+                in.space = pl.space;
               }
               o.imm = static_cast<int64_t>(pl.addr) + o.imm;
               o.sym_base = false;
@@ -306,6 +311,9 @@ void Linker::emit(uint32_t k) {
               o.reg = kNoReg;
             } else {
               reloc(o.reg);
+              // Outside the entry every .param variable lives in per-thread
+              // local memory, so a register address into .param is local too.
+              if (in.space == Space::Param && k != 0) in.space = Space::Local;
             }
             break;
           default:

@@ -300,3 +300,41 @@ BOOST_AUTO_TEST_CASE(nvcc_output_links) {
       if (in.ops[i].kind == Operand::Kind::Reg && in.ops[i].reg != kNoReg) BOOST_CHECK(in.ops[i].reg < p.num_regs());
     }
 }
+
+BOOST_AUTO_TEST_CASE(param_through_a_register_and_generic_access_to_a_named_variable) {
+  const std::string text = kHeader + R"(
+.shared .align 4 .b8 sm[16];
+.func (.param .b32 f_ret) f(.param .b32 f_a)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  mov.u64 %rd1, f_a;
+  ld.param.u32 %r1, [%rd1];
+  ld.u32 %r2, [sm+4];
+  st.param.b32 [f_ret], %r1;
+  ret;
+}
+.visible .entry k()
+{
+  .reg .b32 %r<2>;
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], 7;
+  .param .b32 retval0;
+  call.uni (retval0), f, (param0);
+  ld.param.b32 %r1, [retval0];
+  }
+  ret;
+}
+)";
+  Module m = parse(text, "t.ptx");
+  Program p = link(m, "k", SymbolAddresses(m.globals.size(), 0));
+  const FuncRange& f = p.funcs.at(1);
+  const Instr& ld_reg = p.code.at(f.begin + 1);
+  BOOST_TEST((ld_reg.op == Op::Ld));
+  BOOST_TEST((ld_reg.space == Space::Local));  // a .func's params live in local memory
+  const Instr& ld_gen = p.code.at(f.begin + 2);
+  BOOST_TEST((ld_gen.space == Space::Shared));  // generic access to a shared variable
+  BOOST_TEST(ld_gen.ops[1].reg == kNoReg);
+  BOOST_TEST(ld_gen.ops[1].imm == 4);
+}
