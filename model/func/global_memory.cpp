@@ -2,6 +2,8 @@
 
 #include "func/address_space.h"
 
+#include <vector>
+
 namespace simt::func {
 
 uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align) {
@@ -67,6 +69,22 @@ void GlobalMemory::write(uint64_t addr, const void* src, uint64_t size) {
     std::memcpy(page(addr >> kPageBits) + off, in, n);
     in += n; addr += n; size -= n;
   }
+}
+
+uint64_t GlobalMemory::checksum() const {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  auto mix = [&h](const uint8_t* p, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  };
+  std::vector<uint8_t> buf;
+  for (const auto& [base, size] : allocs_) {
+    mix(reinterpret_cast<const uint8_t*>(&base), sizeof base);
+    mix(reinterpret_cast<const uint8_t*>(&size), sizeof size);
+    buf.resize(size);
+    read(base, buf.data(), size);
+    mix(buf.data(), size);
+  }
+  return h;
 }
 
 }  // namespace simt::func

@@ -39,6 +39,9 @@ class GlobalMemory {
   }
 
   uint64_t bytes_allocated() const { return allocated_; }
+  // A hash of every live allocation's address, size and contents, in address
+  // order: equal for two runs that leave device memory identical.
+  uint64_t checksum() const;
 
  private:
   uint8_t* page(uint64_t page_no) const;  // creates on demand

@@ -10,16 +10,18 @@ static bool init_unit_test() {
   using workloads::Size;
   for (const auto& w : workloads::all()) {
     test::add_case(std::string(w.name) + "_small", [&w] { test::run_and_check(w, Size::Small, {}); });
-    test::add_case(std::string(w.name) + "_warp8", [&w] {
+    // Memory must be bit-identical, not just within the reference's tolerance.
+    test::add_case(std::string(w.name) + "_groupings_leave_identical_memory", [&w] {
+      const uint64_t base = test::run_and_check(w, Size::Small, {});
       runtime::DeviceOptions o;
       o.warp_size = 8;
-      test::run_and_check(w, Size::Small, o);
-    });
-    test::add_case(std::string(w.name) + "_random_grouping", [&w] {
-      runtime::DeviceOptions o;
-      o.grouping = runtime::Grouping::Random;
-      o.grouping_seed = 12345;
-      test::run_and_check(w, Size::Small, o);
+      BOOST_TEST(test::run_and_check(w, Size::Small, o) == base, "warp size 8");
+      for (uint64_t seed : {1u, 12345u}) {
+        runtime::DeviceOptions r;
+        r.grouping = runtime::Grouping::Random;
+        r.grouping_seed = seed;
+        BOOST_TEST(test::run_and_check(w, Size::Small, r) == base, "random grouping, seed " << seed);
+      }
     });
   }
   return workloads::all().size() >= 12;

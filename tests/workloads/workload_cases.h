@@ -14,7 +14,8 @@
 
 namespace simt::test {
 
-inline void run_and_check(const workloads::Workload& w, workloads::Size size, runtime::DeviceOptions opts) {
+// Runs and verifies the workload; returns a checksum of the device memory it left.
+inline uint64_t run_and_check(const workloads::Workload& w, workloads::Size size, runtime::DeviceOptions opts) {
   runtime::Device dev(opts);
   workloads::Result r;
   try {
@@ -24,6 +25,7 @@ inline void run_and_check(const workloads::Workload& w, workloads::Size size, ru
   }
   BOOST_TEST(r.ok, w.name << " (" << workloads::size_name(size) << "): " << r.message);
   BOOST_TEST(dev.totals().thread_instructions > 0u);
+  return dev.memory().checksum();
 }
 
 inline void add_case(const std::string& name, std::function<void()> f) {
