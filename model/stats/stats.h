@@ -1,0 +1,78 @@
+// Named hierarchical statistics ("sm0.l1d.hits"): counters, histograms and
+// sampled time series, registered by the block that owns them and written
+// as one JSON document per run (plus a CSV row per run for sweeps).
+// Blocks keep the returned references and bump them on their hot paths:
+// no lookups, strings or maps per event.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace simt::stats {
+
+struct Counter {
+  uint64_t value = 0;
+  Counter& operator+=(uint64_t n) { value += n; return *this; }
+  Counter& operator++() { ++value; return *this; }
+};
+
+// Fixed bins: bin i counts samples in [lo + i*width, lo + (i+1)*width);
+// samples beyond the ends land in the first/last bin.
+struct Histogram {
+  int64_t lo = 0;
+  int64_t width = 1;
+  std::vector<uint64_t> bins;
+  std::vector<std::string> labels;  // optional, one per bin (e.g. "W1-4")
+  void add(int64_t sample, uint64_t n = 1);
+};
+
+// Values sampled every `interval` cycles (e.g. IPC, active warps).
+struct TimeSeries {
+  uint64_t interval = 0;
+  std::vector<double> values;
+  void sample(double v) { values.push_back(v); }
+};
+
+class Registry {
+ public:
+  // Names are dotted paths; registering a name twice returns the same object.
+  Counter& counter(const std::string& name, const std::string& doc = "");
+  Histogram& histogram(const std::string& name, int64_t lo, int64_t width, size_t bins,
+                       const std::string& doc = "");
+  TimeSeries& series(const std::string& name, uint64_t interval, const std::string& doc = "");
+
+  const Counter* find_counter(const std::string& name) const;
+  uint64_t value(const std::string& name) const;  // 0 if absent
+  // Sum of every counter whose name matches `glob` ('*' matches within one
+  // path component, e.g. "sm*.l1d.hits").
+  uint64_t sum(const std::string& glob) const;
+
+  // {"counters": {name: value}, "histograms": {name: {lo, width, bins, labels}},
+  //  "series": {name: {interval, values}}}
+  nlohmann::json to_json() const;
+  void reset();  // zero every value, keep registrations
+
+ private:
+  std::deque<Counter> counters_;          // deque: references stay valid
+  std::deque<Histogram> histograms_;
+  std::deque<TimeSeries> series_;
+  std::map<std::string, Counter*> counter_by_name_;
+  std::map<std::string, Histogram*> histogram_by_name_;
+  std::map<std::string, TimeSeries*> series_by_name_;
+  std::map<std::string, std::string> docs_;
+};
+
+// Writes `doc` to `path` atomically (temporary file + rename), so a failed
+// run never leaves a half-written stats file. Throws simt::Error on I/O errors.
+void write_json_file(const std::string& path, const nlohmann::json& doc);
+// Appends one row to a CSV file, writing the header first if the file is new
+// or empty; `columns` gives the order. Values are numbers or strings.
+void append_csv_row(const std::string& path, const std::vector<std::string>& columns,
+                    const nlohmann::json& row);
+
+}  // namespace simt::stats
