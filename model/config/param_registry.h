@@ -55,6 +55,7 @@ class ParamRegistry {
   Entry& insert(const std::string& name, const std::string& doc);
   std::vector<std::unique_ptr<Entry>> entries_;
   std::vector<std::pair<std::string, std::string>> cli_values_;  // (name, value) from flags
+  CLI::App* cli_app_ = nullptr;  // the app bind_cli() added the flags to
 };
 
 }  // namespace simt::config

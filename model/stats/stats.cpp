@@ -1,0 +1,252 @@
+// Statistics registry and the two writers (JSON document per run, CSV row
+// per run). Registration and output use names and maps; the hot path is the
+// inline Counter/Histogram/TimeSeries methods on references kept by blocks.
+#include "stats/stats.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "util/error.h"
+
+namespace simt::stats {
+
+namespace {
+
+// Dotted names of non-empty components without spaces or '*' (the glob character).
+void check_name(const std::string& name) {
+  bool ok = !name.empty() && name.front() != '.' && name.back() != '.' &&
+            name.find("..") == std::string::npos;
+  for (char c : name)
+    if (c == '*' || static_cast<unsigned char>(c) <= ' ') ok = false;
+  if (!ok) throw Error(ExitCode::Failure, "stats name '" + name + "' is not a dotted name");
+}
+
+std::vector<std::string> split_dots(const std::string& s) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t dot = s.find('.', start);
+    parts.push_back(s.substr(start, dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+// '*' matches any run of characters (possibly empty) inside one component.
+bool match_component(const char* pat, const char* text) {
+  if (*pat == '\0') return *text == '\0';
+  if (*pat == '*') {
+    for (const char* t = text;; ++t) {
+      if (match_component(pat + 1, t)) return true;
+      if (*t == '\0') return false;
+    }
+  }
+  return *pat == *text && *text != '\0' && match_component(pat + 1, text + 1);
+}
+
+std::filesystem::path parent_of(const std::string& path) {
+  std::filesystem::path p(path);
+  return p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+}
+
+void require_parent_dir(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(parent_of(path), ec))
+    throw input_error(path + ": directory " + parent_of(path).string() + " does not exist");
+}
+
+// One CSV field per RFC 4180: quoted when it holds a comma, quote or line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string csv_value(const std::string& path, const std::string& column, const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return csv_field(v.get<std::string>());
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (std::isnan(d)) return "nan";
+    if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  }
+  if (v.is_number()) return v.dump();
+  throw Error(ExitCode::Failure, path + ": column '" + column + "' holds " + v.type_name() +
+                                     "; CSV cells are numbers or strings");
+}
+
+}  // namespace
+
+void Histogram::add(int64_t sample, uint64_t n) {
+  if (bins.empty()) throw Error(ExitCode::Failure, "histogram without bins (register it through stats::Registry)");
+  size_t i = 0;
+  if (sample > lo) {
+    // Unsigned difference: exact even when sample - lo overflows int64.
+    uint64_t offset = static_cast<uint64_t>(sample) - static_cast<uint64_t>(lo);
+    uint64_t idx = offset / static_cast<uint64_t>(width);
+    i = idx >= bins.size() ? bins.size() - 1 : static_cast<size_t>(idx);
+  }
+  bins[i] += n;
+}
+
+Counter& Registry::counter(const std::string& name, const std::string& doc) {
+  if (auto it = counter_by_name_.find(name); it != counter_by_name_.end()) return *it->second;
+  check_name(name);
+  if (histogram_by_name_.count(name) || series_by_name_.count(name))
+    throw Error(ExitCode::Failure, "stats name '" + name + "' already names a histogram or series");
+  counters_.emplace_back();
+  counter_by_name_[name] = &counters_.back();
+  if (!doc.empty()) docs_[name] = doc;
+  return counters_.back();
+}
+
+Histogram& Registry::histogram(const std::string& name, int64_t lo, int64_t width, size_t bins,
+                               const std::string& doc) {
+  if (auto it = histogram_by_name_.find(name); it != histogram_by_name_.end()) {
+    Histogram& h = *it->second;
+    if (h.lo != lo || h.width != width || h.bins.size() != bins)
+      throw Error(ExitCode::Failure, "histogram '" + name + "' registered again with a different shape");
+    return h;
+  }
+  check_name(name);
+  if (width <= 0 || bins == 0)
+    throw Error(ExitCode::Failure, "histogram '" + name + "' needs width > 0 and at least one bin");
+  if (counter_by_name_.count(name) || series_by_name_.count(name))
+    throw Error(ExitCode::Failure, "stats name '" + name + "' already names a counter or series");
+  histograms_.emplace_back();
+  Histogram& h = histograms_.back();
+  h.lo = lo;
+  h.width = width;
+  h.bins.assign(bins, 0);
+  histogram_by_name_[name] = &h;
+  if (!doc.empty()) docs_[name] = doc;
+  return h;
+}
+
+TimeSeries& Registry::series(const std::string& name, uint64_t interval, const std::string& doc) {
+  if (auto it = series_by_name_.find(name); it != series_by_name_.end()) {
+    if (it->second->interval != interval)
+      throw Error(ExitCode::Failure, "series '" + name + "' registered again with a different interval");
+    return *it->second;
+  }
+  check_name(name);
+  if (interval == 0) throw Error(ExitCode::Failure, "series '" + name + "' needs an interval > 0");
+  if (counter_by_name_.count(name) || histogram_by_name_.count(name))
+    throw Error(ExitCode::Failure, "stats name '" + name + "' already names a counter or histogram");
+  series_.emplace_back();
+  series_.back().interval = interval;
+  series_by_name_[name] = &series_.back();
+  if (!doc.empty()) docs_[name] = doc;
+  return series_.back();
+}
+
+const Counter* Registry::find_counter(const std::string& name) const {
+  auto it = counter_by_name_.find(name);
+  return it == counter_by_name_.end() ? nullptr : it->second;
+}
+
+uint64_t Registry::value(const std::string& name) const {
+  const Counter* c = find_counter(name);
+  return c ? c->value : 0;
+}
+
+uint64_t Registry::sum(const std::string& glob) const {
+  const std::vector<std::string> pat = split_dots(glob);
+  uint64_t total = 0;
+  for (const auto& [name, c] : counter_by_name_) {
+    std::vector<std::string> parts = split_dots(name);
+    if (parts.size() != pat.size()) continue;
+    bool all = true;
+    for (size_t i = 0; i < parts.size() && all; ++i)
+      all = match_component(pat[i].c_str(), parts[i].c_str());
+    if (all) total += c->value;
+  }
+  return total;
+}
+
+nlohmann::json Registry::to_json() const {
+  nlohmann::json j;
+  j["counters"] = nlohmann::json::object();
+  for (const auto& [name, c] : counter_by_name_) j["counters"][name] = c->value;
+  j["histograms"] = nlohmann::json::object();
+  for (const auto& [name, h] : histogram_by_name_)
+    j["histograms"][name] = {{"lo", h->lo}, {"width", h->width}, {"bins", h->bins}, {"labels", h->labels}};
+  j["series"] = nlohmann::json::object();
+  for (const auto& [name, s] : series_by_name_)
+    j["series"][name] = {{"interval", s->interval}, {"values", s->values}};
+  // What each statistic means, for whoever reads the file later.
+  j["docs"] = docs_;
+  return j;
+}
+
+void Registry::reset() {
+  for (Counter& c : counters_) c.value = 0;
+  for (Histogram& h : histograms_) std::fill(h.bins.begin(), h.bins.end(), 0);
+  for (TimeSeries& s : series_) s.values.clear();
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& doc) {
+  require_parent_dir(path);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ExitCode::Failure, tmp + ": cannot open for writing");
+    out << doc.dump(2) << "\n";
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw Error(ExitCode::Failure, tmp + ": write failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw Error(ExitCode::Failure, path + ": cannot rename " + tmp + " into place: " + ec.message());
+  }
+}
+
+void append_csv_row(const std::string& path, const std::vector<std::string>& columns,
+                    const nlohmann::json& row) {
+  require_parent_dir(path);
+  if (columns.empty()) throw Error(ExitCode::Failure, path + ": a CSV row needs at least one column");
+  if (!row.is_object()) throw Error(ExitCode::Failure, path + ": a CSV row must be a JSON object");
+
+  std::string header, line;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    header += (i ? "," : "") + csv_field(columns[i]);
+    auto it = row.find(columns[i]);
+    if (it == row.end())
+      throw Error(ExitCode::Failure, path + ": the row has no value for column '" + columns[i] + "'");
+    line += (i ? "," : "") + csv_value(path, columns[i], *it);
+  }
+
+  bool need_header = true;
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string first;
+    if (in && std::getline(in, first)) {
+      if (!first.empty() && first.back() == '\r') first.pop_back();
+      need_header = false;
+      if (first != header)
+        throw Error(ExitCode::Failure, path + ": existing CSV header differs from this run's columns "
+                                              "(expected \"" + header + "\"); write to a new file");
+    }
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::app);
+  if (!out) throw Error(ExitCode::Failure, path + ": cannot open for appending");
+  if (need_header) out << header << "\n";
+  out << line << "\n";
+  out.flush();
+  if (!out) throw Error(ExitCode::Failure, path + ": write failed");
+}
+
+}  // namespace simt::stats
