@@ -253,6 +253,17 @@ struct Variable {          // a .global/.const/.shared/.local/.param variable
   std::vector<uint8_t> init;  // little-endian initial bytes (may be shorter than the size; rest zero)
   uint32_t line = 0;
   uint64_t size_bytes() const { return count * type_bytes(type); }
+  // Address initialisers (`generic(sym)+N`, `sym+N`; .global/.const only). `init`
+  // holds zero at `offset`; the loader writes the address of module variable
+  // `symbol` plus `addend` there once every variable is placed, as wide as the
+  // element type (8 bytes for .u64, 4 for .u32).
+  struct AddrInit {
+    uint64_t offset = 0;     // byte offset in the variable
+    std::string symbol;
+    int64_t addend = 0;
+    bool generic = false;    // generic(sym): the same value as sym for .global/.const in this model
+  };
+  std::vector<AddrInit> addr_inits;
 };
 
 struct Param {             // a formal parameter of .entry/.func

@@ -152,6 +152,16 @@ void Parser::resolve_module_symbols() {
     }
     fail(*d.at, "undefined symbol '" + name + "'");
   }
+  // Address initialisers may name variables declared further down.
+  for (const InitRef& r : init_refs_) {
+    std::string name(r.at->text);
+    if (global_index_.count(name)) continue;
+    const std::string& var = mod_.globals[r.var].name;
+    if (func_index_.count(name))
+      fail(*r.at, "initialiser of '" + var + "' takes the address of function '" + name +
+                      "': function pointers are not supported");
+    fail(*r.at, "undefined symbol '" + name + "' in the initialiser of '" + var + "'");
+  }
 }
 
 // ------------------------------------------------------------------ functions
@@ -488,10 +498,14 @@ void Parser::parse_initializer(Variable& v) {
   uint64_t elems = 0;
   auto element = [&]() {
     const Token& at = peek();
-    if (at.kind == Tok::Word) fail(at, "address initialisers ('" + std::string(at.text) + "') are not supported");
-    Literal lit = parse_literal();
     if (sized && elems >= v.count) fail(at, "too many initialisers for '" + v.name + "'");
-    put_init_value(v, lit, at);
+    if (at.kind == Tok::Word) {
+      put_init_address(v, at);
+    } else {
+      if (at.kind == Tok::Number && is_punct('(', 1))
+        fail(at, "mask() initialisers ('" + std::string(at.text) + "(...)') are not supported");
+      put_init_value(v, parse_literal(), at);
+    }
     ++elems;
   };
   if (is_punct('{')) {
@@ -554,6 +568,38 @@ void Parser::put_init_value(Variable& v, const Literal& lit, const Token& at) {
       break;
   }
   for (uint32_t i = 0; i < size; ++i) v.init.push_back(static_cast<uint8_t>(bits >> (8 * i)));
+}
+
+// `sym`, `generic(sym)`, each with optional `+N` terms after it (PTX puts the
+// offset outside generic()). The bytes stay zero: the loader writes the
+// address once every variable is placed.
+void Parser::put_init_address(Variable& v, const Token& at) {
+  if (v.space != Space::Global && v.space != Space::Const)
+    fail(at, "address initialiser in '" + v.name + "': only .global and .const variables may hold one");
+  uint32_t size = type_bytes(v.type);
+  if (type_is_float(v.type) || (size != 4 && size != 8))  // .u8 would need mask()
+    fail(at, "address initialiser in '" + v.name + "': element type ." + type_name(v.type) +
+                 " cannot hold an address (use .u32 or .u64)");
+  Variable::AddrInit r;
+  r.offset = v.init.size();
+  r.generic = at.text == "generic" && is_punct('(', 1);
+  if (r.generic) {
+    next();
+    next();
+  }
+  const Token& sym = expect_word("a variable name");
+  if (r.generic && !is_punct(')'))
+    fail(peek(), "expected ')' after generic(" + std::string(sym.text) + "; an offset goes outside: generic(" +
+                     std::string(sym.text) + ")+N");
+  if (r.generic) next();
+  r.symbol = std::string(sym.text);
+  while (accept('+'))  // unsigned: offsets wrap like the address arithmetic they stand for
+    r.addend = static_cast<int64_t>(static_cast<uint64_t>(r.addend) +
+                                    static_cast<uint64_t>(parse_int_literal("address offset")));
+  v.init.resize(v.init.size() + size, 0);
+  v.addr_inits.push_back(std::move(r));
+  // Only module-scope variables are .global/.const, and `v` becomes the next one.
+  init_refs_.push_back({static_cast<uint32_t>(mod_.globals.size()), &sym});
 }
 
 }  // namespace detail

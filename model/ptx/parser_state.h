@@ -50,6 +50,7 @@ class Parser {
   void parse_var_decl(Space space, bool is_extern, bool module_scope);
   void parse_initializer(Variable& v);
   void put_init_value(Variable& v, const Literal& lit, const Token& at);
+  void put_init_address(Variable& v, const Token& at);
   void finish_function();
   void resolve_module_symbols();
 
@@ -101,6 +102,11 @@ class Parser {
     const Token* at;
   };
   std::vector<Deferred> deferred_;  // module-level names, resolved after the whole file
+  struct InitRef {
+    uint32_t var;        // Module::globals index of the initialised variable
+    const Token* at;     // the symbol in its initialiser
+  };
+  std::vector<InitRef> init_refs_;  // address initialisers, checked after the whole file
 };
 
 }  // namespace simt::ptx::detail

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "func/executor.h"
 #include "ptx/cfg.h"
@@ -23,6 +24,40 @@ struct Kernel {
   std::unique_ptr<ptx::Cfg> cfg;
   std::unique_ptr<func::Executor> exec;
 };
+
+// Writes the address each address initialiser names into its variable, once
+// every .global/.const variable has one. Generic and non-generic forms are the
+// same value: const lives in global memory (func/address_space.h).
+void patch_addr_inits(const ptx::Module& ir, const ptx::SymbolAddresses& addrs, func::GlobalMemory& mem) {
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < ir.globals.size(); ++i) index.emplace(ir.globals[i].name, i);
+  for (size_t i = 0; i < ir.globals.size(); ++i) {
+    const ptx::Variable& v = ir.globals[i];
+    if (v.addr_inits.empty()) continue;
+    const std::string where = ir.path + ":" + std::to_string(v.line) + ": initialiser of '" + v.name + "' ";
+    const uint32_t width = ptx::type_bytes(v.type);
+    for (const ptx::Variable::AddrInit& r : v.addr_inits) {
+      auto t = index.find(r.symbol);
+      if (t == index.end()) throw input_error(where + "names '" + r.symbol + "', which is not a module variable");
+      const ptx::Variable& target = ir.globals[t->second];
+      // PTX allows only .global/.const variables in initialisers: nothing else has one address.
+      if (target.space != ptx::Space::Global && target.space != ptx::Space::Const)
+        throw input_error(where + "takes the address of ." + ptx::space_name(target.space) + " variable '" +
+                          target.name + "'; only .global and .const variables may appear in initialisers");
+      if (!addrs[t->second])
+        throw input_error(where + "takes the address of '" + target.name + "', which has no storage (extern, unsized)");
+      if (!addrs[i] || (width != 4 && width != 8) || r.offset + width > v.size_bytes())
+        throw input_error(where + "has an address slot outside the variable's storage");
+      uint64_t value = addrs[t->second] + static_cast<uint64_t>(r.addend);
+      if (width == 4 && value > 0xffffffffu)  // device memory starts at 4 GiB
+        throw input_error(where + "needs the address of '" + target.name + "' in 32 bits (." +
+                          ptx::type_name(v.type) + "); device addresses are 64-bit, use .u64");
+      uint8_t bytes[8];
+      for (uint32_t b = 0; b < width; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
+      mem.write(addrs[i] + r.offset, bytes, width);
+    }
+  }
+}
 }  // namespace
 
 class Module {
@@ -59,6 +94,13 @@ Module& Device::load_ptx(const std::string& text, const std::string& name) {
     if (!v.init.empty())
       mem_.write(addr, v.init.data(), std::min<uint64_t>(v.init.size(), v.size_bytes()));
     m->addrs[i] = addr;
+  }
+  try {
+    patch_addr_inits(m->ir, m->addrs, mem_);
+  } catch (...) {  // a module that fails to load leaves no allocations behind
+    for (uint64_t a : m->addrs)
+      if (a) mem_.release(a);
+    throw;
   }
   modules_.push_back(std::move(m));
   return *modules_.back();

@@ -164,6 +164,66 @@ BOOST_AUTO_TEST_CASE(variables_and_initialisers) {
   BOOST_CHECK(m.globals[8].space == Space::Tex);
 }
 
+BOOST_AUTO_TEST_CASE(address_initialisers) {
+  // Forms the PTX ISA gives (5.4.4): generic(sym), generic(sym)+N, sym, sym+N;
+  // the symbol may be declared further down.
+  Module m = parse(kHeader +
+                       ".global .align 1 .b8 $str[3] = {97, 98};\n"
+                       ".global .align 8 .u64 table[3] = {generic($str), generic(later)+8, 0};\n"
+                       ".global .align 8 .u64 q = later + 4 + 0x10;\n"
+                       ".const .align 8 .u64 r[] = {7, generic(c)+8};\n"
+                       ".global .align 4 .u32 w = generic(c);\n"
+                       ".global .align 8 .u64 later[4];\n"
+                       ".const .align 8 .u64 c = 5;\n"
+                       ".visible .entry e() { ret; }\n",
+                   "a.ptx");
+  BOOST_REQUIRE_EQUAL(m.globals.size(), 7u);
+  const Variable& table = m.globals[1];
+  BOOST_CHECK_EQUAL(table.count, 3u);
+  BOOST_CHECK((table.init == std::vector<uint8_t>(24, 0)));  // the loader patches the addresses in
+  BOOST_REQUIRE_EQUAL(table.addr_inits.size(), 2u);
+  BOOST_CHECK_EQUAL(table.addr_inits[0].offset, 0u);
+  BOOST_CHECK_EQUAL(table.addr_inits[0].symbol, "$str");
+  BOOST_CHECK_EQUAL(table.addr_inits[0].addend, 0);
+  BOOST_CHECK(table.addr_inits[0].generic);
+  BOOST_CHECK_EQUAL(table.addr_inits[1].offset, 8u);
+  BOOST_CHECK_EQUAL(table.addr_inits[1].symbol, "later");
+  BOOST_CHECK_EQUAL(table.addr_inits[1].addend, 8);
+  const Variable& q = m.globals[2];
+  BOOST_REQUIRE_EQUAL(q.addr_inits.size(), 1u);
+  BOOST_CHECK(!q.addr_inits[0].generic);
+  BOOST_CHECK_EQUAL(q.addr_inits[0].addend, 20);
+  BOOST_CHECK((q.init == std::vector<uint8_t>(8, 0)));
+  const Variable& r = m.globals[3];
+  BOOST_CHECK(r.space == Space::Const);
+  BOOST_CHECK_EQUAL(r.count, 2u);  // an unsized array counts address elements too
+  BOOST_CHECK((r.init == std::vector<uint8_t>{7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  BOOST_REQUIRE_EQUAL(r.addr_inits.size(), 1u);
+  BOOST_CHECK_EQUAL(r.addr_inits[0].offset, 8u);
+  BOOST_CHECK_EQUAL(r.addr_inits[0].symbol, "c");
+  BOOST_CHECK_EQUAL(r.addr_inits[0].addend, 8);
+  const Variable& w = m.globals[4];
+  BOOST_CHECK_EQUAL(w.init.size(), 4u);  // a 32-bit slot
+  BOOST_REQUIRE_EQUAL(w.addr_inits.size(), 1u);
+  BOOST_CHECK(m.globals[5].addr_inits.empty());
+}
+
+BOOST_AUTO_TEST_CASE(address_initialiser_errors) {
+  const std::string g = ".global .align 8 .u64 g[2];\n";  // line 4
+  expect_error(kHeader + g + ".global .u64 p = generic(nosuch);\n", "bad.ptx:5:26: undefined symbol 'nosuch'");
+  expect_error(kHeader + g + ".global .u64 p[2] = {g, nosuch+8};\n", "bad.ptx:5:25: undefined symbol 'nosuch'");
+  expect_error(kHeader + ".func f() { ret; }\n.global .u64 p = f;\n",
+               "bad.ptx:5:18: initialiser of 'p' takes the address of function 'f': function pointers are not supported");
+  expect_error(kHeader + ".global .u64 p = generic(f);\n.func f() { ret; }\n", "function pointers are not supported");
+  expect_error(kHeader + g + ".global .u16 p = generic(g);\n", "bad.ptx:5:18: address initialiser in 'p': element type .u16");
+  expect_error(kHeader + g + ".global .u8 p[8] = {0, g};\n", "bad.ptx:5:24: address initialiser in 'p': element type .u8");
+  expect_error(kHeader + g + ".global .f64 p = g;\n", "element type .f64 cannot hold an address");
+  expect_error(kHeader + g + ".global .u64 p = generic(g+8);\n", "bad.ptx:5:27: expected ')' after generic(g; an offset goes outside");
+  expect_error(kHeader + g + ".shared .u64 p = g;\n", "only .global and .const variables may hold one");
+  expect_error(kHeader + g + ".global .u8 p[2] = {0xFF(g), 0};\n", "bad.ptx:5:21: mask() initialisers ('0xFF(...)')");
+  expect_error(kHeader + g + ".global .u64 p[1] = {g, g};\n", "bad.ptx:5:25: too many initialisers for 'p'");
+}
+
 BOOST_AUTO_TEST_CASE(immediates) {
   struct Case {
     const char* text;
@@ -488,6 +548,22 @@ BOOST_AUTO_TEST_CASE(nvcc_texture_and_lineinfo) {
     if (fa.code[i].op == Op::Tex) ++tex;
   }
   BOOST_CHECK_EQUAL(tex, 2u);
+}
+
+BOOST_AUTO_TEST_CASE(nvcc_pointer_table) {
+  // __device__ const char* names[] = {"ab", "cde"}; (addr_init.cu)
+  Module m = parse_file(data("addr_init.ptx"));
+  const Variable* names = nullptr;
+  for (const Variable& v : m.globals)
+    if (v.name == "names") names = &v;
+  BOOST_REQUIRE(names);
+  BOOST_CHECK(names->type == Type::U64);
+  BOOST_CHECK_EQUAL(names->size_bytes(), 16u);
+  BOOST_REQUIRE_EQUAL(names->addr_inits.size(), 2u);
+  BOOST_CHECK_EQUAL(names->addr_inits[0].symbol, "$str");
+  BOOST_CHECK_EQUAL(names->addr_inits[1].symbol, "$str$1");
+  BOOST_CHECK_EQUAL(names->addr_inits[1].offset, 8u);
+  BOOST_CHECK(names->addr_inits[0].generic && names->addr_inits[1].generic);
 }
 
 BOOST_AUTO_TEST_CASE(large_file_parses_fast) {

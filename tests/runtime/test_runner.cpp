@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE functional_runner
 #include <boost/test/unit_test.hpp>
 
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -519,4 +520,96 @@ BOOST_AUTO_TEST_CASE(set_and_dynamic_shared_as_nvcc_writes_them) {
     BOOST_TEST(out[2 * t] == (t < 2 ? 0xffffffffu : 0u), "t " << t);
     BOOST_TEST(out[2 * t + 1] == (t > 1 ? one : 0u), "t " << t);
   }
+}
+
+BOOST_AUTO_TEST_CASE(pointer_tables_initialised_with_addresses) {
+  // Each thread follows one table entry and copies the string it points to:
+  // generic($str), generic($str$1)+1, a null entry, and a non-generic const
+  // entry $str$1+2. The last two words are names[1] and cnames[0] minus the
+  // addresses `mov` gives: the exact relocated values.
+  const char* k = R"(
+.global .align 1 .b8 $str[3] = {97, 98};
+.global .align 1 .b8 $str$1[4] = {99, 100, 101};
+.global .align 8 .u64 names[3] = {generic($str), generic($str$1)+1, 0};
+.const .align 8 .u64 cnames[1] = {$str$1+2};
+.visible .entry names_out(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b16 %rs<2>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u64 %rd8, $str$1;
+  ld.global.u64 %rd9, [names+8];
+  sub.s64 %rd9, %rd9, %rd8;
+  st.global.u64 [%rd1+32], %rd9;
+  ld.const.u64 %rd10, [cnames];
+  sub.s64 %rd10, %rd10, %rd8;
+  st.global.u64 [%rd1+40], %rd10;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  setp.eq.u32 %p1, %r1, 3;
+  @%p1 bra CONST;
+  mov.u64 %rd4, names;
+  add.s64 %rd4, %rd4, %rd2;
+  ld.global.u64 %rd5, [%rd4];
+  bra.uni COPY;
+CONST:
+  ld.const.u64 %rd6, [cnames];
+  cvta.global.u64 %rd5, %rd6;
+COPY:
+  setp.eq.u64 %p2, %rd5, 0;
+  @%p2 bra DONE;
+LOOP:
+  ld.u8 %rs1, [%rd5];
+  st.global.u8 [%rd3], %rs1;
+  add.s64 %rd5, %rd5, 1;
+  add.s64 %rd3, %rd3, 1;
+  setp.ne.u16 %p2, %rs1, 0;
+  @%p2 bra LOOP;
+DONE:
+  ret;
+}
+)";
+  Device dev;
+  auto& m = dev.load_ptx(std::string(kHeader) + k, "names.ptx");
+  uint64_t d = dev.malloc(48);
+  dev.memset(d, 0xee, 48);
+  KernelArgs a;
+  a.push<uint64_t>(d);
+  dev.launch(m, "names_out", {{1, 1, 1}}, {{4, 1, 1}}, a);
+  auto out = dev.download<uint8_t>(d, 48);
+  std::vector<uint8_t> want(48, 0xee);
+  const char* strs[4] = {"ab", "de", nullptr, "e"};
+  for (int t = 0; t < 4; ++t)
+    if (strs[t])
+      for (size_t i = 0; i <= std::strlen(strs[t]); ++i) want[8 * t + i] = static_cast<uint8_t>(strs[t][i]);
+  for (int i = 32; i < 48; ++i) want[i] = 0;
+  want[32] = 1;  // names[1] = $str$1 + 1
+  want[40] = 2;  // cnames[0] = $str$1 + 2
+  BOOST_TEST(out == want, boost::test_tools::per_element());
+
+  // nvcc's own form (tests/ptx/data/addr_init.cu): names[] = {"ab", "cde"}.
+  auto& nv = dev.load_ptx_file(std::string(SIMT_SOURCE_DIR) + "/tests/ptx/data/addr_init.ptx");
+  uint64_t o = dev.malloc(8);
+  dev.memset(o, 0xee, 8);
+  KernelArgs b;
+  b.push<uint64_t>(o);
+  dev.launch(nv, "_Z10copy_namesPc", {{1, 1, 1}}, {{1, 1, 1}}, b);
+  auto s = dev.download<char>(o, 6);
+  BOOST_TEST(std::string(s.data(), 6) == std::string("abcde\0", 6));
+
+  // Only .global/.const variables have one address; a 32-bit slot cannot hold a device address.
+  uint64_t before = dev.memory().bytes_allocated();
+  std::string msg = fault_message(
+      [&] { dev.load_ptx(std::string(kHeader) + ".shared .align 8 .u64 s[2];\n.global .u64 p = generic(s)+8;\n", "sh.ptx"); },
+      ExitCode::BadInput);
+  BOOST_TEST(msg.find("sh.ptx:5: initialiser of 'p' takes the address of .shared variable 's'") != std::string::npos, msg);
+  msg = fault_message(
+      [&] { dev.load_ptx(std::string(kHeader) + ".global .u32 g;\n.global .u32 p = generic(g);\n", "narrow.ptx"); },
+      ExitCode::BadInput);
+  BOOST_TEST(msg.find("narrow.ptx:5: initialiser of 'p' needs the address of 'g' in 32 bits") != std::string::npos, msg);
+  BOOST_TEST(dev.memory().bytes_allocated() == before);  // failed loads leave nothing allocated
 }
