@@ -1,0 +1,52 @@
+// Warp scheduler policies: which of the warps offered this cycle issues.
+//
+// The issue stage builds one WarpCandidate per warp it owns every cycle it
+// has something to issue and asks the policy to pick(). The policy only
+// orders warps; readiness (valid decoded instruction, no scoreboard hazard,
+// execution unit free) is decided by the issue stage and passed in. After a
+// warp issues the stage calls on_issue(); the long-latency hooks feed the
+// two-level policies. Policies are deterministic: the same call sequence
+// gives the same picks.
+//
+// A policy keeps per-warp state indexed by warp id (a warp slot of the SM);
+// ids come from on_warp_added() and are small integers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ptx/ir.h"
+
+namespace simt::sm {
+
+struct WarpCandidate {
+  uint32_t warp = 0;                       // warp slot id
+  bool ready = false;                      // could issue this cycle
+  ptx::InstrClass cls = ptx::InstrClass::Int;  // class of its next instruction
+  uint64_t age = 0;                        // launch order: lower = older
+  bool long_wait = false;                  // its next instruction waits on a long-latency result
+};
+
+class IssuePolicy {
+ public:
+  virtual ~IssuePolicy() = default;
+
+  // Index into `c` of the candidate to issue, or -1 when none may issue.
+  // Only ready candidates are ever picked. May update internal state
+  // (e.g. the two-level active set), so call it once per issue slot.
+  virtual int pick(const std::vector<WarpCandidate>& c, uint64_t now) = 0;
+
+  // The warp picked last issued an instruction of class `cls` at `now`.
+  virtual void on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) {}
+  // The warp issued a long-latency operation whose result it will wait for.
+  virtual void on_long_latency(uint32_t warp) {}
+  // Every long-latency result the warp was waiting for has arrived.
+  virtual void on_wakeup(uint32_t warp) {}
+  // A warp slot starts a new warp (`age` = launch order) / its warp exited.
+  virtual void on_warp_added(uint32_t warp, uint64_t age) {}
+  virtual void on_warp_removed(uint32_t warp) {}
+
+  virtual const char* name() const = 0;
+};
+
+}  // namespace simt::sm
