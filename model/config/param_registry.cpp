@@ -289,6 +289,11 @@ void apply_table(const Entries& entries, const toml::table& t, const std::string
 
 }  // namespace
 
+ParamRegistry::ParamRegistry() = default;
+ParamRegistry::~ParamRegistry() = default;
+ParamRegistry::ParamRegistry(ParamRegistry&&) noexcept = default;
+ParamRegistry& ParamRegistry::operator=(ParamRegistry&&) noexcept = default;
+
 ParamRegistry::Entry& ParamRegistry::insert(const std::string& name, const std::string& doc) {
   // Bad names and duplicates are programming errors in a block's bind().
   if (!valid_name(name))
@@ -420,7 +425,7 @@ void ParamRegistry::bind_cli(CLI::App& app) {
       for (size_t i = 0; i < e->choices.size(); ++i) type += (i ? "," : "") + e->choices[i];
       type += "}";
     }
-    app.add_option("--" + e->name, e->doc)
+    app.add_option("--" + e->name, CLI::callback_t{}, e->doc, false)
         ->group("Machine parameters")
         ->type_name(type)
         ->default_str(value_text(e->default_value))
@@ -430,8 +435,8 @@ void ParamRegistry::bind_cli(CLI::App& app) {
   // so it belongs here; an app that defines its own --set keeps it and
   // apply_cli() still applies it.
   if (!app.get_option_no_throw("--set")) {
-    app.add_option("--set", "Set any machine parameter: --set KEY=VALUE (repeatable; "
-                            "applied after --config files, in command-line order with the flags)")
+    app.add_option("--set", CLI::callback_t{}, "Set any machine parameter: --set KEY=VALUE (repeatable; "
+                            "applied after --config files, in command-line order with the flags)", false)
         ->group("Machine parameters")
         ->type_name("KEY=VALUE")
         ->take_all();

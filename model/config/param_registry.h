@@ -19,6 +19,12 @@ namespace simt::config {
 
 class ParamRegistry {
  public:
+  // Out of line: Entry is complete only in param_registry.cpp.
+  ParamRegistry();
+  ~ParamRegistry();
+  ParamRegistry(ParamRegistry&&) noexcept;
+  ParamRegistry& operator=(ParamRegistry&&) noexcept;
+
   // Binds `field` (its current value is the default) under `name`.
   void add(const std::string& name, bool& field, const std::string& doc);
   void add(const std::string& name, uint32_t& field, const std::string& doc, uint64_t min = 0,
