@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(lru_eviction_order_within_a_set) {
   load(c, a);
   load(c, b);
   load(c, other);
-  // Touch a: b becomes LRU of the set, so d must replace b, not a.
+  // Touch a: b becomes the LRU way of the set, so d must replace b, not a.
   BOOST_TEST(c.access(a, false, 0) == Outcome::Hit);
   BOOST_TEST(c.access(d, false, 0) == Outcome::Miss);
   auto f = c.fill(d);
