@@ -255,6 +255,20 @@ std::string fault_message(const std::function<void()>& f, ExitCode want) {
   return "";
 }
 
+// Loads `ptx` (header added), runs `kernel` with one argument: a fresh
+// buffer of `out_words` u32 (zeroed), and returns the buffer.
+std::vector<uint32_t> run_with_output(const DeviceOptions& o, const char* ptx, const std::string& kernel,
+                                      uint32_t grid, uint32_t block, size_t out_words,
+                                      uint32_t dynamic_shared = 0) {
+  Device dev(o);
+  auto& m = dev.load_ptx(std::string(kHeader) + ptx, kernel + ".ptx");
+  uint64_t d = dev.malloc(out_words * 4);
+  KernelArgs a;
+  a.push<uint64_t>(d);
+  dev.launch(m, kernel, {{grid, 1, 1}}, {{block, 1, 1}}, a, dynamic_shared);
+  return dev.download<uint32_t>(d, out_words);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(nested_divergence_gives_reference_results) {
@@ -312,15 +326,8 @@ BOOST_AUTO_TEST_CASE(barrier_orders_shared_memory) {
 }
 
 BOOST_AUTO_TEST_CASE(exited_threads_do_not_block_barriers) {
-  Device dev;
-  auto& m = dev.load_ptx(std::string(kHeader) + kEarlyExit, "early.ptx");
-  uint64_t d = dev.malloc(64 * 4);
-  dev.memset(d, 0xff, 64 * 4);
-  KernelArgs a;
-  a.push<uint64_t>(d);
-  dev.launch(m, "early_exit", {{1, 1, 1}}, {{64, 1, 1}}, a);
-  auto out = dev.download<uint32_t>(d, 64);
-  for (uint32_t t = 0; t < 64; ++t) BOOST_TEST(out[t] == (t < 40 ? t : 0xffffffffu));
+  auto out = run_with_output({}, kEarlyExit, "early_exit", 1, 64, 64);
+  for (uint32_t t = 0; t < 64; ++t) BOOST_TEST(out[t] == (t < 40 ? t : 0u));
 }
 
 BOOST_AUTO_TEST_CASE(barrier_deadlock_is_reported) {
@@ -337,13 +344,7 @@ BOOST_AUTO_TEST_CASE(barrier_deadlock_is_reported) {
 }
 
 BOOST_AUTO_TEST_CASE(barrier_reductions) {
-  Device dev;
-  auto& m = dev.load_ptx(std::string(kHeader) + kBarRed, "red.ptx");
-  uint64_t d = dev.malloc(96 * 12);
-  KernelArgs a;
-  a.push<uint64_t>(d);
-  dev.launch(m, "red", {{1, 1, 1}}, {{96, 1, 1}}, a);
-  auto out = dev.download<uint32_t>(d, 96 * 3);
+  auto out = run_with_output({}, kBarRed, "red", 1, 96, 96 * 3);
   for (uint32_t t = 0; t < 96; ++t) {
     BOOST_TEST(out[t * 3] == 24u);     // popc: threads 0, 4, 8, ...
     BOOST_TEST(out[t * 3 + 1] == 1u);  // or
@@ -355,13 +356,7 @@ BOOST_AUTO_TEST_CASE(divergent_returns_in_a_callee) {
   for (uint32_t ws : {4u, 32u}) {
     DeviceOptions o;
     o.warp_size = ws;
-    Device dev(o);
-    auto& m = dev.load_ptx(std::string(kHeader) + kCall, "call.ptx");
-    uint64_t d = dev.malloc(32 * 4);
-    KernelArgs a;
-    a.push<uint64_t>(d);
-    dev.launch(m, "caller", {{1, 1, 1}}, {{32, 1, 1}}, a);
-    auto out = dev.download<uint32_t>(d, 32);
+    auto out = run_with_output(o, kCall, "caller", 1, 32, 32);
     for (uint32_t t = 0; t < 32; ++t) BOOST_TEST(out[t] == (t > 10 ? t * 2 : t + 1000), "t " << t);
   }
 }
@@ -461,13 +456,7 @@ BOOST_AUTO_TEST_CASE(warp_synchronous_ops_see_the_whole_32_thread_warp_at_any_wa
       DeviceOptions o;
       o.warp_size = ws;
       o.grouping = g;
-      Device dev(o);
-      auto& m = dev.load_ptx(std::string(kHeader) + kWarpOps, "warp_ops.ptx");
-      uint64_t d = dev.malloc(64 * 8);
-      KernelArgs a;
-      a.push<uint64_t>(d);
-      dev.launch(m, "warp_ops", {{1, 1, 1}}, {{64, 1, 1}}, a);
-      auto out = dev.download<uint32_t>(d, 128);
+      auto out = run_with_output(o, kWarpOps, "warp_ops", 1, 64, 128);
       for (uint32_t t = 0; t < 64; ++t) {
         BOOST_TEST(out[2 * t] == 0xaaaaaaaau, "ws " << ws << " t " << t);
         uint32_t lane = t % 32;
@@ -508,13 +497,7 @@ BOOST_AUTO_TEST_CASE(set_and_dynamic_shared_as_nvcc_writes_them) {
   ret;
 }
 )";
-  Device dev;
-  auto& m = dev.load_ptx(std::string(kHeader) + k, "set.ptx");
-  uint64_t d = dev.malloc(4 * 8);
-  KernelArgs a;
-  a.push<uint64_t>(d);
-  dev.launch(m, "k", {{1, 1, 1}}, {{4, 1, 1}}, a, 16);  // dyn[] holds exactly 4 words
-  auto out = dev.download<uint32_t>(d, 8);
+  auto out = run_with_output({}, k, "k", 1, 4, 8, 16);  // dyn[] holds exactly 4 words
   const uint32_t one = 0x3f800000u;
   for (uint32_t t = 0; t < 4; ++t) {
     BOOST_TEST(out[2 * t] == (t < 2 ? 0xffffffffu : 0u), "t " << t);
