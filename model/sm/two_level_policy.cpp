@@ -39,8 +39,7 @@ void TwoLevelPolicy::leave_active(uint32_t warp) {
   for (size_t p = 0; p < active_.size(); ++p) {
     if (active_[p] != warp) continue;
     active_.erase(active_.begin() + long(p));  // capacity is reserved: no allocation
-    if (p < rr_) --rr_;
-    if (rr_ >= active_.size()) rr_ = 0;
+    if (p < rr_) --rr_;  // keep pointing at the same successor
     slots_[warp].in_active = false;
     return;
   }
@@ -87,7 +86,7 @@ int TwoLevelPolicy::choose(const std::vector<WarpCandidate>& c) {
 void TwoLevelPolicy::on_issue(uint32_t warp, ptx::InstrClass, uint64_t) {
   for (size_t p = 0; p < active_.size(); ++p)
     if (active_[p] == warp) {
-      rr_ = (p + 1) % active_.size();
+      rr_ = p + 1;  // may equal size(): wraps when used, after any removals
       return;
     }
 }

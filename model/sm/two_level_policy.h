@@ -63,7 +63,7 @@ class TwoLevelPolicy : public IssuePolicy {
   uint32_t active_size_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> active_;
-  size_t rr_ = 0;  // position in active_ where the next search starts
+  size_t rr_ = 0;  // position in active_ where the next search starts (mod size)
   int32_t head_ = -1, tail_ = -1;
   uint64_t stamp_ = 0;
 };
