@@ -20,6 +20,8 @@
 //   PRE  >= t_ras after ACT, after the last read CAS, after the last write's data.
 // A request completes `latency` cycles after its last data beat (the fixed
 // controller / return path). Writes use t_cl as their write latency.
+// FR-FCFS has no age cap (as in GPGPU-Sim): a steady stream of row hits can
+// delay an older row miss to the same bank indefinitely.
 // Not modelled: refresh, read/write bus turnaround (tWTR), tFAW, tCCD beyond
 // the data bus, power-down. Initially every bank is precharged.
 //

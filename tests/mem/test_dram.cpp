@@ -175,22 +175,30 @@ BOOST_AUTO_TEST_CASE(bank_timing_constraints) {
   const uint64_t xfer = 64 / p.bytes_per_cycle;
   {
     // Two banks at once: the second ACT waits t_rrd, its data waits for the bus.
-    simt::stats::Registry s;
-    Dram d(p, s, "dram");
-    const auto t = run(d, {{0, rd(1, addr_of(p, 0, 0))}, {0, rd(2, addr_of(p, 1, 0))}}, false);
-    const uint64_t first_end = p.t_rcd + p.t_cl + xfer;
-    BOOST_TEST(t.at(1) == first_end + p.latency);
-    const uint64_t second_start = std::max<uint64_t>(p.t_rrd + p.t_rcd + p.t_cl, first_end);
-    BOOST_TEST(t.at(2) == second_start + xfer + p.latency);
+    for (uint32_t rrd : {3u, 12u}) {  // bus-bound, then t_rrd-bound
+      simt::stats::Registry s;
+      DramParams q = p;
+      q.t_rrd = rrd;
+      Dram d(q, s, "dram");
+      const auto t = run(d, {{0, rd(1, addr_of(q, 0, 0))}, {0, rd(2, addr_of(q, 1, 0))}}, false);
+      const uint64_t first_end = q.t_rcd + q.t_cl + xfer;
+      BOOST_TEST(t.at(1) == first_end + q.latency);
+      const uint64_t second_start = std::max<uint64_t>(q.t_rrd + q.t_rcd + q.t_cl, first_end);
+      BOOST_TEST(t.at(2) == second_start + xfer + q.latency);
+    }
   }
   {
     // Same bank, two rows at once: PRE waits t_ras after ACT, the next ACT
     // waits max(t_rp after PRE, t_rc after the first ACT).
-    simt::stats::Registry s;
-    Dram d(p, s, "dram");
-    const auto t = run(d, {{0, rd(1, addr_of(p, 2, 0))}, {0, rd(2, addr_of(p, 2, 1))}}, false);
-    const uint64_t act2 = std::max<uint64_t>(p.t_ras + p.t_rp, p.t_rc);
-    BOOST_TEST(t.at(2) == act2 + p.t_rcd + p.t_cl + xfer + p.latency);
+    for (uint32_t rc : {10u, 25u}) {  // t_ras + t_rp-bound, then t_rc-bound
+      simt::stats::Registry s;
+      DramParams q = p;
+      q.t_rc = rc;
+      Dram d(q, s, "dram");
+      const auto t = run(d, {{0, rd(1, addr_of(q, 2, 0))}, {0, rd(2, addr_of(q, 2, 1))}}, false);
+      const uint64_t act2 = std::max<uint64_t>(q.t_ras + q.t_rp, q.t_rc);
+      BOOST_TEST(t.at(2) == act2 + q.t_rcd + q.t_cl + xfer + q.latency);
+    }
   }
   {
     // A write's data must be in before the row closes: the next row's ACT
