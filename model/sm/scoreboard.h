@@ -34,6 +34,7 @@ class Scoreboard {
   uint32_t regs() const { return regs_; }
 
   // The first hazard `du` has against warp's pending writes (RAW before WAW).
+  // Hot path: `warp` must be < warps() (not checked here; reserve/release check).
   Hazard check(uint32_t warp, const ptx::DefUse& du) const;
   Hazard check(uint32_t warp, const ptx::Instr& in) const { return check(warp, ptx::def_use(in)); }
   bool can_issue(uint32_t warp, const ptx::DefUse& du) const { return check(warp, du) == Hazard::None; }
