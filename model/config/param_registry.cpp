@@ -64,26 +64,45 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-// "unknown parameter 'l1d.sizee' (did you mean l1d.size?)": the up to five
-// closest names, where a key given without its block prefix ("size") counts
-// as close to every "<block>.size".
-std::string unknown_message(const Entries& entries, const std::string& key) {
+// The up to five names among `candidates` closest to `key` by edit distance,
+// where a key given without its block prefix ("size") counts as close to
+// every "<block>.size"; "" when none is close.
+std::string closest_names(const std::vector<std::string>& candidates, const std::string& key) {
   std::vector<std::pair<size_t, std::string>> scored;
-  const size_t limit = std::max<size_t>(3, key.size() / 3);
-  for (const auto& e : entries) {
-    size_t d = edit_distance(key, e->name);
-    const std::string& n = e->name;
+  const size_t limit = std::max<size_t>(1, key.size() / 3);
+  for (const std::string& n : candidates) {
+    size_t d = edit_distance(key, n);
     if (n.size() > key.size() && n.compare(n.size() - key.size(), key.size(), key) == 0 &&
         n[n.size() - key.size() - 1] == '.')
       d = std::min<size_t>(d, 1);
     if (d <= limit) scored.emplace_back(d, n);
   }
   std::sort(scored.begin(), scored.end());
+  std::string list;
+  for (size_t i = 0; i < scored.size() && i < 5; ++i) list += (i ? ", " : "") + scored[i].second;
+  return list;
+}
+
+std::string unknown_message(const Entries& entries, const std::string& key) {
+  std::vector<std::string> names;
+  for (const auto& e : entries) names.push_back(e->name);
+  std::string close = closest_names(names, key);
   std::string msg = "unknown parameter '" + key + "'";
-  if (scored.empty()) return msg + " (no similar names; `--help` lists them all)";
-  msg += " (did you mean ";
-  for (size_t i = 0; i < scored.size() && i < 5; ++i) msg += (i ? ", " : "") + scored[i].second;
-  return msg + "?)";
+  return close.empty() ? msg + " (no similar names; `--help` lists them all)"
+                       : msg + " (did you mean " + close + "?)";
+}
+
+// A [table] no parameter lives under: suggest the known tables.
+std::string unknown_table_message(const Entries& entries, const std::string& path) {
+  std::vector<std::string> tables;
+  for (const auto& e : entries)
+    for (size_t dot = e->name.find('.'); dot != std::string::npos; dot = e->name.find('.', dot + 1))
+      tables.push_back(e->name.substr(0, dot));
+  std::sort(tables.begin(), tables.end());
+  tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+  std::string close = closest_names(tables, path);
+  std::string msg = "unknown table '" + path + "': no parameter starts with '" + path + ".'";
+  return close.empty() ? msg : msg + " (did you mean " + close + "?)";
 }
 
 std::string kind_name(Kind k) {
@@ -133,7 +152,8 @@ void store_uint(Entry& e, uint64_t v, bool negative, const std::string& shown) {
 }
 
 void store_double(Entry& e, double v) {
-  if (!std::isfinite(v) || v < e.dmin || v > e.dmax)
+  if (!std::isfinite(v)) throw std::invalid_argument("expected a finite number");
+  if (v < e.dmin || v > e.dmax)
     throw std::invalid_argument("value " + format_double(v) + " out of range [" +
                                 format_double(e.dmin) + ", " + format_double(e.dmax) + "]");
   *static_cast<double*>(e.field) = v;
@@ -277,8 +297,7 @@ void apply_table(const Entries& entries, const toml::table& t, const std::string
       }
     } else if (const toml::table* sub = node.as_table()) {
       if (!is_prefix_of_some(entries, path))
-        throw input_error(where + unknown_message(entries, path) + "; no parameter starts with '" +
-                          path + ".'");
+        throw input_error(where + unknown_table_message(entries, path));
       apply_table(entries, *sub, path, origin);
     } else {
       throw input_error(toml_where(node.source(), origin) + ": " + path + ": " +

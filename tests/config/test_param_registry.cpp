@@ -137,8 +137,11 @@ BOOST_AUTO_TEST_CASE(unknown_key_names_file_line_and_suggests) {
   // A table that is no block.
   msg = error_of([&] { m.reg.load_toml_text("\nx = 1\n", "t.toml"); });
   BOOST_TEST(contains(msg, "t.toml:2: x: unknown parameter"));
-  msg = error_of([&] { m.reg.load_toml_text("[l2]\nsize = 5\n", "t.toml"); });
-  BOOST_TEST(contains(msg, "no parameter starts with 'l2.'"));
+  msg = error_of([&] { m.reg.load_toml_text("\n[l1]\nsize = 5\n", "t.toml"); });
+  BOOST_TEST(contains(msg, "t.toml:2: l1: unknown table 'l1': no parameter starts with 'l1.' (did you mean l1d?)"));
+  msg = error_of([&] { m.reg.load_toml_text("[zzzzzz.q]\nsize = 5\n", "t.toml"); });
+  BOOST_TEST(contains(msg, "unknown table 'zzzzzz': no parameter starts with 'zzzzzz.'"));
+  BOOST_TEST(!contains(msg, "did you mean"));
 }
 
 BOOST_AUTO_TEST_CASE(suggestions_are_at_most_five_closest_first) {
@@ -171,6 +174,8 @@ BOOST_AUTO_TEST_CASE(wrong_types_are_refused_with_location) {
   // Doubles take integers.
   m.reg.load_toml_text("dram.bytes_per_cycle = 64\n", "x.toml");
   BOOST_TEST(m.dram_bw == 64.0);
+  msg = error_of([&] { m.reg.load_toml_text("dram.bytes_per_cycle = nan\n", "x.toml"); });
+  BOOST_TEST(contains(msg, "x.toml:1: dram.bytes_per_cycle: expected a finite number"));
   m.reg.load_toml_text("dram.bytes_per_cycle = 0.75\n", "x.toml");
   BOOST_TEST(m.dram_bw == 0.75);
 }
