@@ -312,6 +312,21 @@ BOOST_AUTO_TEST_CASE(cli_keeps_an_apps_own_set_option) {
   BOOST_TEST(sets.size() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(cli_on_a_subcommand) {
+  // simtlab binds the parameters to its `run` subcommand.
+  Machine m;
+  CLI::App app{"test"};
+  auto* run = app.add_subcommand("run", "run a workload");
+  std::string workload;
+  run->add_option("--workload", workload, "name");
+  m.reg.bind_cli(*run);
+  parse(app, {"run", "--l1d.size", "4096", "--workload", "bfs", "--set", "l1d.size=8192", "--l1d.assoc", "2"});
+  m.reg.apply_cli();
+  BOOST_TEST(m.l1d_size == 8192u);
+  BOOST_TEST(m.l1d_assoc == 2u);
+  BOOST_TEST(workload == "bfs");
+}
+
 BOOST_AUTO_TEST_CASE(apply_cli_without_bind_is_refused) {
   Machine m;
   error_of([&] { m.reg.apply_cli(); }, simt::ExitCode::Failure);
