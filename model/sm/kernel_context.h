@@ -1,0 +1,30 @@
+// Everything the SM needs to run CTAs of one kernel launch: the linked
+// program and its CFG facts, the functional executor, the launch geometry
+// and parameter buffer, and where functional accesses go. Shared (read-only)
+// by every SM while the kernel runs; it is data, not a hardware block.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "func/cta_state.h"
+#include "func/executor.h"
+#include "ptx/cfg.h"
+#include "ptx/ir.h"
+
+namespace simt::sm {
+
+struct KernelContext {
+  const ptx::Program* prog = nullptr;
+  const ptx::Cfg* cfg = nullptr;
+  const func::Executor* exec = nullptr;
+  func::LaunchGeometry geom;
+  std::vector<uint8_t> params;      // kernel parameter buffer
+  func::ExecEnv env;                // global memory + printf sink for the executor
+  uint64_t code_base = 0;           // instruction address of PC 0 (for the I-cache)
+  uint32_t instr_bytes = 8;         // bytes per instruction in the I-cache
+  uint32_t regs_per_thread = 0;     // for occupancy
+  uint64_t launch_id = 0;
+};
+
+}  // namespace simt::sm

@@ -1,0 +1,81 @@
+// The typed packets that travel between the SM's blocks through
+// util::PacketTarget / PacketInitiator sockets. Every packet has an
+// `accepted` flag the receiver sets (false = its queue is full: retry in a
+// later cycle). A packet accepted in cycle N is visible to the receiver's
+// logic from cycle N+1 at the earliest, so evaluation order within a cycle
+// never changes results.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "func/executor.h"
+#include "func/thread_mask.h"
+#include "ptx/ir.h"
+#include "sm/kernel_context.h"
+
+namespace simt::sm {
+
+// Issue -> Fetch: warp `warp` has room for one more instruction, to be
+// fetched at `pc`; `gen` is the warp's I-buffer generation (bumped by every
+// flush) so that fetches for an abandoned path are dropped.
+struct FetchCredit {
+  uint32_t warp = 0;
+  uint32_t pc = 0;
+  uint32_t gen = 0;
+  bool accepted = false;
+};
+
+// Fetch -> Decode -> Issue: one instruction fetched for a warp.
+struct FetchedInstr {
+  uint32_t warp = 0;
+  uint32_t pc = 0;
+  uint32_t gen = 0;
+  bool accepted = false;
+};
+
+// Issue -> an execution pipe (INT/FP, SFU) or the LDST unit.
+struct IssuePacket {
+  uint32_t warp = 0;        // SM-wide warp slot
+  uint32_t pc = 0;
+  const ptx::Instr* instr = nullptr;
+  func::ThreadMask active;  // threads that executed (guard true) — for lane activity
+  uint32_t active_lanes = 0;
+  uint32_t warp_width = 32;
+  uint64_t issue_cycle = 0;
+  bool long_latency = false;  // result awaited from memory (loads, atomics with a destination)
+  // LDST only: what the functional executor touched, in thread order.
+  uint32_t cta_slot = 0;
+  uint32_t cta_threads = 0;   // threads of the CTA (local-memory interleaving)
+  uint32_t local_bytes = 0;   // per-thread local memory (local-memory interleaving)
+  bool is_load = false, is_store = false, is_atomic = false;
+  std::vector<func::MemAccess> accesses;
+  bool accepted = false;
+};
+
+// A pipe or the LDST unit -> Issue: the instruction completed; its
+// destination registers may be released in the scoreboard.
+struct WritebackPacket {
+  uint32_t warp = 0;
+  const ptx::Instr* instr = nullptr;
+  bool long_latency = false;
+  bool accepted = false;
+};
+
+// CTA dispatcher -> SM: start a CTA of the current kernel.
+struct CtaLaunch {
+  std::shared_ptr<const KernelContext> kernel;
+  uint64_t cta_index = 0;
+  func::Dim3 ctaid{{0, 0, 0}};
+  bool accepted = false;
+};
+
+// SM -> CTA dispatcher: a CTA finished (all its threads exited).
+struct CtaDone {
+  uint32_t sm = 0;
+  uint64_t cta_index = 0;
+  bool accepted = false;
+};
+
+}  // namespace simt::sm
