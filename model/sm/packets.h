@@ -24,6 +24,10 @@ struct FetchCredit {
   uint32_t warp = 0;
   uint32_t pc = 0;
   uint32_t gen = 0;
+  // I-cache address of `pc` (KernelContext::code_base + pc * instr_bytes)
+  // and bytes to read: filled by issue, which knows the kernel.
+  uint64_t addr = 0;
+  uint32_t bytes = 8;
   bool accepted = false;
 };
 
