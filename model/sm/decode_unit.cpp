@@ -1,0 +1,86 @@
+#include "sm/decode_unit.h"
+
+#include "config/param_registry.h"
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::sm {
+
+void DecodeParams::bind(config::ParamRegistry& r, const std::string& prefix) {
+  r.add(prefix + ".latency", latency, "cycles an instruction spends in decode", 1, 1000);
+  r.add(prefix + ".width", width, "instructions decoded per cycle", 1, 64);
+}
+
+void DecodeParams::validate(const std::string& prefix) const {
+  if (latency < 1 || latency > 1000) throw input_error("option " + prefix + ".latency: must be 1..1000");
+  if (width < 1 || width > 64) throw input_error("option " + prefix + ".width: must be 1..64");
+}
+
+DecodeUnit::DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stats::Registry& reg,
+                       const std::string& stats_name)
+    : sc_core::sc_module(name),
+      in("in", this, &DecodeUnit::on_fetched),
+      out("out"),
+      p_(p),
+      cap_(size_t(p.width) * (p.latency + 1)),
+      decoded_(reg.counter(stats_name + ".decoded", "instructions passed to the I-buffers")),
+      stall_cycles_(reg.counter(stats_name + ".stall_cycles", "cycles a decoded instruction was refused by issue")),
+      refused_(reg.counter(stats_name + ".refused", "instructions from fetch refused (queue full or width used)")) {
+  p_.validate(stats_name);
+  SC_HAS_PROCESS(DecodeUnit);
+  SC_METHOD(tick);
+  dont_initialize();
+  sensitive << wake_;
+}
+
+void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
+  uint64_t now = util::now_cycle();
+  if (in_cycle_ != now) {
+    in_cycle_ = now;
+    in_count_ = 0;
+  }
+  if (q_.size() >= cap_ || in_count_ >= p_.width) {
+    ++refused_;
+    return;
+  }
+  ++in_count_;
+  fi.accepted = true;
+  Slot s;
+  s.fi = fi;
+  s.ready_at = now + p_.latency;
+  q_.push_back(s);
+  wake_.notify(util::cycles(p_.latency));
+}
+
+void DecodeUnit::tick() {
+  uint64_t now = util::now_cycle();
+  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
+    next_trigger(util::cycle_time());
+    return;
+  }
+  last_tick_ = now;
+
+  bool refused = false;
+  for (uint32_t n = 0; n < p_.width && !q_.empty() && q_.front().ready_at <= now; ++n) {
+    FetchedInstr fi = q_.front().fi;
+    fi.accepted = false;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    out->b_transport(fi, t);
+    if (!fi.accepted) {
+      refused = true;
+      break;
+    }
+    q_.pop_front();
+    ++decoded_;
+  }
+  if (refused) ++stall_cycles_;
+
+  if (q_.empty())
+    next_trigger(wake_);
+  else if (q_.front().ready_at > now)
+    next_trigger(util::cycles(q_.front().ready_at - now));
+  else
+    next_trigger(util::cycle_time());
+}
+
+}  // namespace simt::sm

@@ -1,0 +1,66 @@
+// The SM's decode stage: instructions from fetch spend `latency` cycles here,
+// then go on to the issue stage's I-buffers, up to `width` per cycle, in
+// arrival order. The PTX is decoded once when the program is loaded, so this
+// block models the stage's timing and bandwidth, not the decoding itself.
+//
+// Its queue holds width * (latency + 1) instructions, enough to keep the
+// stage streaming; a full queue (or more than `width` arrivals in a cycle)
+// refuses fetch, and a refusing issue stage holds the queue's head.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include <systemc>
+
+#include "sm/packets.h"
+#include "stats/stats.h"
+#include "util/packet_socket.h"
+
+namespace simt::config { class ParamRegistry; }
+
+namespace simt::sm {
+
+struct DecodeParams {
+  uint32_t latency = 1;  // cycles from arrival to the I-buffer (>= 1)
+  uint32_t width = 1;    // instructions accepted and passed on per cycle
+
+  void bind(config::ParamRegistry& r, const std::string& prefix);
+  void validate(const std::string& prefix) const;
+};
+
+class DecodeUnit : public sc_core::sc_module {
+ public:
+  util::PacketTarget<DecodeUnit, FetchedInstr> in;     // from fetch
+  util::PacketInitiator<DecodeUnit, FetchedInstr> out; // to issue's I-buffers
+
+  DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stats::Registry& reg,
+             const std::string& stats_name);
+
+  size_t occupancy() const { return q_.size(); }
+  size_t capacity() const { return cap_; }
+
+ private:
+  struct Slot {
+    FetchedInstr fi;
+    uint64_t ready_at = 0;  // first cycle it may leave
+  };
+
+  void on_fetched(FetchedInstr& fi, sc_core::sc_time& t);
+  void tick();
+
+  DecodeParams p_;
+  size_t cap_;
+  std::deque<Slot> q_;
+  uint64_t in_cycle_ = UINT64_MAX;  // cycle of the arrivals counted in in_count_
+  uint32_t in_count_ = 0;
+  uint64_t last_tick_ = UINT64_MAX;
+  sc_core::sc_event wake_;
+
+  stats::Counter& decoded_;
+  stats::Counter& stall_cycles_;
+  stats::Counter& refused_;
+};
+
+}  // namespace simt::sm

@@ -1,0 +1,111 @@
+#include "sm/exec_pipe.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "util/cycle.h"
+
+namespace simt::sm {
+
+ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLatencyTable& ops,
+                   stats::Registry& reg, const std::string& stats_name)
+    : sc_core::sc_module(name),
+      in("in", this, &ExecPipe::on_issue),
+      writeback("writeback"),
+      unit_(p, ops, reg, stats_name),
+      lane_activity_(p.units, 0),
+      structural_stalls_(reg.counter(stats_name + ".structural_stalls",
+                                     "issue attempts refused because every unit was busy")),
+      wb_stall_cycles_(reg.counter(stats_name + ".writeback_stall_cycles",
+                                   "cycles a due write-back was refused by issue")) {
+  SC_HAS_PROCESS(ExecPipe);
+  SC_METHOD(tick);
+  dont_initialize();
+  sensitive << wake_;
+}
+
+void ExecPipe::set_tracing(bool on) {
+  tracing_ = on;
+  if (!on) std::fill(lane_activity_.begin(), lane_activity_.end(), 0);
+}
+
+void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
+  if (!p.instr) throw std::logic_error("exec pipe " + std::string(name()) + ": issue packet without an instruction");
+  uint64_t now = util::now_cycle();
+  if (!unit_.can_accept(now)) {
+    ++structural_stalls_;
+    return;
+  }
+  // Warp-relative lane bits. `active` holds CTA thread ids; a static warp
+  // covers an aligned block of warp_width threads, so its first thread is
+  // the lowest active one rounded down (also right for a warp-relative mask).
+  uint64_t bits = 0;
+  uint32_t first = p.active.first();
+  if (first < func::kMaxCtaThreads && p.warp_width >= 1 && p.warp_width <= 64)
+    bits = PipelineUnit::warp_bits(p.active, first / p.warp_width * p.warp_width, p.warp_width);
+  uint64_t done = unit_.accept(now, *p.instr, bits, p.warp_width);
+  p.accepted = true;
+
+  Pending w;
+  w.due = done;
+  w.seq = seq_++;
+  w.wb.warp = p.warp;
+  w.wb.instr = p.instr;
+  w.wb.long_latency = p.long_latency;
+  wb_.push(w);
+  OpTiming t = unit_.timing_for(*p.instr);
+  busy_until_ = std::max(busy_until_, now + uint64_t(unit_.passes(p.warp_width)) * t.ii);
+
+  if (tracing_) refresh_lanes(now);
+  wake_.notify(tracing_ ? util::cycle_time() : util::cycles(done - now));
+}
+
+void ExecPipe::refresh_lanes(uint64_t now) {
+  bool changed = false;
+  for (uint32_t u = 0; u < unit_.units(); ++u) {
+    uint64_t a = unit_.lane_activity(u, now);
+    if (a != lane_activity_[u]) {
+      lane_activity_[u] = a;
+      changed = true;
+    }
+  }
+  if (changed) lane_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ExecPipe::tick() {
+  uint64_t now = util::now_cycle();
+  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
+    next_trigger(util::cycle_time());
+    return;
+  }
+  last_tick_ = now;
+
+  bool refused = false;
+  while (!wb_.empty() && wb_.top().due <= now) {
+    WritebackPacket wb = wb_.top().wb;
+    wb.accepted = false;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    writeback->b_transport(wb, t);
+    if (!wb.accepted) {
+      refused = true;
+      break;
+    }
+    wb_.pop();
+  }
+  if (refused) ++wb_stall_cycles_;
+  if (tracing_) refresh_lanes(now);
+
+  // Every cycle while a write-back is overdue or lanes are traced busy;
+  // otherwise sleep until the next completion or the next issue.
+  bool lanes_busy = tracing_ && now < busy_until_;
+  if (refused || lanes_busy) {
+    next_trigger(util::cycle_time());
+  } else if (!wb_.empty()) {
+    wake_.notify(util::cycles(wb_.top().due - now));
+    next_trigger(wake_);
+  } else {
+    next_trigger(wake_);
+  }
+}
+
+}  // namespace simt::sm

@@ -1,0 +1,78 @@
+// One execution pipe of the SM (INT/FP "sp", "sfu", ...): wraps a
+// PipelineUnit (lanes, units, latency, initiation interval, per-opcode
+// timing). The SM makes one instance per pipe kind from its PipeParams.
+//
+// - An issue packet is accepted only when some unit is free in the cycle it
+//   is offered (PipelineUnit::can_accept); otherwise it is refused, which is
+//   the structural hazard the issue stage sees.
+// - The write-back leaves at the result's completion cycle
+//   (issue cycle + (passes - 1) * ii + latency), and is retried every cycle
+//   while issue refuses it. Write-backs due in the same cycle leave in issue
+//   order.
+// - With tracing on, lane_activity() holds, for every unit, the lanes that
+//   receive a thread in the current cycle (bit l = lane l), refreshed every
+//   cycle a unit is busy; without tracing it stays zero and costs nothing.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "sm/packets.h"
+#include "sm/pipeline_unit.h"
+#include "stats/stats.h"
+#include "util/packet_socket.h"
+
+namespace simt::sm {
+
+class ExecPipe : public sc_core::sc_module {
+ public:
+  util::PacketTarget<ExecPipe, IssuePacket> in;             // from issue
+  util::PacketInitiator<ExecPipe, WritebackPacket> writeback; // to issue
+
+  // Counters go under `stats_name` (e.g. "sm0.sp"), beside the PipelineUnit's.
+  ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLatencyTable& ops,
+           stats::Registry& reg, const std::string& stats_name);
+
+  void set_tracing(bool on);
+  const std::vector<uint64_t>& lane_activity() const { return lane_activity_; }
+  // Raised whenever lane_activity() changes (for a waveform writer).
+  const sc_core::sc_event& lane_activity_event() const { return lane_event_; }
+
+  const PipelineUnit& unit() const { return unit_; }
+  size_t writebacks_pending() const { return wb_.size(); }
+
+ private:
+  struct Pending {
+    uint64_t due = 0;  // completion cycle
+    uint64_t seq = 0;  // issue order, breaks ties
+    WritebackPacket wb;
+  };
+  struct Later {
+    bool operator()(const Pending& a, const Pending& b) const {
+      return a.due != b.due ? a.due > b.due : a.seq > b.seq;
+    }
+  };
+
+  void on_issue(IssuePacket& p, sc_core::sc_time& t);
+  void tick();
+  void refresh_lanes(uint64_t now);
+
+  PipelineUnit unit_;
+  std::priority_queue<Pending, std::vector<Pending>, Later> wb_;
+  uint64_t seq_ = 0;
+  uint64_t busy_until_ = 0;  // first cycle every unit's input stage is free
+  bool tracing_ = false;
+  std::vector<uint64_t> lane_activity_;
+  uint64_t last_tick_ = UINT64_MAX;
+  sc_core::sc_event wake_;
+  sc_core::sc_event lane_event_;
+
+  stats::Counter& structural_stalls_;
+  stats::Counter& wb_stall_cycles_;
+};
+
+}  // namespace simt::sm

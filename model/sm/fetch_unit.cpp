@@ -1,0 +1,177 @@
+#include "sm/fetch_unit.h"
+
+#include <stdexcept>
+
+#include "config/param_registry.h"
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::sm {
+
+namespace {
+// Request ids carry the warp in their low bits, so a response finds its
+// warp's in-flight queue without a lookup table.
+constexpr uint32_t kWarpBits = 20;
+constexpr uint64_t kWarpMask = (uint64_t{1} << kWarpBits) - 1;
+}  // namespace
+
+void FetchParams::bind(config::ParamRegistry& r, const std::string& prefix) {
+  r.add_choice(prefix + ".scheduler", scheduler, {"lrr"}, "fetch scheduler (lrr: loose round-robin)");
+  r.add(prefix + ".width", width, "instructions fetched per cycle (the L1I port takes one request per cycle: 1)",
+        1, 1);
+}
+
+void FetchParams::validate(const std::string& prefix) const {
+  if (scheduler != "lrr")
+    throw input_error("option " + prefix + ".scheduler: '" + scheduler +
+                      "' is not modelled (the fetch scheduler supports: lrr)");
+  // A memory port starts one request per cycle; a wider fetch would need a
+  // multi-ported L1I, which is not modelled.
+  if (width != 1)
+    throw input_error("option " + prefix + ".width: only 1 is modelled (the L1I port takes one request per cycle)");
+}
+
+FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_t warps,
+                     stats::Registry& reg, const std::string& stats_name)
+    : sc_core::sc_module(name),
+      credits("credits", this, &FetchUnit::on_credit),
+      icache("icache"),
+      out("out"),
+      p_(p),
+      warps_(warps),
+      credit_(warps),
+      inflight_(warps),
+      last_warp_(warps ? warps - 1 : 0),
+      fetches_(reg.counter(stats_name + ".fetches", "instruction reads sent to the L1I")),
+      stall_cycles_(reg.counter(stats_name + ".fetch_stall_cycles",
+                                "cycles a credited warp or a fetched instruction could not move on "
+                                "(L1I or decode refused)")),
+      icache_waits_(reg.counter(stats_name + ".icache_waits",
+                                "fetch-cycles spent waiting for the L1I (sum over reads; / fetches = mean latency)")),
+      redirected_credits_(reg.counter(stats_name + ".redirected_credits",
+                                      "unfetched credits replaced by a newer generation")) {
+  p_.validate(stats_name);
+  if (warps == 0 || warps > kWarpMask) throw std::logic_error("fetch: warp count outside 1..2^20");
+  SC_HAS_PROCESS(FetchUnit);
+  SC_METHOD(tick);
+  dont_initialize();
+  sensitive << wake_;
+}
+
+size_t FetchUnit::pending_work() const {
+  size_t n = ready_.size();
+  for (uint32_t w = 0; w < warps_; ++w) n += credit_[w].valid + inflight_[w].size();
+  return n;
+}
+
+void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
+  if (c.warp >= warps_) throw std::logic_error("fetch: credit for warp " + std::to_string(c.warp) + " out of range");
+  Credit& k = credit_[c.warp];
+  if (k.valid) {
+    int32_t age = static_cast<int32_t>(c.gen - k.gen);  // wrap-safe generation order
+    if (age == 0) return;                               // one credit per warp: refuse, issue retries
+    c.accepted = true;
+    if (age < 0) return;  // older than the one held: already abandoned
+    ++redirected_credits_;
+  }
+  uint64_t now = util::now_cycle();
+  k.valid = true;
+  k.pc = c.pc;
+  k.gen = c.gen;
+  k.addr = c.addr;
+  k.bytes = c.bytes;
+  k.visible_at = now + 1;
+  c.accepted = true;
+  wake_.notify(util::cycle_time());
+}
+
+void FetchUnit::collect_responses(uint64_t now) {
+  uint64_t id;
+  while (icache.pop_response(id)) {
+    uint32_t w = static_cast<uint32_t>(id & kWarpMask);
+    auto& q = inflight_.at(w);
+    bool found = false;
+    for (InFlight& f : q) {
+      if (f.id != id) continue;
+      f.done = true;
+      icache_waits_ += now - f.sent;
+      found = true;
+      break;
+    }
+    if (!found) throw std::logic_error("fetch: L1I answered an unknown request");
+    // Pass on the warp's finished reads in fetch order.
+    while (!q.empty() && q.front().done) {
+      FetchedInstr fi;
+      fi.warp = w;
+      fi.pc = q.front().pc;
+      fi.gen = q.front().gen;
+      ready_.push_back(fi);
+      q.pop_front();
+    }
+  }
+}
+
+// Hands up to `width` returned instructions to decode; false when decode refused one.
+bool FetchUnit::deliver() {
+  for (uint32_t n = 0; n < p_.width && !ready_.empty(); ++n) {
+    FetchedInstr fi = ready_.front();
+    fi.accepted = false;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    out->b_transport(fi, t);
+    if (!fi.accepted) return false;
+    ready_.pop_front();
+  }
+  return true;
+}
+
+// Loose round-robin: starting after the warp fetched last, the first `width`
+// warps with a visible credit each start one read. `stalled` = the L1I refused.
+uint32_t FetchUnit::start_fetches(uint64_t now, bool& stalled) {
+  uint32_t sent = 0;
+  stalled = false;
+  for (uint32_t i = 1; i <= warps_ && sent < p_.width; ++i) {
+    uint32_t w = (last_warp_ + i) % warps_;
+    Credit& k = credit_[w];
+    if (!k.valid || k.visible_at > now) continue;
+    mem::MemRequest r;
+    r.addr = k.addr;
+    r.bytes = k.bytes;
+    r.instruction = true;
+    r.id = (seq_ << kWarpBits) | w;
+    if (!icache.send(r)) {
+      stalled = true;
+      break;
+    }
+    ++seq_;
+    ++fetches_;
+    ++sent;
+    inflight_[w].push_back(InFlight{r.id, k.pc, k.gen, now, false});
+    k.valid = false;
+    last_warp_ = w;
+  }
+  return sent;
+}
+
+void FetchUnit::tick() {
+  uint64_t now = util::now_cycle();
+  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
+    next_trigger(util::cycle_time());
+    return;
+  }
+  last_tick_ = now;
+
+  collect_responses(now);
+  bool decode_refused = !deliver();
+  bool icache_refused = false;
+  start_fetches(now, icache_refused);
+  if (decode_refused || icache_refused) ++stall_cycles_;
+
+  bool credits_waiting = false;
+  for (const Credit& k : credit_) credits_waiting |= k.valid;
+  if (credits_waiting || !ready_.empty())
+    next_trigger(util::cycle_time());
+  else
+    next_trigger(wake_ | icache.response_event());  // idle until a credit or a read returns
+}
+
+}  // namespace simt::sm

@@ -1,0 +1,91 @@
+// The SM's fetch stage. The issue stage grants a warp a fetch credit (one
+// instruction at pc, generation gen) whenever the warp's I-buffer has room;
+// each cycle the fetch scheduler picks up to `width` warps holding a credit
+// and reads their instructions from the L1I. A returned instruction goes to
+// decode as a FetchedInstr carrying the credit's warp, pc and gen.
+//
+// - At most one credit per warp waits to be fetched: a credit of a newer
+//   generation replaces it (the warp was redirected), one of the same
+//   generation is refused (issue retries), an older one is dropped.
+// - A warp's instructions reach decode in the order they were fetched, even
+//   when the L1I answers out of order (hit under miss): the I-buffer is a FIFO.
+// - Stale generations are not filtered here: issue drops them, since only it
+//   knows the warp's current generation.
+// - A credit accepted in cycle N is fetched in cycle N+1 at the earliest.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "mem/mem_port.h"
+#include "sm/packets.h"
+#include "stats/stats.h"
+#include "util/packet_socket.h"
+
+namespace simt::config { class ParamRegistry; }
+
+namespace simt::sm {
+
+struct FetchParams {
+  std::string scheduler = "lrr";  // fetch scheduler; only loose round-robin is modelled
+  uint32_t width = 1;             // I-cache reads started (and instructions passed on) per cycle: only 1
+
+  void bind(config::ParamRegistry& r, const std::string& prefix);
+  void validate(const std::string& prefix) const;
+};
+
+class FetchUnit : public sc_core::sc_module {
+ public:
+  util::PacketTarget<FetchUnit, FetchCredit> credits;  // from issue
+  mem::MemRequester icache;                            // bind icache.socket to the L1I
+  util::PacketInitiator<FetchUnit, FetchedInstr> out;  // to decode
+
+  // `warps`: warp slots of the SM (credits name warps 0..warps-1).
+  // Counters go under `stats_name` (e.g. "sm0.fetch").
+  FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_t warps, stats::Registry& reg,
+            const std::string& stats_name);
+
+  // Credits waiting to be fetched plus fetches in flight or waiting for decode.
+  size_t pending_work() const;
+
+ private:
+  struct Credit {
+    bool valid = false;
+    uint32_t pc = 0, gen = 0, bytes = 0;
+    uint64_t addr = 0;
+    uint64_t visible_at = 0;  // cycle from which the scheduler may pick it
+  };
+  struct InFlight {
+    uint64_t id = 0;
+    uint32_t pc = 0, gen = 0;
+    uint64_t sent = 0;
+    bool done = false;
+  };
+
+  void on_credit(FetchCredit& c, sc_core::sc_time& t);
+  void tick();
+  void collect_responses(uint64_t now);
+  bool deliver();
+  uint32_t start_fetches(uint64_t now, bool& stalled);
+
+  FetchParams p_;
+  uint32_t warps_;
+  std::vector<Credit> credit_;                 // per warp
+  std::vector<std::deque<InFlight>> inflight_; // per warp, in fetch order
+  std::deque<FetchedInstr> ready_;             // returned, in order, waiting for decode
+  uint32_t last_warp_;                         // LRR: the warp fetched last
+  uint64_t seq_ = 0;
+  uint64_t last_tick_ = UINT64_MAX;
+  sc_core::sc_event wake_;
+
+  stats::Counter& fetches_;
+  stats::Counter& stall_cycles_;
+  stats::Counter& icache_waits_;
+  stats::Counter& redirected_credits_;
+};
+
+}  // namespace simt::sm
