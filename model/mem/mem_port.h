@@ -12,9 +12,20 @@
 //                            cycle after they were accepted)
 //   responder.respond(req)   the response goes back (queued if the
 //                            initiator has not finished the previous one)
-// Both raise an event when something arrives, so an idle block can sleep.
+// Both raise an event when something becomes visible, so an idle block can
+// sleep: a block that still sees has_request()/has_response() must stay
+// awake (the event fires once per arrival cycle, not per item).
 // Payloads come from a pool (tlm_mm_interface): no allocation per request
 // once warm.
+//
+// Timing: whatever arrives in cycle N (a request, a response, END_REQ) takes
+// effect at cycle N+1 at the earliest (later if the transaction carries an
+// annotated delay), so the order in which SystemC runs the blocks' methods
+// within a cycle never changes results. One request per cycle per port: a
+// requester whose request was accepted in cycle N may send again at N+1.
+// The payload carries a dummy data buffer of the request's length: data
+// moves functionally (the executor touches memory itself), these ports only
+// carry timing.
 #pragma once
 
 #include <cstdint>
@@ -64,11 +75,21 @@ class MemRequester : public sc_core::sc_module {
   bool can_send() const;
   // A completed request's id (in completion order); false when none.
   bool pop_response(uint64_t& id);
+  // The same, with the whole request (addr, bytes, write, flags, id, source;
+  // payload is null: it has gone back to the pool).
+  bool pop_response(MemRequest& r);
   bool has_response() const;
-  size_t outstanding() const;
+  size_t outstanding() const;  // sent, response not yet arrived
   const sc_core::sc_event& response_event() const;
 
+  // Payload pool: payloads ever created / currently free (for leak checks).
+  size_t pool_allocated() const;
+  size_t pool_free() const;
+
  private:
+  // Socket callbacks (the simple sockets want members of the owner): they
+  // forward to Impl.
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -78,6 +99,9 @@ class MemResponder : public sc_core::sc_module {
   tlm_utils::simple_target_socket<MemResponder> socket;
 
   // `capacity`: requests held before END_REQ is withheld (backpressure).
+  // Loosely-timed initiators may call b_transport from an SC_THREAD: the
+  // call waits for queue space, then until the owner has responded. Debug
+  // transport and DMI are refused (no data lives behind these ports).
   MemResponder(sc_core::sc_module_name name, uint32_t capacity);
   ~MemResponder() override;
 
@@ -87,8 +111,14 @@ class MemResponder : public sc_core::sc_module {
   // Sends the response for a request taken with pop_request().
   void respond(const MemRequest& r);
   const sc_core::sc_event& request_event() const;
+  // Requests accepted and not yet popped (visible or not), and whether a
+  // further BEGIN_REQ is being held back (backpressure).
+  size_t queued() const;
+  bool holding() const;
 
  private:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
