@@ -62,6 +62,12 @@ struct DramParams {
   void validate(const std::string& prefix) const;
 };
 
+// The channel (= L2 partition) that owns `addr`: chunks of `interleave`
+// bytes rotate over `parts`. Shared by Dram and the crossbar's routing.
+inline uint32_t partition_of(uint64_t addr, uint32_t interleave, uint32_t parts) {
+  return uint32_t((addr / interleave) % parts);
+}
+
 struct DramRequest {
   uint64_t id = 0;     // returned in tick()'s done_ids
   uint64_t addr = 0;
@@ -86,7 +92,7 @@ class Dram {
   Dram(const DramParams& p, stats::Registry& stats, const std::string& stats_name);
 
   DramAddress decode(uint64_t addr) const;
-  uint32_t channel_of(uint64_t addr) const { return uint32_t((addr / p_.interleave) % p_.channels); }
+  uint32_t channel_of(uint64_t addr) const { return partition_of(addr, p_.interleave, p_.channels); }
 
   // False when the channel's queue is full; each false answer counts as one
   // refused offer in queue_full_rejects (ask once per offer).

@@ -1,0 +1,109 @@
+#include "mem/dram_module.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::mem {
+
+DramModule::DramModule(sc_core::sc_module_name name, const DramParams& p, stats::Registry& stats,
+                       const std::string& stats_name)
+    : sc_core::sc_module(name), dram_(p, stats, stats_name), span_(std::min(p.interleave, p.row_bytes)) {
+  for (uint32_t c = 0; c < p.channels; ++c)
+    ports_.emplace_back(new MemResponder(("ch" + std::to_string(c)).c_str(), kPortCapacity));
+  feed_.resize(p.channels);
+  for (auto& port : ports_) wake_ |= port->request_event();
+  SC_HAS_PROCESS(DramModule);
+  SC_METHOD(run);
+}
+
+DramModule::~DramModule() = default;
+
+uint32_t DramModule::alloc_slot() {
+  if (free_slots_.empty()) {
+    slots_.emplace_back();
+    return uint32_t(slots_.size() - 1);
+  }
+  const uint32_t s = free_slots_.back();
+  free_slots_.pop_back();
+  return s;
+}
+
+// Hands at most one piece of channel c's current request to the Dram.
+void DramModule::take(uint32_t c, uint64_t now) {
+  Feed& f = feed_[c];
+  if (!f.active) {
+    MemRequest r;
+    if (!ports_[c]->pop_request(r)) return;
+    const DramParams& p = dram_.params();
+    const std::string where = std::string(name()) + ": request at " + std::to_string(r.addr) + " of " +
+                              std::to_string(r.bytes) + " bytes";
+    if (r.bytes == 0) throw std::logic_error(where + " carries no data");
+    if (r.atomic)
+      throw std::logic_error(where + " is atomic: atomics are performed at L2, DRAM serves line reads and writes");
+    const uint64_t last = r.addr + r.bytes - 1;
+    if (r.addr / p.interleave != last / p.interleave)
+      throw input_error(where + " spans two channels (dram.interleave " + std::to_string(p.interleave) +
+                        "): the L2 line must not exceed the interleave");
+    if (dram_.channel_of(r.addr) != c)
+      throw std::logic_error(where + " arrived on channel " + std::to_string(c) + " but belongs to channel " +
+                             std::to_string(dram_.channel_of(r.addr)));
+    const uint32_t slot = alloc_slot();
+    Slot& s = slots_[slot];
+    s.req = r;
+    s.channel = c;
+    s.pending = uint32_t(last / span_ - r.addr / span_ + 1);  // one piece per row touched
+    f.active = true;
+    f.refused = false;
+    f.slot = slot;
+    f.addr = r.addr;
+    f.left = r.bytes;
+  }
+  // Ask the Dram once per waiting request, so its reject counter counts requests.
+  const bool room = f.refused ? dram_.queued(c) < dram_.params().queue : dram_.can_accept(c);
+  if (!room) {
+    f.refused = true;
+    return;
+  }
+  DramRequest d;
+  d.id = f.slot;
+  d.addr = f.addr;
+  d.bytes = uint32_t(std::min<uint64_t>(f.left, span_ - f.addr % span_));
+  d.write = slots_[f.slot].req.write;
+  dram_.accept(d, now);
+  f.addr += d.bytes;
+  f.left -= d.bytes;
+  if (f.left == 0) f.active = false;
+}
+
+void DramModule::run() {
+  const uint64_t now = util::now_cycle();
+  // Requests enter before the tick: one popped now can be scheduled now.
+  for (uint32_t c = 0; c < ports_.size(); ++c) take(c, now);
+  done_.clear();
+  dram_.tick(now, done_);
+  for (uint64_t id : done_) {
+    Slot& s = slots_[id];
+    if (--s.pending != 0) continue;
+    ports_[s.channel]->respond(s.req);
+    free_slots_.push_back(uint32_t(id));
+  }
+
+  uint64_t next = dram_.next_event(now);
+  for (uint32_t c = 0; c < ports_.size(); ++c) {
+    const Feed& f = feed_[c];
+    // A piece can go next cycle when its queue has room; a full queue frees at
+    // one of the Dram's own events. Requests waiting at an idle feed (the
+    // port's event fired already) are taken next cycle.
+    const bool can_take = f.active ? dram_.queued(c) < dram_.params().queue : ports_[c]->has_request();
+    if (can_take) next = std::min(next, now + 1);
+  }
+  if (next == Dram::kNever)
+    next_trigger(wake_);
+  else
+    next_trigger(util::cycles(next - now), wake_);
+}
+
+}  // namespace simt::mem
