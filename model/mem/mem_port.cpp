@@ -385,6 +385,14 @@ bool MemResponder::pop_request(MemRequest& r) {
   return true;
 }
 
+bool MemResponder::peek_request(MemRequest& r) const {
+  const auto& q = impl_->queue;
+  if (q.empty() || q.front().stamp > util::now_cycle()) return false;
+  r = describe(*q.front().gp);
+  r.payload = q.front().gp;
+  return true;
+}
+
 bool MemResponder::has_request() const {
   const auto& q = impl_->queue;
   return !q.empty() && q.front().stamp <= util::now_cycle();

@@ -107,6 +107,9 @@ class MemResponder : public sc_core::sc_module {
 
   // The oldest request visible at the current cycle; false when none.
   bool pop_request(MemRequest& r);
+  // The same without taking it: a block that cannot serve the request yet
+  // leaves it here, so the backpressure reaches the sender.
+  bool peek_request(MemRequest& r) const;
   bool has_request() const;
   // Sends the response for a request taken with pop_request().
   void respond(const MemRequest& r);

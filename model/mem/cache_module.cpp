@@ -1,0 +1,193 @@
+#include "mem/cache_module.h"
+
+#include <algorithm>
+
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::mem {
+
+namespace {
+
+constexpr unsigned kKindShift = 62;
+constexpr uint64_t kTagMask = (uint64_t{1} << kKindShift) - 1;
+
+}  // namespace
+
+void CachePortParams::bind(config::ParamRegistry& r, const std::string& prefix) {
+  r.add(prefix + ".ports", ports, "requests the cache looks up per cycle", 1, 64);
+  r.add(prefix + ".in_queue", in_queue, "requests waiting at the cache's input before the sender is held back", 1,
+        4096);
+  r.add(prefix + ".down_queue", down_queue,
+        "requests (misses, write-backs, forwarded writes) waiting to go to the next level before the cache stalls", 1,
+        4096);
+  r.add_choice(prefix + ".atomics", atomics, {"forward", "perform"},
+               "forward: atomics bypass this cache (L1s); perform: atomics are read-modify-write accesses here (L2)");
+}
+
+void CachePortParams::validate(const std::string& prefix) const {
+  auto bad = [&](const char* name, const std::string& why) {
+    return simt::input_error("option " + prefix + "." + name + ": " + why);
+  };
+  if (ports == 0) throw bad("ports", "must be at least 1");
+  if (in_queue == 0) throw bad("in_queue", "must be at least 1");
+  if (down_queue == 0) throw bad("down_queue", "must be at least 1");
+  if (atomics != "forward" && atomics != "perform")
+    throw bad("atomics", "'" + atomics + "' is not one of forward, perform");
+}
+
+CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, stats::Registry& stats,
+                         const std::string& stats_name)
+    : CacheModule(name, p, CachePortParams{}, stats, stats_name) {}
+
+CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, const CachePortParams& pp,
+                         stats::Registry& st, const std::string& n)
+    : sc_core::sc_module(name),
+      up("up", (pp.validate(n), pp.in_queue)),
+      down("down"),
+      pp_(pp),
+      perform_atomics_(pp.atomics == "perform"),
+      cache_(p, st, n),
+      stalls_(st.counter(n + ".stalls", "cycles the input stalled: no MSHR or merge slot for the oldest request")),
+      down_stalls_(st.counter(n + ".down_stalls", "cycles the input stalled: the queue toward the next level was full")),
+      atomics_forwarded_(st.counter(n + ".atomics_forwarded", "atomics passed on untouched (atomics = forward)")),
+      down_requests_(st.counter(n + ".down_requests", "requests sent to the next level (fills, write-backs, forwards)")) {
+  SC_METHOD(tick);
+}
+
+uint32_t CacheModule::new_slot(const MemRequest& r) {
+  uint32_t s;
+  if (free_slots_.empty()) {
+    s = static_cast<uint32_t>(slots_.size());
+    slots_.push_back(r);
+  } else {
+    s = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[s] = r;
+  }
+  return s;
+}
+
+void CacheModule::answer(uint32_t slot) {
+  up.respond(slots_[slot]);
+  slots_[slot].payload = nullptr;
+  free_slots_.push_back(slot);
+}
+
+void CacheModule::push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool write, bool atomic,
+                            bool instruction, uint32_t source, DownKind kind, uint64_t tag) {
+  DownEntry e;
+  e.ready = ready;
+  e.req.addr = addr;
+  e.req.bytes = bytes;
+  e.req.write = write;
+  e.req.atomic = atomic;
+  e.req.instruction = instruction;
+  e.req.source = source;
+  e.req.id = (static_cast<uint64_t>(kind) << kKindShift) | (tag & kTagMask);
+  down_q_.push_back(e);
+}
+
+void CacheModule::take_responses(uint64_t now) {
+  MemRequest r;
+  while (down.pop_response(r)) {
+    const auto kind = static_cast<DownKind>(r.id >> kKindShift);
+    const uint64_t tag = r.id & kTagMask;
+    if (kind == DownKind::Fill) {
+      const Cache::FillResult f = cache_.fill(tag);
+      for (uint32_t i = 0; i < f.n_waiting; ++i) answer(static_cast<uint32_t>(f.waiting[i]));
+      if (f.writeback)
+        push_down(now, f.victim_line, cache_.params().line, true, false, false, pp_.source, DownKind::Writeback, 0);
+    } else if (kind == DownKind::Forward) {
+      answer(static_cast<uint32_t>(tag));
+    }
+    // Writeback: nobody waits for it.
+  }
+}
+
+bool CacheModule::accept(const MemRequest& r, uint64_t now) {
+  const bool atomic = r.atomic;
+  if (atomic && !perform_atomics_) {
+    const uint32_t s = new_slot(r);
+    ++atomics_forwarded_;
+    push_down(now, r.addr, r.bytes, r.write, true, r.instruction, r.source, DownKind::Forward, s);
+    return true;
+  }
+  // An atomic performed here is a read-modify-write: a write access.
+  const bool write = r.write || atomic;
+  // The req_id is the slot the request will occupy: peek at it without
+  // taking it, since a ReservationFail must leave nothing behind.
+  const uint32_t s = free_slots_.empty() ? static_cast<uint32_t>(slots_.size()) : free_slots_.back();
+  const Cache::Outcome o = cache_.access(r.addr, write, s);
+  const uint64_t lookup_done = now + cache_.params().hit_latency;
+  switch (o) {
+    case Cache::Outcome::ReservationFail:
+      return false;
+    case Cache::Outcome::Hit:
+      new_slot(r);
+      hits_.push_back({lookup_done, s});
+      return true;
+    case Cache::Outcome::Miss: {
+      new_slot(r);
+      const uint64_t line = cache_.line_addr(r.addr);
+      push_down(lookup_done, line, cache_.params().line, false, false, r.instruction, r.source, DownKind::Fill, line);
+      return true;
+    }
+    case Cache::Outcome::MissMerged:
+      new_slot(r);  // answered by the fill of the line's first miss
+      return true;
+    case Cache::Outcome::WriteForward:
+      new_slot(r);
+      push_down(lookup_done, r.addr, r.bytes, true, atomic, r.instruction, r.source, DownKind::Forward, s);
+      return true;
+  }
+  return true;
+}
+
+void CacheModule::tick() {
+  const uint64_t now = util::now_cycle();
+
+  take_responses(now);
+
+  while (!hits_.empty() && hits_.front().ready <= now) {
+    answer(hits_.front().slot);
+    hits_.pop_front();
+  }
+
+  if (!down_q_.empty() && down_q_.front().ready <= now && down.send(down_q_.front().req)) {
+    down_q_.pop_front();
+    ++down_requests_;
+  }
+
+  for (uint32_t k = 0; k < pp_.ports; ++k) {
+    MemRequest r;
+    if (!up.peek_request(r)) break;
+    if (down_q_.size() >= pp_.down_queue) {
+      ++down_stalls_;
+      break;
+    }
+    if (!accept(r, now)) {
+      ++stalls_;
+      break;
+    }
+    up.pop_request(r);
+  }
+
+  // Work that needs the next cycle: a visible request (accepted or stalled),
+  // a response, or a down entry that is ready (a refused send retries).
+  const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
+  if (up.has_request() || down.has_response() || down_ready) {
+    next_trigger(util::cycle_time());
+    return;
+  }
+  // Otherwise sleep until the earliest timed work, or until a port delivers.
+  uint64_t wake = UINT64_MAX;
+  if (!hits_.empty()) wake = hits_.front().ready;
+  if (!down_q_.empty()) wake = std::min(wake, down_q_.front().ready);
+  if (wake != UINT64_MAX)
+    next_trigger(util::cycles(wake - now), up.request_event() | down.response_event());
+  else
+    next_trigger(up.request_event() | down.response_event());
+}
+
+}  // namespace simt::mem

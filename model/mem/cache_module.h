@@ -1,0 +1,113 @@
+// The sc_module around mem::Cache: one per cache of the machine (L1I, L1D,
+// L2 partition, ...). `up` takes requests from the core side (or the
+// previous level), `down` talks to the next level. One SC_METHOD that runs
+// every cycle while there is work and sleeps on the ports' events otherwise.
+//
+// Per cycle, in this order:
+//  1. responses from `down`: a line fill answers every request that waited
+//     for the line (and may push a dirty victim's write-back down); a
+//     forwarded write or atomic answers its requester;
+//  2. hits whose hit_latency has elapsed are answered;
+//  3. the oldest ready entry of the down queue (line requests, write-backs,
+//     forwarded writes and atomics, FIFO) is offered to `down`, retried
+//     every cycle while `down` refuses;
+//  4. up to `ports` requests are taken from `up` and looked up. A request
+//     that finds no MSHR (or merge slot) stays in `up` and the cache stalls
+//     (in order: later requests wait behind it); so does every request while
+//     the down queue is full.
+//
+// Timing choices:
+//  - a miss goes down after the tag lookup (hit_latency cycles), so a read
+//    miss costs hit_latency + the round trip below; merged misses and the
+//    allocating one are answered in the cycle the fill arrives;
+//  - writes that are not kept here (write-through, write-evict) are
+//    forwarded and the writer is answered when the write completes below
+//    (not posted: the LDST unit's write-back then means "globally done");
+//  - atomics: with `atomics = forward` (L1s) they bypass the cache and go
+//    down untouched, answered when they return; with `atomics = perform`
+//    (the L2) they are a read-modify-write access: a hit after hit_latency,
+//    a miss (or merge) answered at the fill, the line left dirty under
+//    write-back; a no-write-allocate cache forwards them as writes;
+//  - requests go down with the `source` of the request that caused them
+//    (write-backs: the cache's own `source` parameter).
+// Data moves functionally elsewhere: this module only decides when.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "config/param_registry.h"
+#include "mem/cache.h"
+#include "mem/mem_port.h"
+#include "stats/stats.h"
+
+namespace simt::mem {
+
+// The wrapper's own knobs, bound next to CacheParams under the same prefix.
+struct CachePortParams {
+  uint32_t ports = 1;           // requests looked up per cycle
+  uint32_t in_queue = 4;        // requests `up` holds before withholding END_REQ
+  uint32_t down_queue = 8;      // requests waiting to go down before the cache stalls
+  std::string atomics = "forward";  // forward (L1: bypass) | perform (L2: read-modify-write here)
+  uint32_t source = 0;          // `source` of its write-backs: set by the netlist, not an option
+
+  void bind(config::ParamRegistry& r, const std::string& prefix);
+  void validate(const std::string& prefix) const;  // throws simt::input_error
+};
+
+class CacheModule : public sc_core::sc_module {
+ public:
+  MemResponder up;    // from the core side / previous level
+  MemRequester down;  // to the next level: must be bound
+
+  // Counters: the Cache's under `stats_name` plus stalls, down_stalls,
+  // atomics_forwarded, down_requests.
+  CacheModule(sc_core::sc_module_name name, const CacheParams& p, stats::Registry& stats,
+              const std::string& stats_name);
+  CacheModule(sc_core::sc_module_name name, const CacheParams& p, const CachePortParams& pp,
+              stats::Registry& stats, const std::string& stats_name);
+
+  const Cache& cache() const { return cache_; }  // inspection (tests, VCD); no other block may hold it
+
+ private:
+  SC_HAS_PROCESS(CacheModule);
+
+  // What a request sent down is for; encoded in the top bits of its id.
+  enum class DownKind : uint64_t { Fill = 0, Forward = 1, Writeback = 2 };
+  struct DownEntry {
+    uint64_t ready;  // first cycle it may be offered
+    MemRequest req;
+  };
+  struct HitEntry {
+    uint64_t ready;
+    uint32_t slot;
+  };
+
+  void tick();
+  void take_responses(uint64_t now);
+  bool accept(const MemRequest& r, uint64_t now);  // false: stall, leave it in `up`
+  uint32_t new_slot(const MemRequest& r);
+  void answer(uint32_t slot);
+  void push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool write, bool atomic, bool instruction,
+                 uint32_t source, DownKind kind, uint64_t tag);
+
+  CachePortParams pp_;
+  bool perform_atomics_;
+  Cache cache_;
+  // Requests taken from `up` and not answered yet, by slot (= the Cache's req_id).
+  std::vector<MemRequest> slots_;
+  std::vector<uint32_t> free_slots_;
+  std::deque<HitEntry> hits_;
+  std::deque<DownEntry> down_q_;
+
+  stats::Counter& stalls_;
+  stats::Counter& down_stalls_;
+  stats::Counter& atomics_forwarded_;
+  stats::Counter& down_requests_;
+};
+
+}  // namespace simt::mem
