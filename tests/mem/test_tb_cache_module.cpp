@@ -137,7 +137,34 @@ BOOST_AUTO_TEST_CASE(l1_between_a_core_and_a_fixed_latency_memory) {
   core.port.socket.bind(l1.up.socket);
   l1.down.socket.bind(mem.port.socket);
 
+  // A second, independent netlist in the same world: an L2 that performs
+  // atomics (read-modify-write: a miss fetches the line, a hit dirties it).
+  const std::vector<Step> l2_script = {
+      {0, 0x8000, false, true, 21},   // atomic miss
+      {50, 0x8010, false, true, 22},  // atomic hit on the same line
+  };
+  Core core2("core2", l2_script);
+  simt::mem::CachePortParams l2_ports;
+  l2_ports.atomics = "perform";
+  simt::mem::CacheModule l2("l2", p, l2_ports, stats, "l2");
+  Memory mem2("mem2", kMemLatency);
+  core2.port.socket.bind(l2.up.socket);
+  l2.down.socket.bind(mem2.port.socket);
+
   sc_core::sc_start(cycles(600));
+
+  BOOST_TEST(core2.resp_at.count(21) == 1u);
+  BOOST_TEST(core2.resp_at.count(22) == 1u);
+  BOOST_TEST(mem2.seen.size() == 1u);  // only the line fill: atomics stay in the L2
+  BOOST_REQUIRE(!mem2.seen.empty());
+  BOOST_TEST(!mem2.seen[0].atomic);
+  BOOST_TEST(!mem2.seen[0].write);
+  BOOST_TEST(mem2.seen[0].addr == 0x8000u);
+  BOOST_TEST(core2.resp_at[22] - core2.sent_at[22] == p.hit_latency + 2);
+  BOOST_TEST(l2.cache().dirty(0x8000));
+  BOOST_TEST(stats.value("l2.write_hits") == 1u);
+  BOOST_TEST(stats.value("l2.write_misses") == 1u);
+  BOOST_TEST(stats.value("l2.atomics_forwarded") == 0u);
 
   // Everything was answered, and nothing is left in flight.
   for (const Step& s : script) BOOST_TEST_CONTEXT("id " << s.id) BOOST_TEST(core.resp_at.count(s.id) == 1u);
