@@ -195,6 +195,7 @@ bool Crossbar::pending_now(uint64_t now, uint64_t& next) const {
 }
 
 void Crossbar::run() {
+  ++activations_;
   const uint64_t now = util::now_cycle();
   deliver(now);
   stage_inputs();

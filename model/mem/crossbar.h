@@ -75,6 +75,9 @@ class Crossbar : public sc_core::sc_module {
   uint32_t num_sources() const { return uint32_t(src_.size()); }
   const CrossbarParams& params() const { return p_; }
 
+  // Times the method has run (tests check that an idle block sleeps).
+  uint64_t activations() const { return activations_; }
+
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
 
@@ -115,6 +118,7 @@ class Crossbar : public sc_core::sc_module {
   Net req_;  // inputs = sources, outputs = partitions
   Net rsp_;  // inputs = partitions, outputs = sources
   sc_core::sc_event_or_list wake_;
+  uint64_t activations_ = 0;
   stats::Counter& requests_;
   stats::Counter& responses_;
   stats::Counter& flits_;

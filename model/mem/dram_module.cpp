@@ -79,6 +79,7 @@ void DramModule::take(uint32_t c, uint64_t now) {
 }
 
 void DramModule::run() {
+  ++activations_;
   const uint64_t now = util::now_cycle();
   // Requests enter before the tick: one popped now can be scheduled now.
   for (uint32_t c = 0; c < ports_.size(); ++c) take(c, now);

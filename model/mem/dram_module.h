@@ -46,6 +46,9 @@ class DramModule : public sc_core::sc_module {
   MemResponder& channel_port(uint32_t c) { return *ports_[c]; }
   const Dram& dram() const { return dram_; }
 
+  // Times the method has run (tests check that an idle block sleeps).
+  uint64_t activations() const { return activations_; }
+
  private:
   struct Slot {
     MemRequest req;
@@ -73,6 +76,7 @@ class DramModule : public sc_core::sc_module {
   std::vector<Feed> feed_;
   std::vector<uint64_t> done_;
   sc_core::sc_event_or_list wake_;
+  uint64_t activations_ = 0;
 };
 
 }  // namespace simt::mem
