@@ -1,0 +1,231 @@
+#include "sm/ldst_unit.h"
+
+#include <algorithm>
+
+#include "config/param_registry.h"
+#include "func/address_space.h"
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::sm {
+
+void LdstParams::bind(config::ParamRegistry& r, const std::string& prefix, const std::string& shared_prefix) {
+  shared.bind(r, shared_prefix);
+  r.add(prefix + ".line", line, "coalescing granularity in bytes (the L1D line): one request per line touched",
+        4, 4096);
+  r.add(prefix + ".queue", queue, "LDST instructions in flight (accepted, not yet written back)", 1, 4096);
+}
+
+void LdstParams::validate(const std::string& prefix, const std::string& shared_prefix) const {
+  shared.validate(shared_prefix);
+  mem::CoalescerParams{line}.validate(prefix);
+  if (queue < 1 || queue > 4096)
+    throw input_error("option " + prefix + ".queue: " + std::to_string(queue) + " is not in 1..4096");
+}
+
+namespace {
+
+// "sm0.ldst" -> "sm0.shmem"; "ldst" -> "shmem".
+std::string sibling(const std::string& name, const char* leaf) {
+  const size_t dot = name.rfind('.');
+  return dot == std::string::npos ? std::string(leaf) : name.substr(0, dot + 1) + leaf;
+}
+
+// Request ids: the slot in the low 16 bits, the instruction's sequence
+// number above, so a response can never be credited to a later occupant.
+constexpr unsigned kSlotBits = 16;
+uint64_t make_id(uint32_t slot, uint64_t seq) { return (seq << kSlotBits) | slot; }
+
+}  // namespace
+
+LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Registry& st,
+                   const std::string& n, uint32_t sm)
+    : sc_module(name),
+      in("in", this, &LdstUnit::receive),
+      l1d("l1d"),
+      writeback("writeback"),
+      p_((p.validate(), p)),
+      sm_(sm),
+      banks_(p.shared, st, sibling(n, "shmem")),
+      coalescer_(mem::CoalescerParams{p.line}, st, n + ".coalescer"),
+      slots_(p.queue),
+      instructions_(st.counter(n + ".instructions", "warp memory instructions executed")),
+      requests_(st.counter(n + ".requests", "line requests sent to the L1D")),
+      shared_cycles_(st.counter(n + ".shared_cycles", "cycles the shared-memory banks were busy")),
+      bank_conflicts_(st.counter(n + ".bank_conflicts", "extra shared-memory bank cycles (cycles - 1 per access)")),
+      mem_stall_cycles_(st.counter(n + ".mem_pipeline_stall_cycles", "cycles a request waited on the L1D port")),
+      writeback_stall_cycles_(st.counter(n + ".writeback_stall_cycles", "cycles a completed instruction's "
+                                                                         "write-back was refused")),
+      // Bins 0..128 (a 32-thread v4 access can touch 128 lines); more lands in the last bin.
+      per_instruction_(st.histogram(n + ".requests_per_instruction", 0, 1, 129,
+                                    "line requests per warp memory instruction")) {
+  if (p.queue >= (1u << kSlotBits)) throw input_error("option ldst.queue: too large");
+  order_.reserve(p.queue);
+  SC_METHOD(tick);
+  sensitive << wake_ << l1d.response_event();
+  dont_initialize();
+}
+
+void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
+  // A slot freed this cycle counts as taken until the next one, so the
+  // answer does not depend on whether our method ran first.
+  const uint64_t now = util::now_cycle();
+  const uint32_t freed_now = freed_cycle_ == now ? freed_count_ : 0;
+  if (in_flight_ + freed_now >= p_.queue) return;  // full: issue retries later
+  uint32_t s = 0;
+  while (slots_[s].used) ++s;  // a free slot exists: in_flight_ < queue
+  Slot& e = slots_[s];
+  e.used = true;
+  e.sent_all = false;
+  e.seq = next_seq_++;
+  e.visible = now + 1;
+  e.shared_done = 0;
+  e.pending = 0;
+  e.warp = p.warp;
+  e.instr = p.instr;
+  e.long_latency = p.long_latency;
+  e.atomic = p.is_atomic;
+  e.store = p.is_store;
+  e.cta_slot = p.cta_slot;
+  e.cta_threads = p.cta_threads;
+  e.local_bytes = p.local_bytes;
+  e.accesses.assign(p.accesses.begin(), p.accesses.end());
+  order_.push_back(s);
+  ++in_flight_;
+  p.accepted = true;
+  wake_.notify(util::cycle_time());
+}
+
+void LdstUnit::start(uint32_t s, uint64_t now) {
+  Slot& e = slots_[s];
+  ++instructions_;
+  const uint32_t c = banks_.access(e.accesses);
+  if (c > 0) {
+    shared_cycles_ += c;
+    bank_conflicts_ += c - 1;
+    e.shared_done = now + (c - 1) + p_.shared.latency;
+  }
+  const mem::AccessKind kind = e.atomic  ? mem::AccessKind::Atomic
+                               : e.store ? mem::AccessKind::Write
+                                         : mem::AccessKind::Read;
+  bool has_local = false;
+  for (const func::MemAccess& a : e.accesses)
+    if (a.space == ptx::Space::Local) { has_local = true; break; }
+  mem::LocalLayout local;
+  if (has_local) {
+    if (e.cta_threads == 0 || uint64_t{e.cta_threads} * e.local_bytes > (uint64_t{1} << 32) ||
+        e.cta_slot >= 256)
+      throw std::invalid_argument("ldst: local access needs a CTA of 1..1024 threads, a slot below 256 and at "
+                                  "most 4 GiB of local memory per CTA");
+    local.base = kLocalRegion + (uint64_t{sm_} << 40) + (uint64_t{e.cta_slot} << 32);
+    local.threads = e.cta_threads;
+  }
+  coalescer_.coalesce(e.accesses, kind, lines_, has_local ? &local : nullptr);
+  for (mem::LineRequest& r : lines_)
+    if (r.space == ptx::Space::Param) r.line_addr += func::kParamWindow;
+  requests_ += lines_.size();
+  per_instruction_.add(static_cast<int64_t>(lines_.size()));
+  cur_ = s;
+  shared_left_ = c;
+  next_line_ = 0;
+}
+
+// One cycle of the address stage: a bank cycle, or one request offered to
+// the L1D. An instruction with nothing to do still takes its one cycle.
+void LdstUnit::address_step(uint64_t now) {
+  if (cur_ == kNone) {
+    if (order_head_ == order_.size() || slots_[order_[order_head_]].visible > now) return;
+    start(order_[order_head_++], now);
+    if (order_head_ == order_.size()) {
+      order_.clear();
+      order_head_ = 0;
+    }
+  }
+  Slot& e = slots_[cur_];
+  if (shared_left_ > 0) {
+    --shared_left_;
+  } else if (next_line_ < lines_.size()) {
+    const mem::LineRequest& lr = lines_[next_line_];
+    mem::MemRequest r;
+    r.addr = lr.line_addr;
+    r.bytes = lr.bytes;
+    r.write = lr.kind != mem::AccessKind::Read;
+    r.atomic = lr.kind == mem::AccessKind::Atomic;
+    r.id = make_id(cur_, e.seq);
+    r.source = sm_;
+    if (l1d.send(r)) {
+      ++next_line_;
+      ++e.pending;
+    } else {
+      ++mem_stall_cycles_;
+    }
+  }
+  if (shared_left_ == 0 && next_line_ == lines_.size()) {
+    e.sent_all = true;
+    cur_ = kNone;
+  }
+}
+
+// Sends the write-back of the oldest completed instruction; true if one was
+// sent or refused (i.e. there is still write-back work next cycle).
+bool LdstUnit::try_writeback(uint64_t now) {
+  uint32_t best = kNone;
+  for (uint32_t s = 0; s < slots_.size(); ++s) {
+    const Slot& e = slots_[s];
+    if (e.used && e.sent_all && e.pending == 0 && e.shared_done <= now &&
+        (best == kNone || e.seq < slots_[best].seq))
+      best = s;
+  }
+  if (best == kNone) return false;
+  Slot& e = slots_[best];
+  WritebackPacket wb;
+  wb.warp = e.warp;
+  wb.instr = e.instr;
+  wb.long_latency = e.long_latency;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  writeback->b_transport(wb, t);
+  if (!wb.accepted) {
+    ++writeback_stall_cycles_;
+    return true;
+  }
+  e.used = false;
+  --in_flight_;
+  if (freed_cycle_ != now) {
+    freed_cycle_ = now;
+    freed_count_ = 0;
+  }
+  ++freed_count_;
+  return true;
+}
+
+void LdstUnit::tick() {
+  const uint64_t now = util::now_cycle();
+  // Responses first: each answers one request of the slot named in its id.
+  uint64_t id = 0;
+  while (l1d.pop_response(id)) {
+    const uint32_t s = static_cast<uint32_t>(id & ((1u << kSlotBits) - 1));
+    if (s >= slots_.size() || !slots_[s].used || slots_[s].seq != (id >> kSlotBits) || slots_[s].pending == 0)
+      throw std::logic_error("ldst: response with unknown id " + std::to_string(id));
+    --slots_[s].pending;
+  }
+  bool busy = false;
+  if (now != last_cycle_) {  // a second wake-up in the same cycle only drains responses
+    last_cycle_ = now;
+    address_step(now);
+    busy = try_writeback(now);
+  }
+  // Work next cycle: the address stage, queued instructions, write-backs.
+  busy = busy || cur_ != kNone || order_head_ < order_.size();
+  uint64_t wake_at = UINT64_MAX;
+  for (const Slot& e : slots_) {
+    if (!e.used || !e.sent_all || e.pending != 0) continue;
+    wake_at = std::min(wake_at, std::max(e.shared_done, now + 1));
+  }
+  if (busy) wake_at = now + 1;
+  if (wake_at != UINT64_MAX)
+    next_trigger(util::cycles(wake_at - now), wake_ | l1d.response_event());
+  else
+    next_trigger(wake_ | l1d.response_event());  // idle until an instruction or a response arrives
+}
+
+}  // namespace simt::sm

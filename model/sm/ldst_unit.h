@@ -1,0 +1,141 @@
+// The SM's load/store unit. It takes LDST issue packets (the addresses the
+// functional executor touched, per thread) and decides when the instruction
+// completes:
+//   - shared-space accesses go through the bank model: the unit's address
+//     stage is busy `cycles` = the worst bank's distinct words, and the
+//     shared part completes (cycles - 1) + shmem.latency cycles after it
+//     started;
+//   - global, local, const and param accesses go through the coalescer:
+//     one MemRequest per line touched, sent to the L1D in order, at most one
+//     per cycle (a refused request is retried next cycle, and the cycle is
+//     counted in mem_pipeline_stall_cycles). The address stage holds the
+//     instruction until its last request is accepted.
+// The address stage serves one instruction at a time, in accept order; an
+// instruction that has sent everything waits in its slot for its responses
+// while the next one starts, so instructions complete out of order. Every
+// request is acknowledged: loads, stores and atomics complete when the L1D
+// has answered every request (the base protocol answers every transaction).
+// A completed instruction sends one WritebackPacket (at most one per cycle,
+// oldest first, retried while refused) and frees its slot.
+//
+// Request addresses (the cache tags the L1D/L2 see):
+//   global, const  the access address as is: const data lives in device
+//                  memory (func/address_space.h), so its lines are the
+//                  global lines holding it;
+//   param          func::kParamWindow + offset (never a device address);
+//   local          kLocalRegion + (sm << 40) + (cta_slot << 32) + the
+//                  coalescer's interleaved offset ((a/4)*threads + t)*4 + a%4,
+//                  so locals of different CTA slots and SMs never share a line
+//                  with each other or with device memory. These addresses are
+//                  timing tags only: the functional executor owns the data.
+// A request's addr is its line address and bytes the distinct bytes the
+// warp touched in that line (<= ldst.line). Atomics (and reductions) are
+// sent with atomic = true and write = true: Fermi performs global atomics at
+// the L2, so the L1D must pass them on rather than serve them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "mem/coalescer.h"
+#include "mem/mem_port.h"
+#include "mem/shared_memory_banks.h"
+#include "sm/packets.h"
+#include "stats/stats.h"
+#include "util/packet_socket.h"
+
+namespace simt::config { class ParamRegistry; }
+
+namespace simt::sm {
+
+struct LdstParams {
+  mem::SharedMemoryParams shared;  // bound under "shmem"
+  uint32_t line = 128;             // coalescing granularity = the L1D line (bytes, power of two)
+  uint32_t queue = 8;              // instructions accepted and not yet written back
+
+  void bind(config::ParamRegistry& r, const std::string& prefix = "ldst",
+            const std::string& shared_prefix = "shmem");
+  void validate(const std::string& prefix = "ldst", const std::string& shared_prefix = "shmem") const;
+};
+
+class LdstUnit : public sc_core::sc_module {
+ public:
+  // Base of the local-memory request region (see the file comment).
+  static constexpr uint64_t kLocalRegion = uint64_t{1} << 62;
+
+  util::PacketTarget<LdstUnit, IssuePacket> in;           // refuses while `queue` instructions are in flight
+  mem::MemRequester l1d;                                   // toward the L1D CacheModule
+  util::PacketInitiator<LdstUnit, WritebackPacket> writeback;  // toward issue (scoreboard release)
+
+  // Counters under `stats_name` ("sm0.ldst"): instructions, requests,
+  // shared_cycles, bank_conflicts, mem_pipeline_stall_cycles,
+  // writeback_stall_cycles, requests_per_instruction. The bank model counts
+  // under "<parent>.shmem" (sm0.shmem.bank_conflicts), the coalescer under
+  // "<stats_name>.coalescer". `sm` is the SM index: MemRequest::source and
+  // part of the local-memory addresses.
+  LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Registry& stats,
+           const std::string& stats_name, uint32_t sm = 0);
+
+  // Instructions accepted and not yet written back.
+  uint32_t in_flight() const { return in_flight_; }
+
+ private:
+  SC_HAS_PROCESS(LdstUnit);
+
+  struct Slot {
+    bool used = false;
+    bool sent_all = false;       // left the address stage
+    uint64_t seq = 0;            // accept order
+    uint64_t visible = 0;        // first cycle the address stage may take it
+    uint64_t shared_done = 0;    // cycle the shared part completes (0: none)
+    uint32_t pending = 0;        // requests sent and not yet answered
+    uint32_t warp = 0;
+    const ptx::Instr* instr = nullptr;
+    bool long_latency = false;
+    bool atomic = false, store = false;
+    uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
+    std::vector<func::MemAccess> accesses;  // reused: no allocation once warm
+  };
+
+  void receive(IssuePacket& p, sc_core::sc_time& t);
+  void tick();
+  void start(uint32_t slot, uint64_t now);
+  void address_step(uint64_t now);
+  bool try_writeback(uint64_t now);
+
+  LdstParams p_;
+  uint32_t sm_;
+  mem::SharedMemoryBanks banks_;
+  mem::Coalescer coalescer_;
+
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> order_;      // slots waiting for the address stage, accept order (FIFO)
+  size_t order_head_ = 0;
+  uint32_t in_flight_ = 0;
+  uint64_t next_seq_ = 1;
+  uint64_t freed_cycle_ = UINT64_MAX;  // slots freed in this cycle stay taken for receive()
+  uint32_t freed_count_ = 0;
+
+  // The address stage: one instruction at a time.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t cur_ = kNone;
+  uint32_t shared_left_ = 0;              // bank cycles still to spend
+  std::vector<mem::LineRequest> lines_;   // its line requests
+  size_t next_line_ = 0;
+
+  uint64_t last_cycle_ = UINT64_MAX;      // guards against two steps in one cycle
+  sc_core::sc_event wake_;
+
+  stats::Counter& instructions_;
+  stats::Counter& requests_;
+  stats::Counter& shared_cycles_;
+  stats::Counter& bank_conflicts_;
+  stats::Counter& mem_stall_cycles_;
+  stats::Counter& writeback_stall_cycles_;
+  stats::Histogram& per_instruction_;
+};
+
+}  // namespace simt::sm
