@@ -1,76 +1,10 @@
-// Per-warp immediate-post-dominator (PDOM) reconvergence stack, as in
-// Fung et al. and seed 001 §2: each entry is {PC, reconvergence PC, mask}.
-// The top entry executes; on a divergent branch its PC becomes the
-// reconvergence PC and one entry per side is pushed; an entry is popped
-// when its PC reaches its reconvergence PC or all its threads exited.
-// Plain C++ so the functional runner and the timing SM can share it.
+// The PDOM reconvergence stack moved to sm/ (the timing SM's issue stage owns
+// it); the functional runner keeps using it under its old name.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
-#include "func/thread_mask.h"
-#include "ptx/ir.h"
+#include "sm/simt_stack.h"
 
 namespace simt::runtime {
-
-struct StackEntry {
-  uint32_t pc;
-  uint32_t rpc;  // ptx::kNoPc: never reconverges (threads leave through exit)
-  func::ThreadMask mask;
-};
-
-class SimtStack {
- public:
-  void reset(uint32_t pc, const func::ThreadMask& mask) {
-    entries_.clear();
-    entries_.push_back({pc, ptx::kNoPc, mask});
-  }
-  bool empty() const { return entries_.empty(); }
-  size_t depth() const { return entries_.size(); }
-  StackEntry& top() { return entries_.back(); }
-  const StackEntry& top() const { return entries_.back(); }
-  const std::vector<StackEntry>& entries() const { return entries_; }
-
-  // Pops finished entries: reconverged (pc == rpc) or with no live thread.
-  // Returns false when the stack is empty (the warp is done).
-  bool settle(const func::ThreadMask& exited) {
-    while (!entries_.empty()) {
-      StackEntry& e = entries_.back();
-      if (e.pc != e.rpc && e.mask.minus(exited).any()) return true;
-      entries_.pop_back();
-    }
-    return false;
-  }
-
-  // The top entry branched: `taken` threads go to `target`, the others fall
-  // through to `fallthrough`; both meet again at `rpc`.
-  void branch(const func::ThreadMask& taken, uint32_t target, uint32_t fallthrough, uint32_t rpc) {
-    StackEntry& e = entries_.back();
-    func::ThreadMask not_taken = e.mask.minus(taken);
-    if (not_taken.none()) { e.pc = target; return; }
-    if (taken.none()) { e.pc = fallthrough; return; }
-    e.pc = rpc;  // the reconvergence entry keeps the full mask
-    entries_.push_back({fallthrough, rpc, not_taken});
-    entries_.push_back({target, rpc, taken});
-    max_depth_ = std::max(max_depth_, entries_.size());
-  }
-
-  // A call: the current entry resumes at `ret_pc`; the callee runs in its
-  // own entry that pops when the threads come back to `ret_pc`.
-  void call(uint32_t callee_pc, uint32_t ret_pc) {
-    StackEntry& e = entries_.back();
-    func::ThreadMask m = e.mask;
-    e.pc = ret_pc;
-    entries_.push_back({callee_pc, ret_pc, m});
-    max_depth_ = std::max(max_depth_, entries_.size());
-  }
-
-  size_t max_depth() const { return max_depth_; }
-
- private:
-  std::vector<StackEntry> entries_;
-  size_t max_depth_ = 1;
-};
-
+using sm::SimtStack;
+using sm::StackEntry;
 }  // namespace simt::runtime

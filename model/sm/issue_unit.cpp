@@ -1,0 +1,736 @@
+#include "sm/issue_unit.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "config/param_registry.h"
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::sm {
+
+namespace {
+
+std::string dim3_text(const func::Dim3& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+// Instructions whose PTX semantics span the 32-thread warp (shfl, vote,
+// match, redux, bar.warp.sync).
+bool warp_synchronous(ptx::Op op) {
+  switch (op) {
+    case ptx::Op::Vote: case ptx::Op::Shfl: case ptx::Op::Match: case ptx::Op::Redux:
+    case ptx::Op::BarWarp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
+  r.add(prefix + ".warp_size", warp_size, "threads per warp", 4, 64);
+  r.add(prefix + ".max_warps", max_warps, "warp slots of the SM", 1, 1024);
+  r.add(prefix + ".max_ctas", max_ctas, "CTA slots of the SM", 1, 1024);
+  r.add(prefix + ".schedulers", schedulers,
+        "issue schedulers; warp w belongs to scheduler w % schedulers (Fermi: 2)", 1, 64);
+  r.add(prefix + ".watchdog_cycles", watchdog_cycles,
+        "deadlock watchdog: cycles without an issue or write-back while warps are resident", 1);
+  policy.bind(r, prefix);
+  ibuffer.bind(r, prefix + ".ibuffer");
+}
+
+void IssueParams::validate(const std::string& prefix) const {
+  auto bad = [&](const std::string& f, const std::string& why) {
+    throw input_error("option " + prefix + "." + f + ": " + why);
+  };
+  if (warp_size < 4 || warp_size > 64) bad("warp_size", "must be 4..64");
+  if (max_warps < 1 || max_warps > 1024) bad("max_warps", "must be 1..1024");
+  if (max_ctas < 1 || max_ctas > 1024) bad("max_ctas", "must be 1..1024");
+  if (schedulers < 1 || schedulers > max_warps) bad("schedulers", "must be 1..max_warps");
+  if (watchdog_cycles < 1) bad("watchdog_cycles", "must be at least 1");
+  policy.validate(prefix);
+  ibuffer.validate(prefix + ".ibuffer");
+}
+
+PipeKind pipe_of(ptx::InstrClass c) {
+  switch (c) {
+    case ptx::InstrClass::Int: case ptx::InstrClass::Fp: return PipeKind::Sp;
+    case ptx::InstrClass::Sfu: return PipeKind::Sfu;
+    case ptx::InstrClass::Ldst: return PipeKind::Ldst;
+    default: return PipeKind::None;
+  }
+}
+
+static IssueParams checked(const IssueParams& p, const std::string& name) {
+  p.validate(name);
+  return p;
+}
+
+IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::Registry& st,
+                     const std::string& stats_name, uint32_t sm_id)
+    : sc_core::sc_module(name),
+      launch("launch", this, &IssueUnit::on_launch),
+      done("done"),
+      credits("credits"),
+      fetched("fetched", this, &IssueUnit::on_fetched),
+      to_sp("to_sp"),
+      to_sfu("to_sfu"),
+      to_ldst("to_ldst"),
+      wb_sp("wb_sp", this, &IssueUnit::on_writeback),
+      wb_sfu("wb_sfu", this, &IssueUnit::on_writeback),
+      wb_ldst("wb_ldst", this, &IssueUnit::on_writeback),
+      p_(checked(p, stats_name)),
+      sm_id_(sm_id),
+      stats_name_(stats_name),
+      lane_bin_width_(std::max(1u, p.warp_size / 8)),
+      warps_(p.max_warps),
+      ctas_(p.max_ctas),
+      ibuf_(p.ibuffer, p.max_warps),
+      latches_(p.schedulers),
+      last_bin_(p.schedulers, kBinIdle),
+      st_warp_instr_(st.counter(stats_name + ".warp_instructions", "warp instructions issued")),
+      st_thread_instr_(st.counter(stats_name + ".thread_instructions",
+                                  "sum of the stack-top threads over issued warp instructions")),
+      st_active_lanes_(st.counter(stats_name + ".active_lanes",
+                                  "sum of active lanes over issued instructions (SIMD efficiency = "
+                                  "active_lanes / (warp_instructions * warp_size))")),
+      st_cycles_(st.counter(stats_name + ".cycles", "cycles with at least one CTA resident")),
+      st_issue_cycles_(st.counter(stats_name + ".issue_cycles", "cycles in which some scheduler issued")),
+      st_max_depth_(st.counter(stats_name + ".max_stack_depth", "deepest reconvergence stack of any warp")),
+      st_barrier_waits_(st.counter(stats_name + ".barrier_waits", "warps that waited at a CTA barrier")),
+      st_ctas_launched_(st.counter(stats_name + ".ctas_launched", "CTAs started")),
+      st_ctas_done_(st.counter(stats_name + ".ctas_done", "CTAs completed")),
+      st_flushes_(st.counter(stats_name + ".ibuffer_flushes", "I-buffer flushes on a change of control flow")),
+      st_stale_fetches_(st.counter(stats_name + ".stale_fetches", "fetched instructions dropped (old generation)")),
+      st_latch_stalls_(st.counter(stats_name + ".latch_stalls", "cycles an issue latch was refused by its pipe")) {
+  const uint32_t nbins = kBinIssued + (p_.warp_size + lane_bin_width_ - 1) / lane_bin_width_;
+  std::vector<std::string> labels = {"W0-idle", "W0-mem", "stall"};
+  for (uint32_t lo = 1; lo <= p_.warp_size; lo += lane_bin_width_) {
+    uint32_t hi = std::min(p_.warp_size, lo + lane_bin_width_ - 1);
+    labels.push_back(lo == hi ? "W" + std::to_string(lo) : "W" + std::to_string(lo) + "-" + std::to_string(hi));
+  }
+  st_breakdown_ = &st.histogram(stats_name + ".issue_breakdown", 0, 1, nbins,
+                                "scheduler cycles by outcome, all schedulers (seed 001 Fig. 13)");
+  st_breakdown_->labels = labels;
+  for (uint32_t s = 0; s < p_.schedulers; ++s) {
+    const std::string pre = stats_name + ".sched" + std::to_string(s);
+    SchedStats ss;
+    ss.cycles = &st.counter(pre + ".cycles", "cycles of this scheduler with a CTA resident");
+    ss.issued = &st.counter(pre + ".issued", "warp instructions this scheduler issued");
+    ss.breakdown = &st.histogram(pre + ".issue_breakdown", 0, 1, nbins, "cycles by outcome");
+    ss.breakdown->labels = labels;
+    sched_stats_.push_back(ss);
+    policies_.push_back(make_issue_policy(p_.policy, stats_name));
+  }
+  launch_q_.cap = 1;
+  step_.accesses.reserve(64 * 4);
+  trace_.pc.assign(p_.max_warps, ptx::kNoPc);
+  trace_.stack_depth.assign(p_.max_warps, 0);
+  trace_.issued_warp.assign(p_.schedulers, -1);
+  trace_.active_mask.assign(p_.schedulers, 0);
+  SC_METHOD(tick);
+}
+
+IssueUnit::~IssueUnit() = default;
+
+void IssueUnit::rethrow_fault() const {
+  if (fault_) std::rethrow_exception(fault_);
+}
+
+bool IssueUnit::idle() const {
+  return live_ctas_ == 0 && launch_q_.q.empty() && done_q_.empty() && wb_q_.q.empty();
+}
+
+// ------------------------------------------------------------ socket handlers
+
+void IssueUnit::on_launch(CtaLaunch& p, sc_core::sc_time&) {
+  const uint64_t now = util::now_cycle();
+  if (!launch_q_.can_push(now)) return;  // one launch waits at a time: backpressure to the dispatcher
+  p.accepted = true;
+  launch_q_.q.emplace_back(now + 1, p);
+  wake_.notify(util::cycle_time());
+}
+
+void IssueUnit::on_fetched(FetchedInstr& p, sc_core::sc_time&) {
+  // Always room: a fetch answers a credit, and a credit is only sent for a
+  // free I-buffer slot (stale answers are dropped when they are read).
+  p.accepted = true;
+  fetched_q_.q.emplace_back(util::now_cycle() + 1, p);
+  wake_.notify(util::cycle_time());
+}
+
+void IssueUnit::on_writeback(WritebackPacket& p, sc_core::sc_time&) {
+  // Always room: bounded by the instructions in flight.
+  p.accepted = true;
+  wb_q_.q.emplace_back(util::now_cycle() + 1, p);
+  wake_.notify(util::cycle_time());
+}
+
+// ------------------------------------------------------------ the method
+
+void IssueUnit::tick() {
+  const uint64_t now = util::now_cycle();
+  if (fault_) return;  // stopped; no re-arm
+  if (now == last_tick_) {  // woken twice in one cycle: nothing new to do
+    next_trigger(util::cycle_time());
+    return;
+  }
+  try {
+    cycle(now);
+  } catch (...) {
+    fault_ = std::current_exception();
+    sc_core::sc_stop();
+  }
+}
+
+void IssueUnit::cycle(uint64_t now) {
+  account_skipped(now);
+  last_tick_ = now;
+  sleeping_ = false;
+  issued_this_cycle_ = false;
+
+  drain_writebacks(now);
+  drain_fetched(now);
+  free_finished();
+  start_launches(now);
+  const bool done_blocked = send_done();
+
+  const bool resident = live_ctas_ > 0;
+  if (resident) ++st_cycles_;
+  if (tracing_)
+    std::fill(trace_.issued_warp.begin(), trace_.issued_warp.end(), -1);
+  for (uint32_t s = 0; s < p_.schedulers; ++s) schedule(s, now);
+  if (issued_this_cycle_) ++st_issue_cycles_;
+  const bool latched = drain_latches(now);
+  const bool credit_blocked = send_credits();
+
+  if (tracing_)
+    for (uint32_t w = 0; w < p_.max_warps; ++w) {
+      const Warp& wp = warps_[w];
+      const bool running = wp.live && !wp.done && !wp.stack.empty();
+      trace_.pc[w] = running ? wp.stack.top().pc : ptx::kNoPc;
+      trace_.stack_depth[w] = running ? static_cast<uint32_t>(wp.stack.depth()) : 0;
+    }
+
+  check_watchdog(now);
+
+  const bool busy = issued_this_cycle_ || latched || credit_blocked || done_blocked ||
+                    !launch_q_.q.empty() || !fetched_q_.q.empty() || !wb_q_.q.empty();
+  if (busy) {
+    next_trigger(util::cycle_time());
+    return;
+  }
+  // Nothing can change until a socket delivers something: sleep. The cycles
+  // slept through are classified like this one (account_skipped).
+  sleeping_ = true;
+  if (live_warps_ > 0) {
+    const uint64_t deadline = last_progress_ + p_.watchdog_cycles;
+    next_trigger(util::cycles(deadline > now ? deadline - now : 1), wake_);
+  } else {
+    next_trigger(wake_);
+  }
+}
+
+void IssueUnit::account_skipped(uint64_t now) {
+  if (!sleeping_ || last_tick_ == ~uint64_t{0} || live_ctas_ == 0 || now <= last_tick_ + 1) return;
+  const uint64_t n = now - last_tick_ - 1;
+  st_cycles_ += n;
+  for (uint32_t s = 0; s < p_.schedulers; ++s) count_bin(s, last_bin_[s], n);
+}
+
+void IssueUnit::count_bin(uint32_t s, uint32_t bin, uint64_t n) {
+  *sched_stats_[s].cycles += n;
+  sched_stats_[s].breakdown->add(bin, n);
+  st_breakdown_->add(bin, n);
+  last_bin_[s] = static_cast<uint8_t>(bin);
+}
+
+void IssueUnit::drain_writebacks(uint64_t now) {
+  while (wb_q_.ready(now)) {
+    const WritebackPacket wb = wb_q_.q.front().second;
+    wb_q_.pop(now);
+    if (wb.warp >= p_.max_warps || !warps_[wb.warp].live || warps_[wb.warp].inflight == 0)
+      throw std::logic_error(std::string(name()) + ": write-back for warp " + std::to_string(wb.warp) +
+                             " with nothing in flight");
+    Warp& w = warps_[wb.warp];
+    --w.inflight;
+    last_progress_ = now;
+    if (!wb.instr) continue;
+    const ptx::DefUse du = ptx::def_use(*wb.instr);
+    bool was_long = false;
+    for (uint32_t r : du.defs) was_long = sb_.release(wb.warp, r) || was_long;
+    if (was_long && sb_.pending_long(wb.warp) == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
+  }
+}
+
+void IssueUnit::drain_fetched(uint64_t now) {
+  while (fetched_q_.ready(now)) {
+    const FetchedInstr f = fetched_q_.q.front().second;
+    fetched_q_.pop(now);
+    if (f.warp >= p_.max_warps) throw std::logic_error(std::string(name()) + ": fetched warp out of range");
+    Warp& w = warps_[f.warp];
+    if (!w.live || w.done || f.gen != ibuf_.generation(f.warp)) {
+      ++st_stale_fetches_;
+      continue;
+    }
+    const ptx::Program& prog = prog_of(w);
+    if (f.pc >= prog.code.size() || w.credits == 0 || ibuf_.space(f.warp) == 0)
+      throw std::logic_error(std::string(name()) + ": fetched PC " + std::to_string(f.pc) + " for warp " +
+                             std::to_string(f.warp) + " was not asked for");
+    --w.credits;
+    ibuf_.push(f.warp, f.pc, &prog.code[f.pc]);
+  }
+}
+
+void IssueUnit::free_finished() {
+  for (uint32_t i = 0; i < p_.max_warps; ++i) {
+    Warp& w = warps_[i];
+    if (!w.live || !w.done || w.inflight > 0) continue;
+    w.live = false;
+    sb_.clear_warp(i);
+    ibuf_.flush(i);  // also bumps the generation: fetches still in flight are dropped
+    policies_[i % p_.schedulers]->on_warp_removed(i);
+    --live_warps_;
+    Cta& c = ctas_[w.cta];
+    if (--c.warps_left > 0) continue;
+    CtaDone d;
+    d.sm = sm_id_;
+    d.cta_index = c.index;
+    done_q_.push_back(d);
+    --c.info->users;
+    c.live = false;
+    c.state.reset();
+    c.info = nullptr;
+    --live_ctas_;
+    ++st_ctas_done_;
+  }
+}
+
+IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const KernelContext>& k) {
+  for (auto& ki : kernels_)
+    if (ki->kernel == k) return ki.get();
+  // Forget kernels no resident CTA uses any more.
+  kernels_.erase(std::remove_if(kernels_.begin(), kernels_.end(),
+                                [](const std::unique_ptr<KernelInfo>& ki) { return ki->users == 0; }),
+                 kernels_.end());
+  if (!k || !k->prog || !k->exec || !k->cfg)
+    throw std::logic_error(std::string(name()) + ": CTA launch without a complete kernel context");
+  const ptx::Program& prog = *k->prog;
+  if (p_.warp_size < 32)
+    for (size_t pc = 0; pc < prog.code.size(); ++pc)
+      if (warp_synchronous(prog.code[pc].op))
+        throw input_error("kernel '" + prog.kernel + "' uses the warp-synchronous instruction '" +
+                          (pc < prog.text.size() ? prog.text[pc] : ptx::op_name(prog.code[pc].op)) +
+                          "' (line " + std::to_string(prog.code[pc].line) +
+                          "), which the timing SM does not model with warps narrower than 32 threads "
+                          "(warp_size " + std::to_string(p_.warp_size) +
+                          "); use the functional runner or warp_size >= 32");
+  auto ki = std::make_unique<KernelInfo>();
+  ki->kernel = k;
+  ki->du.reserve(prog.code.size());
+  for (const ptx::Instr& in : prog.code) ki->du.push_back(ptx::def_use(in));
+  kernels_.push_back(std::move(ki));
+  return kernels_.back().get();
+}
+
+void IssueUnit::start_launches(uint64_t now) {
+  while (launch_q_.ready(now)) {
+    const CtaLaunch& l = launch_q_.q.front().second;
+    const KernelContext& k = *l.kernel;
+    const uint32_t threads = k.geom.threads_per_cta();
+    const uint32_t need = (threads + p_.warp_size - 1) / p_.warp_size;
+    if (threads == 0 || threads > func::kMaxCtaThreads || need > p_.max_warps)
+      throw input_error(std::string(name()) + ": a CTA of " + std::to_string(threads) + " threads needs " +
+                        std::to_string(need) + " warps of " + std::to_string(p_.warp_size) +
+                        "; the SM has " + std::to_string(p_.max_warps) + " warp slots");
+    if (live_ctas_ == p_.max_ctas || p_.max_warps - live_warps_ < need) return;  // waits for room
+    const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
+    if (regs > sb_.regs()) {
+      if (live_warps_ > 0) return;  // resize the scoreboard once the SM drains
+      sb_.configure(p_.max_warps, regs);
+    }
+    KernelInfo* info = kernel_info(l.kernel);
+    uint32_t ci = 0;
+    while (ctas_[ci].live) ++ci;
+    Cta& c = ctas_[ci];
+    c.live = true;
+    c.info = info;
+    ++info->users;
+    c.index = l.cta_index;
+    c.state = std::make_unique<func::CtaState>(*k.prog, k.geom, l.ctaid, k.params);
+    c.state->sm_id = sm_id_;
+    c.state->warp_size = p_.warp_size;
+    c.barriers.fill(Barrier{});
+    c.warps_left = need;
+    uint32_t slot = 0;
+    for (uint32_t i = 0; i < need; ++i) {
+      while (warps_[slot].live) ++slot;
+      Warp& w = warps_[slot];
+      w = Warp{};
+      w.live = true;
+      w.cta = ci;
+      w.first_thread = i * p_.warp_size;
+      w.threads = func::ThreadMask::range(w.first_thread, std::min(p_.warp_size, threads - w.first_thread));
+      w.stack.reset(0, w.threads);
+      w.age = next_age_++;
+      ibuf_.flush(slot);
+      sb_.clear_warp(slot);
+      policies_[slot % p_.schedulers]->on_warp_added(slot, w.age);
+      ++live_warps_;
+    }
+    ++live_ctas_;
+    ++st_ctas_launched_;
+    if (live_warps_ == need) last_progress_ = now;  // the watchdog counts from the first launch
+    launch_q_.pop(now);
+  }
+}
+
+bool IssueUnit::send_done() {
+  while (!done_q_.empty()) {
+    CtaDone d = done_q_.front();
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    done->b_transport(d, t);
+    if (!d.accepted) return true;
+    done_q_.pop_front();
+  }
+  return false;
+}
+
+// ------------------------------------------------------------ scheduling
+
+void IssueUnit::schedule(uint32_t s, uint64_t now) {
+  if (live_ctas_ == 0) return;
+  cands_.clear();
+  for (uint32_t w = s; w < p_.max_warps; w += p_.schedulers) {
+    const Warp& wp = warps_[w];
+    if (!wp.live || wp.done || wp.barrier >= 0) continue;
+    const InstructionBuffer::Entry* e = ibuf_.front(w);
+    if (!e || e->pc != wp.stack.top().pc) continue;
+    const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
+    const Hazard h = sb_.check(w, du);
+    const PipeKind pk = pipe_of(e->instr->cls);
+    const bool pipe_free = pk == PipeKind::None || !latches_[s][static_cast<size_t>(pk)].full;
+    WarpCandidate c;
+    c.warp = w;
+    c.ready = h == Hazard::None && pipe_free;
+    c.cls = e->instr->cls;
+    c.age = wp.age;
+    c.long_wait = h != Hazard::None && sb_.waits_on_long(w, du);
+    ibuf_.set_ready(w, c.ready);
+    cands_.push_back(c);
+  }
+  if (cands_.empty()) return count_bin(s, kBinIdle, 1);
+  const int pick = policies_[s]->pick(cands_, now);
+  if (pick < 0) {
+    const bool all_mem = std::all_of(cands_.begin(), cands_.end(), [](const WarpCandidate& c) { return c.long_wait; });
+    return count_bin(s, all_mem ? kBinMem : kBinStall, 1);
+  }
+  if (!cands_[pick].ready)
+    throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");
+  execute(s, cands_[pick].warp, now);
+}
+
+void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
+  Warp& w = warps_[wi];
+  Cta& c = ctas_[w.cta];
+  func::CtaState& cta = *c.state;
+  const KernelContext& k = *c.info->kernel;
+  const ptx::Program& prog = *k.prog;
+  SimtStack& st = w.stack;
+  const uint32_t pc = st.top().pc;
+  const ptx::Instr& in = prog.code[pc];
+  const func::ThreadMask mask = st.top().mask.minus(cta.exited());
+  const uint32_t lanes = mask.count();
+
+  // Threads whose guard holds (before the instruction may change it).
+  func::ThreadMask active = mask;
+  if (in.guard.kind == ptx::Operand::Kind::Reg) {
+    active.clear();
+    const uint64_t* row = cta.reg_row(in.guard.reg);
+    mask.for_each([&](uint32_t t) {
+      if (((row[t] & 1) != 0) != in.guard.neg) active.set(t);
+    });
+  }
+
+  cta.clock = now;
+  func::StepResult& r = step_;
+  k.exec->step(cta, k.env, pc, mask, r);
+  if (r.control == func::Control::Fault) fault(c, pc, r.fault);
+
+  ibuf_.pop(wi);
+  policies_[s]->on_issue(wi, in.cls, now);
+  issued_this_cycle_ = true;
+  last_progress_ = now;
+  ++st_warp_instr_;
+  st_thread_instr_ += lanes;
+  st_active_lanes_ += lanes;
+  ++*sched_stats_[s].issued;
+  count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
+  if (tracing_) {
+    trace_.issued_warp[s] = static_cast<int32_t>(wi);
+    uint64_t bits = 0;
+    mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t - w.first_thread); });
+    trace_.active_mask[s] = bits;
+  }
+
+  switch (r.control) {
+    case func::Control::Next:
+      st.top().pc = pc + 1;
+      break;
+    case func::Control::Branch: {
+      uint32_t rpc = k.cfg->reconv_pc(pc);
+      if (rpc == ptx::kNoPc) rpc = st.top().rpc;  // reconverges where the enclosing entry does
+      st.branch(r.taken, r.target, pc + 1, rpc);
+      break;
+    }
+    case func::Control::Call:
+      st.call(r.target, pc + 1);
+      break;
+    case func::Control::Ret:
+      st.top().pc = r.target;
+      break;
+    case func::Control::Exit:
+      st.top().pc = pc + 1;
+      if (r.taken.any()) release_barriers(c);
+      break;
+    case func::Control::Barrier: {
+      st.top().pc = pc + 1;
+      if (r.bar_id >= kNumBarriers) {
+        func::Fault f;
+        f.tid = mask.first();
+        f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
+        fault(c, pc, f);
+      }
+      // PDOM-era semantics, as the functional runner: a barrier counts whole
+      // warps (threads waiting elsewhere on the warp's stack count as arrived).
+      Barrier& b = c.barriers[r.bar_id];
+      b.arrived += w.threads.minus(cta.exited()).count();
+      b.expected = r.bar_count;
+      if (r.bar_red) {
+        b.red = true;
+        b.red_op = r.bar_red_op;
+        b.red_true += r.bar_red_true;
+        b.red_count += r.taken.count();
+        b.red_dest = r.bar_red_dest;
+        b.red_threads |= r.taken;
+      }
+      if (!r.bar_arrive) {
+        w.barrier = static_cast<int>(r.bar_id);
+        ++st_barrier_waits_;
+      }
+      release_barriers(c);
+      break;
+    }
+    case func::Control::Fault:
+      break;  // thrown above
+  }
+  if (st.max_depth() > st_max_depth_.value) st_max_depth_.value = st.max_depth();
+
+  // The packet for the pipe: the latch holds it until the pipe accepts.
+  const PipeKind pk = pipe_of(in.cls);
+  if (pk != PipeKind::None) {
+    const ptx::DefUse& du = c.info->du[pc];
+    const bool long_latency = in.cls == ptx::InstrClass::Ldst && du.defs.size() > 0;
+    Latch& l = latches_[s][static_cast<size_t>(pk)];
+    IssuePacket& p = l.pkt;
+    p = IssuePacket{};
+    p.warp = wi;
+    p.pc = pc;
+    p.instr = &in;
+    p.active = active;
+    p.active_lanes = active.count();
+    p.warp_width = p_.warp_size;
+    p.issue_cycle = now;
+    p.long_latency = long_latency;
+    p.cta_slot = w.cta;
+    p.cta_threads = cta.threads();
+    p.local_bytes = cta.local_bytes();
+    p.is_load = r.is_load;
+    p.is_store = r.is_store;
+    p.is_atomic = r.is_atomic;
+    if (pk == PipeKind::Ldst) p.accesses = r.accesses;
+    l.full = true;
+    sb_.reserve(wi, du, long_latency);
+    if (long_latency) policies_[s]->on_long_latency(wi);
+    ++w.inflight;
+  }
+
+  // Where the warp goes next; the I-buffer holds pc+1, pc+2, ...: anything
+  // else (taken branch, divergence, reconvergence pop) refetches.
+  if (!st.settle(cta.exited())) {
+    w.done = true;
+    ibuf_.flush(wi);
+    w.credits = 0;
+    return;
+  }
+  const uint32_t next = st.top().pc;
+  if (next >= prog.code.size())
+    throw kernel_fault("kernel '" + prog.kernel + "' CTA " + dim3_text(cta.ctaid()) +
+                       ": control reached PC " + std::to_string(next) + " past the end of the program");
+  if (next != pc + 1) {
+    ibuf_.flush(wi);
+    w.credits = 0;
+    w.fetch_pc = next;
+    ++st_flushes_;
+  }
+}
+
+void IssueUnit::release_barriers(Cta& c) {
+  func::CtaState& cta = *c.state;
+  const uint32_t live = cta.threads() - cta.exited().count();
+  for (uint32_t id = 0; id < kNumBarriers; ++id) {
+    Barrier& b = c.barriers[id];
+    if (b.arrived == 0) continue;
+    const uint32_t expected = b.expected ? b.expected : live;
+    if (b.arrived < expected) continue;
+    if (b.red && b.red_dest != ptx::kNoReg) {
+      const uint64_t v = b.red_op == ptx::BoolOp::Popc  ? b.red_true
+                         : b.red_op == ptx::BoolOp::And ? (b.red_true == b.red_count ? 1 : 0)
+                                                        : (b.red_true > 0 ? 1 : 0);
+      b.red_threads.for_each([&](uint32_t t) { cta.reg(b.red_dest, t) = v; });
+    }
+    b = Barrier{};
+    const uint32_t ci = static_cast<uint32_t>(&c - ctas_.data());
+    for (Warp& w : warps_)
+      if (w.live && w.cta == ci && w.barrier == static_cast<int>(id)) w.barrier = -1;
+  }
+}
+
+util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k) {
+  switch (k) {
+    case PipeKind::Sp: return to_sp;
+    case PipeKind::Sfu: return to_sfu;
+    default: return to_ldst;
+  }
+}
+
+bool IssueUnit::drain_latches(uint64_t now) {
+  bool any_full = false;
+  for (uint32_t s = 0; s < p_.schedulers; ++s)
+    for (size_t k = 0; k < 3; ++k) {
+      Latch& l = latches_[s][k];
+      if (!l.full) continue;
+      any_full = true;
+      l.pkt.accepted = false;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      pipe_socket(static_cast<PipeKind>(k))->b_transport(l.pkt, t);
+      if (l.pkt.accepted) {
+        l.full = false;
+        l.pkt.accesses.clear();
+      } else {
+        ++st_latch_stalls_;
+      }
+    }
+  return any_full;
+}
+
+bool IssueUnit::send_credits() {
+  const uint32_t n = p_.max_warps;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t wi = (credit_rr_ + i) % n;
+    Warp& w = warps_[wi];
+    if (!w.live || w.done) continue;
+    const size_t code = prog_of(w).code.size();
+    while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
+      FetchCredit c;
+      c.warp = wi;
+      c.pc = w.fetch_pc;
+      c.gen = ibuf_.generation(wi);
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      credits->b_transport(c, t);
+      if (!c.accepted) {
+        credit_rr_ = wi;  // this warp goes first next cycle
+        return true;
+      }
+      ++w.credits;
+      ++w.fetch_pc;
+    }
+  }
+  credit_rr_ = (credit_rr_ + 1) % n;
+  return false;
+}
+
+// ------------------------------------------------------------ faults, watchdog
+
+std::string IssueUnit::where(const Cta& c, uint32_t pc) const {
+  const ptx::Program& prog = *c.info->kernel->prog;
+  std::ostringstream s;
+  s << "kernel '" << prog.kernel << "' CTA " << dim3_text(c.state->ctaid());
+  if (pc < prog.code.size()) {
+    s << " PC " << pc << " (" << prog.source_path << ":" << prog.code[pc].line;
+    if (pc < prog.text.size()) s << ": " << prog.text[pc];
+    s << ")";
+  }
+  return s.str();
+}
+
+void IssueUnit::fault(const Cta& c, uint32_t pc, const func::Fault& f) const {
+  std::ostringstream s;
+  s << where(c, pc) << " thread " << dim3_text(c.state->tid(f.tid)) << " [linear " << f.tid << "]: " << f.message;
+  if (f.has_addr) s << " (address 0x" << std::hex << f.addr << ")";
+  throw kernel_fault(s.str());
+}
+
+std::string IssueUnit::waiting_reason(uint32_t wi) const {
+  const Warp& w = warps_[wi];
+  if (w.done) return "finished, " + std::to_string(w.inflight) + " instruction(s) still in a pipe";
+  if (w.barrier >= 0) return "waits at barrier " + std::to_string(w.barrier);
+  const InstructionBuffer::Entry* e = ibuf_.front(wi);
+  if (!e || e->pc != w.stack.top().pc)
+    return "I-buffer empty (" + std::to_string(w.credits) + " fetch credit(s) outstanding)";
+  const Hazard h = sb_.check(wi, ctas_[w.cta].info->du[e->pc]);
+  if (h != Hazard::None) return std::string("scoreboard ") + hazard_name(h) + " hazard";
+  const PipeKind pk = pipe_of(e->instr->cls);
+  if (pk != PipeKind::None && latches_[wi % p_.schedulers][static_cast<size_t>(pk)].full)
+    return "its pipe refuses the latched instruction";
+  return "ready (not picked)";
+}
+
+void IssueUnit::deadlock(uint64_t now) const {
+  std::ostringstream s;
+  s << name() << ": deadlock watchdog: no instruction issued or wrote back for " << (now - last_progress_)
+    << " cycles (cycle " << now << ", watchdog_cycles " << p_.watchdog_cycles << ")";
+  for (uint32_t ci = 0; ci < p_.max_ctas; ++ci) {
+    const Cta& c = ctas_[ci];
+    if (!c.live) continue;
+    const func::CtaState& cta = *c.state;
+    const ptx::Program& prog = *c.info->kernel->prog;
+    const uint32_t live = cta.threads() - cta.exited().count();
+    s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_text(cta.ctaid()) << ": " << live << " live threads";
+    for (uint32_t id = 0; id < kNumBarriers; ++id)
+      if (c.barriers[id].arrived)
+        s << "; barrier " << id << ": " << c.barriers[id].arrived << " of "
+          << (c.barriers[id].expected ? c.barriers[id].expected : live) << " threads arrived";
+    for (uint32_t wi = 0; wi < p_.max_warps; ++wi) {
+      const Warp& w = warps_[wi];
+      if (!w.live || w.cta != ci) continue;
+      s << "\n    warp " << wi << ": " << waiting_reason(wi);
+      if (!w.stack.empty()) {
+        const uint32_t pc = w.stack.top().pc;
+        s << "; PC " << pc;
+        if (pc < prog.code.size()) s << " (line " << prog.code[pc].line << ")";
+        s << "; stack";
+        for (const StackEntry& e : w.stack.entries()) {
+          s << " [pc " << e.pc << " rpc ";
+          if (e.rpc == ptx::kNoPc) s << "-"; else s << e.rpc;
+          s << " threads " << e.mask.minus(cta.exited()).count() << "]";
+        }
+      }
+      const std::vector<uint32_t> regs = sb_.pending_regs(wi);
+      if (!regs.empty()) {
+        s << "; pending";
+        for (uint32_t r : regs) s << " " << (r < prog.regs.size() ? prog.regs[r].name : "r" + std::to_string(r));
+      }
+    }
+  }
+  throw kernel_fault(s.str());
+}
+
+void IssueUnit::check_watchdog(uint64_t now) {
+  if (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles) return;
+  deadlock(now);
+}
+
+}  // namespace simt::sm

@@ -1,0 +1,271 @@
+// The SM's issue stage: owns every per-warp structure of the SM (I-buffers,
+// scoreboard, PDOM stacks, CTA barriers, the scheduler policies) and runs
+// the functional executor when an instruction issues (docs/timing-model.md).
+//
+// Per cycle, in this order: write-backs release the scoreboard; fetched
+// instructions fill I-buffers (stale generations dropped); warps whose
+// threads all exited and whose in-flight work drained free their slot, a
+// CTA whose warps are all free reports CtaDone; a pending CTA launch starts
+// when warp and CTA slots allow; every scheduler picks one ready warp and
+// executes it; issue latches are offered to their pipes; fetch credits go
+// out for free I-buffer slots.
+//
+// Issue latches. A socket has no can_accept query, and an instruction must
+// execute functionally before its packet (addresses, active mask) exists.
+// So each scheduler has a one-entry latch per pipe kind: the instruction is
+// executed, its packet waits in the latch until the pipe accepts it, and
+// the scheduler offers no warp whose next instruction needs that pipe while
+// the latch is full. A refusal therefore delays the pipe, never the
+// functional result.
+//
+// Everything received through a socket is stamped with the next cycle, so
+// the order SystemC runs blocks within a cycle never changes results.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <systemc>
+
+#include "func/cta_state.h"
+#include "func/executor.h"
+#include "ptx/def_use.h"
+#include "sm/instruction_buffer.h"
+#include "sm/issue_policy.h"
+#include "sm/issue_policy_factory.h"
+#include "sm/packets.h"
+#include "sm/scoreboard.h"
+#include "sm/simt_stack.h"
+#include "stats/stats.h"
+#include "util/packet_socket.h"
+
+namespace simt::config { class ParamRegistry; }
+
+namespace simt::sm {
+
+struct IssueParams {
+  uint32_t warp_size = 32;          // threads per warp, 4..64
+  uint32_t max_warps = 48;          // warp slots of the SM
+  uint32_t max_ctas = 8;            // CTA slots of the SM
+  uint32_t schedulers = 2;          // issue schedulers; warp w belongs to scheduler w % schedulers (Fermi)
+  uint64_t watchdog_cycles = 1000000;  // no issue or write-back for this long with warps resident = deadlock
+  IssuePolicyParams policy;         // one policy instance per scheduler
+  IBufferParams ibuffer;
+
+  // Binds <prefix>.warp_size, .max_warps, .max_ctas, .schedulers,
+  // .watchdog_cycles, <prefix>.policy / .active_warps and <prefix>.ibuffer.entries.
+  void bind(config::ParamRegistry& r, const std::string& prefix);
+  void validate(const std::string& prefix) const;
+};
+
+// Execution pipes an issued instruction can go to.
+enum class PipeKind : uint8_t { Sp, Sfu, Ldst, None };
+// INT and FP -> SP (Fermi SP units do both), SFU -> SFU, LDST -> LDST;
+// branches and barriers resolve in the issue stage (None).
+PipeKind pipe_of(ptx::InstrClass c);
+
+// Per-scheduler classification of one cycle (seed 001 Fig. 13). Bins of the
+// breakdown histogram: 0 W0-idle, 1 W0-mem, 2 stall, 3.. issued with k
+// active lanes in groups of max(1, warp_size/8) lanes (W1-4 … W29-32 for 32).
+enum IssueBin : uint8_t { kBinIdle = 0, kBinMem = 1, kBinStall = 2, kBinIssued = 3 };
+
+class IssueUnit : public sc_core::sc_module {
+ public:
+  util::PacketTarget<IssueUnit, CtaLaunch> launch;
+  util::PacketInitiator<IssueUnit, CtaDone> done;
+  util::PacketInitiator<IssueUnit, FetchCredit> credits;
+  util::PacketTarget<IssueUnit, FetchedInstr> fetched;
+  util::PacketInitiator<IssueUnit, IssuePacket> to_sp, to_sfu, to_ldst;
+  // A tlm_target_socket binds one initiator, so each pipe has its own target.
+  util::PacketTarget<IssueUnit, WritebackPacket> wb_sp, wb_sfu, wb_ldst;
+
+  // Statistics go under `stats_name` (e.g. "sm0"); `sm_id` is reported in
+  // CtaDone and read by %smid.
+  SC_HAS_PROCESS(IssueUnit);
+  IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::Registry& stats,
+            const std::string& stats_name, uint32_t sm_id = 0);
+  ~IssueUnit() override;
+
+  // A kernel fault or deadlock raised inside the simulation stops it with
+  // sc_stop() (SystemC would turn the exception into an sc_report and lose
+  // its exit code); the owner calls this after sc_start to rethrow it.
+  void rethrow_fault() const;
+  bool faulted() const { return static_cast<bool>(fault_); }
+  // No CTA resident and nothing queued.
+  bool idle() const;
+  const IssueParams& params() const { return p_; }
+  uint32_t resident_ctas() const { return live_ctas_; }
+
+  // Values for waveforms, updated only while tracing is on.
+  struct Trace {
+    std::vector<uint32_t> pc;            // per warp slot: next PC (kNoPc when free)
+    std::vector<uint32_t> stack_depth;   // per warp slot
+    std::vector<int32_t> issued_warp;    // per scheduler: warp issued this cycle, -1 none
+    std::vector<uint64_t> active_mask;   // per scheduler: lanes of the issued warp (bit = lane)
+  };
+  void set_tracing(bool on) { tracing_ = on; }
+  const Trace& trace() const { return trace_; }
+
+ private:
+  static constexpr uint32_t kNumBarriers = 16;
+
+  // Inbound items, visible from their stamp cycle. `cap` (0 = unbounded)
+  // bounds the queue; an entry popped in cycle N frees its place only in
+  // cycle N+1, so whether a sender is refused does not depend on whether
+  // this block ran before it within the cycle.
+  template <class T>
+  struct Inbox {
+    size_t cap = 0;
+    std::deque<std::pair<uint64_t, T>> q;
+    uint64_t pop_cycle = ~uint64_t{0};
+    size_t popped = 0;
+    bool can_push(uint64_t now) const {
+      return cap == 0 || q.size() + (pop_cycle == now ? popped : 0) < cap;
+    }
+    bool ready(uint64_t now) const { return !q.empty() && q.front().first <= now; }
+    void pop(uint64_t now) {
+      if (pop_cycle != now) { pop_cycle = now; popped = 0; }
+      ++popped;
+      q.pop_front();
+    }
+  };
+
+  // Per-kernel facts, computed once per KernelContext.
+  struct KernelInfo {
+    std::shared_ptr<const KernelContext> kernel;
+    std::vector<ptx::DefUse> du;  // per PC
+    uint32_t users = 0;           // resident CTAs
+  };
+
+  struct Barrier {
+    uint32_t arrived = 0;
+    uint32_t expected = 0;  // 0 = every live thread of the CTA
+    bool red = false;
+    ptx::BoolOp red_op = ptx::BoolOp::None;
+    uint32_t red_true = 0, red_count = 0;
+    uint32_t red_dest = ptx::kNoReg;
+    func::ThreadMask red_threads;
+  };
+
+  struct Cta {
+    bool live = false;
+    KernelInfo* info = nullptr;
+    std::unique_ptr<func::CtaState> state;
+    uint64_t index = 0;
+    uint32_t warps_left = 0;  // warp slots still held
+    std::array<Barrier, kNumBarriers> barriers;
+  };
+
+  struct Warp {
+    bool live = false;       // slot holds a warp
+    bool done = false;       // every thread exited; slot freed once in-flight work drains
+    uint32_t cta = 0;
+    uint32_t first_thread = 0;
+    func::ThreadMask threads;
+    SimtStack stack;
+    int barrier = -1;        // barrier id it waits at, or -1
+    uint32_t inflight = 0;   // issued to a pipe (or latched), not written back
+    uint32_t credits = 0;    // fetch credits outstanding in the current generation
+    uint32_t fetch_pc = 0;   // PC of the next credit
+    uint64_t age = 0;
+  };
+
+  struct Latch {
+    bool full = false;
+    IssuePacket pkt;
+  };
+
+  struct SchedStats {
+    stats::Counter* cycles = nullptr;
+    stats::Counter* issued = nullptr;
+    stats::Histogram* breakdown = nullptr;
+  };
+
+  // Socket handlers.
+  void on_launch(CtaLaunch& p, sc_core::sc_time& t);
+  void on_fetched(FetchedInstr& p, sc_core::sc_time& t);
+  void on_writeback(WritebackPacket& p, sc_core::sc_time& t);
+
+  void tick();
+  void cycle(uint64_t now);
+  void account_skipped(uint64_t now);
+  void drain_writebacks(uint64_t now);
+  void drain_fetched(uint64_t now);
+  void free_finished();
+  void start_launches(uint64_t now);
+  bool send_done();
+  void schedule(uint32_t s, uint64_t now);
+  void execute(uint32_t s, uint32_t w, uint64_t now);
+  bool drain_latches(uint64_t now);
+  bool send_credits();
+  void release_barriers(Cta& c);
+  void count_bin(uint32_t s, uint32_t bin, uint64_t n);
+  void check_watchdog(uint64_t now);
+
+  KernelInfo* kernel_info(const std::shared_ptr<const KernelContext>& k);
+  const ptx::Program& prog_of(const Warp& w) const { return *ctas_[w.cta].info->kernel->prog; }
+  std::string where(const Cta& c, uint32_t pc) const;
+  [[noreturn]] void fault(const Cta& c, uint32_t pc, const func::Fault& f) const;
+  [[noreturn]] void deadlock(uint64_t now) const;
+  std::string waiting_reason(uint32_t w) const;
+
+  util::PacketInitiator<IssueUnit, IssuePacket>& pipe_socket(PipeKind k);
+
+  IssueParams p_;
+  uint32_t sm_id_;
+  std::string stats_name_;
+  uint32_t lane_bin_width_;
+
+  std::vector<Warp> warps_;
+  std::vector<Cta> ctas_;
+  std::vector<std::unique_ptr<KernelInfo>> kernels_;
+  InstructionBuffer ibuf_;
+  Scoreboard sb_;
+  std::vector<std::unique_ptr<IssuePolicy>> policies_;   // per scheduler
+  std::vector<std::array<Latch, 3>> latches_;            // [scheduler][pipe kind]
+  std::vector<WarpCandidate> cands_;
+  func::StepResult step_;
+
+  Inbox<CtaLaunch> launch_q_;
+  Inbox<FetchedInstr> fetched_q_;
+  Inbox<WritebackPacket> wb_q_;
+  std::deque<CtaDone> done_q_;
+
+  uint32_t live_warps_ = 0, live_ctas_ = 0;
+  uint64_t next_age_ = 0;
+  uint32_t credit_rr_ = 0;       // first warp offered a credit (rotates for fairness)
+  uint64_t last_tick_ = ~uint64_t{0};
+  uint64_t last_progress_ = 0;   // last cycle an instruction issued or wrote back
+  bool sleeping_ = false;        // the method waited on wake_ after last_tick_
+  bool issued_this_cycle_ = false;
+  std::vector<uint8_t> last_bin_;  // per scheduler: class of the last ticked cycle
+  sc_core::sc_event wake_;
+  std::exception_ptr fault_;
+
+  bool tracing_ = false;
+  Trace trace_;
+
+  // Statistics.
+  stats::Counter& st_warp_instr_;
+  stats::Counter& st_thread_instr_;
+  stats::Counter& st_active_lanes_;   // sum of active lanes over issued instructions (SIMD efficiency)
+  stats::Counter& st_cycles_;         // cycles with a CTA resident
+  stats::Counter& st_issue_cycles_;   // cycles in which some scheduler issued
+  stats::Counter& st_max_depth_;
+  stats::Counter& st_barrier_waits_;
+  stats::Counter& st_ctas_launched_;
+  stats::Counter& st_ctas_done_;
+  stats::Counter& st_flushes_;
+  stats::Counter& st_stale_fetches_;
+  stats::Counter& st_latch_stalls_;   // cycles a latched packet was refused by its pipe
+  stats::Histogram* st_breakdown_;    // all schedulers summed
+  std::vector<SchedStats> sched_stats_;
+};
+
+}  // namespace simt::sm
