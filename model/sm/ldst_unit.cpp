@@ -200,6 +200,7 @@ bool LdstUnit::try_writeback(uint64_t now) {
 
 void LdstUnit::tick() {
   const uint64_t now = util::now_cycle();
+  ++activations_;
   // Responses first: each answers one request of the slot named in its id.
   uint64_t id = 0;
   while (l1d.pop_response(id)) {

@@ -81,6 +81,8 @@ class LdstUnit : public sc_core::sc_module {
 
   // Instructions accepted and not yet written back.
   uint32_t in_flight() const { return in_flight_; }
+  // Times the method ran (tests check that an idle or waiting unit sleeps).
+  uint64_t activations() const { return activations_; }
 
  private:
   SC_HAS_PROCESS(LdstUnit);
@@ -126,6 +128,7 @@ class LdstUnit : public sc_core::sc_module {
   std::vector<mem::LineRequest> lines_;   // its line requests
   size_t next_line_ = 0;
 
+  uint64_t activations_ = 0;
   uint64_t last_cycle_ = UINT64_MAX;      // guards against two steps in one cycle
   sc_core::sc_event wake_;
 
