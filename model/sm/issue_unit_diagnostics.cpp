@@ -1,0 +1,98 @@
+// IssueUnit's diagnostics: kernel faults with kernel/CTA/thread/PC, and the
+// deadlock watchdog's dump of every resident warp (PC, stack, pending
+// registers, what it waits for). Kept apart from the hot per-cycle code.
+#include <sstream>
+
+#include "sm/issue_unit.h"
+#include "util/error.h"
+
+namespace simt::sm {
+
+namespace {
+std::string dim3_str(const func::Dim3& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+}  // namespace
+
+// ------------------------------------------------------------ faults, watchdog
+
+std::string IssueUnit::where(const Cta& c, uint32_t pc) const {
+  const ptx::Program& prog = *c.info->kernel->prog;
+  std::ostringstream s;
+  s << "kernel '" << prog.kernel << "' CTA " << dim3_str(c.state->ctaid());
+  if (pc < prog.code.size()) {
+    s << " PC " << pc << " (" << prog.source_path << ":" << prog.code[pc].line;
+    if (pc < prog.text.size()) s << ": " << prog.text[pc];
+    s << ")";
+  }
+  return s.str();
+}
+
+void IssueUnit::fault(const Cta& c, uint32_t pc, const func::Fault& f) const {
+  std::ostringstream s;
+  s << where(c, pc) << " thread " << dim3_str(c.state->tid(f.tid)) << " [linear " << f.tid << "]: " << f.message;
+  if (f.has_addr) s << " (address 0x" << std::hex << f.addr << ")";
+  throw kernel_fault(s.str());
+}
+
+std::string IssueUnit::waiting_reason(uint32_t wi) const {
+  const Warp& w = warps_[wi];
+  if (w.done) return "finished, " + std::to_string(w.inflight) + " instruction(s) still in a pipe";
+  if (w.barrier >= 0) return "waits at barrier " + std::to_string(w.barrier);
+  const InstructionBuffer::Entry* e = ibuf_.front(wi);
+  if (!e || e->pc != w.stack.top().pc)
+    return "I-buffer empty (" + std::to_string(w.credits) + " fetch credit(s) outstanding)";
+  const Hazard h = sb_.check(wi, ctas_[w.cta].info->du[e->pc]);
+  if (h != Hazard::None) return std::string("scoreboard ") + hazard_name(h) + " hazard";
+  const PipeKind pk = pipe_of(e->instr->cls);
+  if (pk != PipeKind::None && latches_[wi % p_.schedulers][static_cast<size_t>(pk)].full)
+    return "its pipe refuses the latched instruction";
+  return "ready (not picked)";
+}
+
+void IssueUnit::deadlock(uint64_t now) const {
+  std::ostringstream s;
+  s << name() << ": deadlock watchdog: no instruction issued or wrote back for " << (now - last_progress_)
+    << " cycles (cycle " << now << ", watchdog_cycles " << p_.watchdog_cycles << ")";
+  for (uint32_t ci = 0; ci < p_.max_ctas; ++ci) {
+    const Cta& c = ctas_[ci];
+    if (!c.live) continue;
+    const func::CtaState& cta = *c.state;
+    const ptx::Program& prog = *c.info->kernel->prog;
+    const uint32_t live = cta.threads() - cta.exited().count();
+    s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_str(cta.ctaid()) << ": " << live << " live threads";
+    for (uint32_t id = 0; id < kNumBarriers; ++id)
+      if (c.barriers[id].arrived)
+        s << "; barrier " << id << ": " << c.barriers[id].arrived << " of "
+          << (c.barriers[id].expected ? c.barriers[id].expected : live) << " threads arrived";
+    for (uint32_t wi = 0; wi < p_.max_warps; ++wi) {
+      const Warp& w = warps_[wi];
+      if (!w.live || w.cta != ci) continue;
+      s << "\n    warp " << wi << ": " << waiting_reason(wi);
+      if (!w.stack.empty()) {
+        const uint32_t pc = w.stack.top().pc;
+        s << "; PC " << pc;
+        if (pc < prog.code.size()) s << " (line " << prog.code[pc].line << ")";
+        s << "; stack";
+        for (const StackEntry& e : w.stack.entries()) {
+          s << " [pc " << e.pc << " rpc ";
+          if (e.rpc == ptx::kNoPc) s << "-"; else s << e.rpc;
+          s << " threads " << e.mask.minus(cta.exited()).count() << "]";
+        }
+      }
+      const std::vector<uint32_t> regs = sb_.pending_regs(wi);
+      if (!regs.empty()) {
+        s << "; pending";
+        for (uint32_t r : regs) s << " " << (r < prog.regs.size() ? prog.regs[r].name : "r" + std::to_string(r));
+      }
+    }
+  }
+  throw kernel_fault(s.str());
+}
+
+void IssueUnit::check_watchdog(uint64_t now) {
+  if (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles) return;
+  deadlock(now);
+}
+
+}  // namespace simt::sm
