@@ -54,6 +54,7 @@ void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
 
 void DecodeUnit::tick() {
   uint64_t now = util::now_cycle();
+  ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
     next_trigger(util::cycle_time());
     return;

@@ -41,6 +41,9 @@ class DecodeUnit : public sc_core::sc_module {
   size_t occupancy() const { return q_.size(); }
   size_t capacity() const { return cap_; }
 
+  // Times the block's method ran (an idle block must not run every cycle).
+  uint64_t activations() const { return activations_; }
+
  private:
   struct Slot {
     FetchedInstr fi;
@@ -56,6 +59,7 @@ class DecodeUnit : public sc_core::sc_module {
   uint64_t in_cycle_ = UINT64_MAX;  // cycle of the arrivals counted in in_count_
   uint32_t in_count_ = 0;
   uint64_t last_tick_ = UINT64_MAX;
+  uint64_t activations_ = 0;
   sc_core::sc_event wake_;
 
   stats::Counter& decoded_;

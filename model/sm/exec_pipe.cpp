@@ -74,6 +74,7 @@ void ExecPipe::refresh_lanes(uint64_t now) {
 
 void ExecPipe::tick() {
   uint64_t now = util::now_cycle();
+  ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
     next_trigger(util::cycle_time());
     return;

@@ -45,6 +45,9 @@ class ExecPipe : public sc_core::sc_module {
   const PipelineUnit& unit() const { return unit_; }
   size_t writebacks_pending() const { return wb_.size(); }
 
+  // Times the block's method ran (an idle block must not run every cycle).
+  uint64_t activations() const { return activations_; }
+
  private:
   struct Pending {
     uint64_t due = 0;  // completion cycle
@@ -68,6 +71,7 @@ class ExecPipe : public sc_core::sc_module {
   bool tracing_ = false;
   std::vector<uint64_t> lane_activity_;
   uint64_t last_tick_ = UINT64_MAX;
+  uint64_t activations_ = 0;
   sc_core::sc_event wake_;
   sc_core::sc_event lane_event_;
 

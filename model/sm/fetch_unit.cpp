@@ -154,6 +154,7 @@ uint32_t FetchUnit::start_fetches(uint64_t now, bool& stalled) {
 
 void FetchUnit::tick() {
   uint64_t now = util::now_cycle();
+  ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
     next_trigger(util::cycle_time());
     return;

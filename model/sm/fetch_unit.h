@@ -52,6 +52,9 @@ class FetchUnit : public sc_core::sc_module {
   // Credits waiting to be fetched plus fetches in flight or waiting for decode.
   size_t pending_work() const;
 
+  // Times the block's method ran (an idle block must not run every cycle).
+  uint64_t activations() const { return activations_; }
+
  private:
   struct Credit {
     bool valid = false;
@@ -80,6 +83,7 @@ class FetchUnit : public sc_core::sc_module {
   uint32_t last_warp_;                         // LRR: the warp fetched last
   uint64_t seq_ = 0;
   uint64_t last_tick_ = UINT64_MAX;
+  uint64_t activations_ = 0;
   sc_core::sc_event wake_;
 
   stats::Counter& fetches_;

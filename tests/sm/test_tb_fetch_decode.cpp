@@ -219,6 +219,10 @@ BOOST_AUTO_TEST_CASE(fetch_and_decode_through_sockets) {
   BOOST_TEST(issue_b.got == (std::vector<Arrival>{{22, 0, 0, 0}}), boost::test_tools::per_element());
   uint64_t a_span = 49 - 40, b_span = issue_b.got.at(0).cycle - 1;
   BOOST_TEST(b_span - a_span == 12u);
+  // Blocks waiting on the L1I or on a credit sleep instead of running every cycle.
+  BOOST_TEST(fetch_b.activations() <= 4u);
+  BOOST_TEST(decode_b.activations() <= 3u);
+  BOOST_TEST(fetch_a.activations() <= 40u);
 }
 
 BOOST_AUTO_TEST_CASE(parameters_refuse_what_is_not_modelled) {
