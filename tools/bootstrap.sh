@@ -9,6 +9,7 @@ packages=(
   libboost-test-dev     # Boost.Test
   nlohmann-json3-dev    # JSON (manifests, stats)
   libtomlplusplus-dev   # TOML machine configurations
+  gtkwave               # vcd2fst: tests check that waveforms load in GTKWave
 )
 missing=()
 for p in "${packages[@]}"; do
