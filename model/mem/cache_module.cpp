@@ -1,5 +1,7 @@
 #include "mem/cache_module.h"
 
+#include <stdexcept>
+
 #include <algorithm>
 
 #include "util/cycle.h"
@@ -84,7 +86,10 @@ void CacheModule::push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool 
   e.req.atomic = atomic;
   e.req.instruction = instruction;
   e.req.source = source;
-  e.req.id = (static_cast<uint64_t>(kind) << kKindShift) | (tag & kTagMask);
+  if (tag & ~kTagMask)  // the kind lives in the id's top bits: tags must stay below them
+    throw std::logic_error(std::string(name()) + ": request tag 0x" + std::to_string(tag) +
+                           " collides with the id's kind bits");
+  e.req.id = (static_cast<uint64_t>(kind) << kKindShift) | tag;
   down_q_.push_back(e);
 }
 

@@ -8,7 +8,11 @@
 #include <unordered_map>
 
 #include "func/executor.h"
+#include "gpu/gpu.h"
+#include "gpu/machine_config.h"
 #include "ptx/cfg.h"
+#include "ptx/register_pressure.h"
+#include "stats/stats.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "runtime/functional_runner.h"
@@ -23,7 +27,13 @@ struct Kernel {
   ptx::Program prog;
   std::unique_ptr<ptx::Cfg> cfg;
   std::unique_ptr<func::Executor> exec;
+  uint32_t regs_per_thread = 0;  // for occupancy in timing mode
 };
+
+// Instruction addresses seen by the I-caches: each linked kernel gets its own
+// region, away from any device allocation.
+constexpr uint64_t kCodeBase = 0x0000'7400'0000'0000ull;
+constexpr uint64_t kCodeRegion = uint64_t{1} << 28;
 
 // Writes the address each address initialiser names into its variable, once
 // every .global/.const variable has one. Generic and non-generic forms are the
@@ -73,12 +83,27 @@ class Module {
     k->prog = ptx::link(ir, name, addrs);  // throws BadInput for an unknown entry
     k->cfg = std::make_unique<ptx::Cfg>(k->prog);
     k->exec = std::make_unique<func::Executor>(k->prog);  // refuses unsupported instructions
+    k->regs_per_thread = std::max<uint32_t>(ptx::max_live_registers(k->prog, *k->cfg), 4);
     return *kernels.emplace(name, std::move(k)).first->second;
   }
 };
 
-Device::Device(DeviceOptions opts) : opts_(opts) { opts_.validate(); }
+// The SystemC machine: built at the first timing launch (SystemC elaborates
+// once per process), then reused by every later launch.
+struct Device::Timing {
+  stats::Registry stats;
+  std::unique_ptr<trace::Waveform> waveform;
+  std::unique_ptr<gpu::Gpu> gpu;
+};
+
+Device::Device(DeviceOptions opts) : opts_(opts) {
+  opts_.validate();
+  if (opts_.mode == Mode::Timing && !opts_.machine)
+    throw Error(ExitCode::Failure, "internal: timing mode needs a machine configuration");
+}
 Device::~Device() = default;
+
+const stats::Registry* Device::timing_stats() const { return timing_ ? &timing_->stats : nullptr; }
 
 Module& Device::load_ptx(const std::string& text, const std::string& name) {
   auto m = std::make_unique<Module>();
@@ -183,33 +208,77 @@ LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3
   check_launch(k.prog, grid, block, args, dynamic_shared_bytes);
   std::vector<uint8_t> params = args.bytes();
   params.resize(k.prog.param_bytes, 0);
-
   func::LaunchGeometry geom;
   geom.grid = grid;
   geom.block = block;
   geom.dynamic_shared_bytes = dynamic_shared_bytes;
-  func::ExecEnv env;
-  env.global = &mem_;
-  env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
 
-  FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
-  RunnerStats rs;
-  LaunchStats st;
-  uint64_t index = 0;
-  for (uint32_t z = 0; z < grid[2]; ++z)
-    for (uint32_t y = 0; y < grid[1]; ++y)
-      for (uint32_t x = 0; x < grid[0]; ++x, ++index) {
-        func::CtaState cta(k.prog, geom, {{x, y, z}}, params);
-        runner.run_cta(cta, env, index, rs);
-      }
-  st.ctas = index;
-  st.warp_instructions = rs.warp_instructions;
-  st.thread_instructions = rs.thread_instructions;
+  LaunchStats st = opts_.mode == Mode::Timing ? launch_timing(m, kernel, geom, params)
+                                              : launch_functional(m, kernel, geom, params);
+  ++launches_;
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  totals_.cycles += st.cycles;
   totals_.ctas += st.ctas;
   totals_.warp_instructions += st.warp_instructions;
   totals_.thread_instructions += st.thread_instructions;
   totals_.wall_seconds += st.wall_seconds;
+  return st;
+}
+
+LaunchStats Device::launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
+                                      const std::vector<uint8_t>& params) {
+  Kernel& k = m.kernel(kernel);
+  func::ExecEnv env;
+  env.global = &mem_;
+  env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
+  RunnerStats rs;
+  uint64_t index = 0;
+  for (uint32_t z = 0; z < geom.grid[2]; ++z)
+    for (uint32_t y = 0; y < geom.grid[1]; ++y)
+      for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
+        func::CtaState cta(k.prog, geom, {{x, y, z}}, params);
+        runner.run_cta(cta, env, index, rs);
+      }
+  LaunchStats st;
+  st.ctas = index;
+  st.warp_instructions = rs.warp_instructions;
+  st.thread_instructions = rs.thread_instructions;
+  return st;
+}
+
+LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
+                                  const std::vector<uint8_t>& params) {
+  Kernel& k = m.kernel(kernel);
+  if (!timing_) {
+    timing_ = std::make_unique<Timing>();
+    if (!opts_.waveform.path.empty())
+      timing_->waveform = std::make_unique<trace::Waveform>("waveform", opts_.waveform);
+    timing_->gpu = std::make_unique<gpu::Gpu>("gpu", *opts_.machine, timing_->stats, timing_->waveform.get());
+  }
+  auto ctx = std::make_shared<sm::KernelContext>();
+  ctx->prog = &k.prog;
+  ctx->cfg = k.cfg.get();
+  ctx->exec = k.exec.get();
+  ctx->geom = geom;
+  ctx->params = params;
+  ctx->env.global = &mem_;
+  ctx->env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  ctx->code_base = kCodeBase + (launches_ % 4096) * kCodeRegion;
+  ctx->regs_per_thread = k.regs_per_thread;
+  ctx->launch_id = launches_;
+  gpu::CtaFootprint fp;
+  fp.threads = geom.threads_per_cta();
+  fp.regs_per_thread = k.regs_per_thread;
+  fp.shared_bytes = (k.prog.static_shared_bytes + 15) / 16 * 16 + geom.dynamic_shared_bytes;
+
+  const stats::Registry& reg = timing_->stats;
+  const uint64_t w0 = reg.sum("sm*.warp_instructions"), t0 = reg.sum("sm*.thread_instructions");
+  LaunchStats st;
+  st.cycles = timing_->gpu->run_kernel(ctx, fp);
+  st.ctas = geom.ctas();
+  st.warp_instructions = reg.sum("sm*.warp_instructions") - w0;
+  st.thread_instructions = reg.sum("sm*.thread_instructions") - t0;
   return st;
 }
 

@@ -13,6 +13,10 @@
 #include "func/cta_state.h"
 #include "func/global_memory.h"
 #include "ptx/ir.h"
+#include "trace/waveform.h"
+
+namespace simt::gpu { struct MachineConfig; }
+namespace simt::stats { class Registry; }
 
 namespace simt::runtime {
 
@@ -24,8 +28,18 @@ enum class Grouping : uint8_t {
   Random,  // a seeded random permutation of the CTA's threads cut into warps
 };
 
+enum class Mode : uint8_t {
+  Functional,  // every CTA runs to completion in turn; no time
+  Timing,      // the cycle-level SystemC model of the machine in `machine`
+};
+
 struct DeviceOptions {
-  uint32_t warp_size = 32;     // 4..64
+  Mode mode = Mode::Functional;
+  // Timing mode: the machine (finalized MachineConfig; its sm.warp_size is
+  // the warp size) and optional waveforms.
+  std::shared_ptr<const gpu::MachineConfig> machine;
+  trace::WaveformOptions waveform;
+  uint32_t warp_size = 32;     // 4..64 (functional mode)
   Grouping grouping = Grouping::Static;
   uint64_t grouping_seed = 1;
   std::ostream* printf_out = nullptr;  // device printf goes here (stdout when null)
@@ -53,6 +67,7 @@ class KernelArgs {
 };
 
 struct LaunchStats {
+  uint64_t cycles = 0;               // timing mode: simulated core cycles
   uint64_t warp_instructions = 0;    // instructions issued per warp (any active thread)
   uint64_t thread_instructions = 0;  // sum of active threads over issued instructions
   uint64_t ctas = 0;
@@ -107,9 +122,19 @@ class Device {
   const DeviceOptions& options() const { return opts_; }
   // Totals over every launch so far.
   const LaunchStats& totals() const { return totals_; }
+  // Timing mode: every block's counters (null before the first timing launch).
+  const stats::Registry* timing_stats() const;
 
  private:
+  LaunchStats launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
+                                const std::vector<uint8_t>& params);
+  LaunchStats launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
+                            const std::vector<uint8_t>& params);
+  struct Timing;  // the SystemC machine, built at the first timing launch
+
   DeviceOptions opts_;
+  std::unique_ptr<Timing> timing_;
+  uint64_t launches_ = 0;
   func::GlobalMemory mem_;
   std::vector<std::unique_ptr<Module>> modules_;
   LaunchStats totals_;

@@ -634,10 +634,13 @@ bool IssueUnit::send_credits() {
     if (!w.live || w.done) continue;
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
+      const KernelContext& k = *ctas_[w.cta].info->kernel;
       FetchCredit c;
       c.warp = wi;
       c.pc = w.fetch_pc;
       c.gen = ibuf_.generation(wi);
+      c.addr = k.code_base + uint64_t{w.fetch_pc} * k.instr_bytes;  // the I-cache reads this
+      c.bytes = k.instr_bytes;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       credits->b_transport(c, t);
       if (!c.accepted) {

@@ -64,7 +64,7 @@ struct LdstParams {
 class LdstUnit : public sc_core::sc_module {
  public:
   // Base of the local-memory request region (see the file comment).
-  static constexpr uint64_t kLocalRegion = uint64_t{1} << 62;
+  static constexpr uint64_t kLocalRegion = uint64_t{1} << 56;
 
   util::PacketTarget<LdstUnit, IssuePacket> in;           // refuses while `queue` instructions are in flight
   mem::MemRequester l1d;                                   // toward the L1D CacheModule

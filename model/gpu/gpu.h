@@ -1,0 +1,47 @@
+// The GPU netlist: N SMs, a crossbar, one L2 partition per DRAM channel,
+// DRAM, and the CTA dispatcher (docs/timing-model.md). run_kernel() starts
+// a kernel and simulates until it is done.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "gpu/cta_dispatch_unit.h"
+#include "gpu/machine_config.h"
+#include "mem/cache_module.h"
+#include "mem/crossbar.h"
+#include "mem/dram_module.h"
+#include "sm/sm.h"
+#include "stats/stats.h"
+
+namespace simt::trace { class Waveform; }
+
+namespace simt::gpu {
+
+class Gpu : public sc_core::sc_module {
+ public:
+  // `cfg` must be finalized. `waveform` may be null (no VCD).
+  Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry& stats,
+      trace::Waveform* waveform);
+
+  // Simulates `kernel` to completion; returns the cycles it took. Throws
+  // simt::Error for a kernel fault, a deadlock, or a CTA that can never fit.
+  uint64_t run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta);
+
+  const MachineConfig& config() const { return cfg_; }
+  uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
+
+ private:
+  MachineConfig cfg_;
+  trace::Waveform* waveform_;
+  CtaDispatchUnit dispatcher_;
+  std::vector<std::unique_ptr<sm::Sm>> sms_;
+  mem::Crossbar xbar_;
+  std::vector<std::unique_ptr<mem::CacheModule>> l2_;
+  mem::DramModule dram_;
+};
+
+}  // namespace simt::gpu

@@ -1,0 +1,35 @@
+// Every parameter of the simulated GPU in one place: the SM's blocks, the
+// L2, the crossbar, DRAM and the per-SM occupancy limits. bind() gives each
+// its dotted name in the ParamRegistry (configs/*.toml, --set, --<name>);
+// finalize() derives the values that must agree (e.g. the dispatcher's warp
+// size is the SM's) and validates everything, naming the option at fault.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/cta_dispatcher.h"
+#include "mem/cache.h"
+#include "mem/cache_module.h"
+#include "mem/crossbar.h"
+#include "mem/dram.h"
+#include "sm/sm.h"
+
+namespace simt::config { class ParamRegistry; }
+
+namespace simt::gpu {
+
+struct MachineConfig {
+  uint32_t num_sms = 1;       // gpu.num_sms
+  SmLimits limits;            // sm.max_threads, sm.registers, sm.shared_bytes, sm.reg_alloc_unit
+  sm::SmParams sm;            // sm.*, fetch.*, decode.*, sp.*, sfu.*, ops.*, ldst.*, shmem.*, l1i.*, l1d.*
+  mem::CacheParams l2;        // l2.* (one partition; there is one per DRAM channel)
+  mem::CachePortParams l2_port;
+  mem::CrossbarParams xbar;   // xbar.*
+  mem::DramParams dram;       // dram.*
+
+  MachineConfig();
+  void bind(config::ParamRegistry& r);
+  void finalize();  // derive shared values, then validate (throws simt::input_error)
+};
+
+}  // namespace simt::gpu

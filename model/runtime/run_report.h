@@ -1,0 +1,30 @@
+// The statistics document of one run (`simtlab run --stats FILE.json`) and
+// its one-line CSV form (`--csv FILE`): the effective configuration, the
+// headline numbers (cycles, instructions, IPC, SIMD efficiency, issue
+// breakdown, fetches per cycle), every block's counters, and speed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/device.h"
+
+namespace simt::runtime {
+
+struct RunInfo {
+  std::string what;                      // "workload bfs (small)" or the manifest path
+  std::string mode;                      // "functional" | "timing"
+  std::vector<std::string> config_files;
+  bool verified = true;                  // workload runs: the CPU reference agreed
+  uint32_t warp_size = 32;
+};
+
+nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann::json& config);
+
+// The columns of the CSV row (a stable subset of the report).
+const std::vector<std::string>& csv_columns();
+nlohmann::json csv_row(const nlohmann::json& report);
+
+}  // namespace simt::runtime

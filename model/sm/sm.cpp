@@ -1,0 +1,81 @@
+#include "sm/sm.h"
+
+#include "config/param_registry.h"
+
+namespace simt::sm {
+
+SmParams::SmParams() {
+  // Defaults: one 32-lane SP unit and a 4-lane SFU (seed 000's baseline);
+  // the machine files in configs/ set the papers' numbers.
+  sfu.lanes = 4;
+  sfu.latency = 20;
+  l1i.size = 16384;
+  l1i.line = 128;
+  l1i.assoc = 4;
+  l1i.write_policy = "write-through";
+  l1d.write_policy = "write-evict";  // Fermi's L1D: writes go to L2, a write hit drops the line
+}
+
+void SmParams::bind(config::ParamRegistry& r) {
+  issue.bind(r, "sm");
+  fetch.bind(r, "fetch");
+  decode.bind(r, "decode");
+  sp.bind(r, "sp");
+  sfu.bind(r, "sfu");
+  ops.bind(r, "ops");
+  ldst.bind(r, "ldst", "shmem");
+  l1i.bind(r, "l1i");
+  l1i_port.bind(r, "l1i");
+  l1d.bind(r, "l1d");
+  l1d_port.bind(r, "l1d");
+}
+
+void SmParams::validate() const {
+  issue.validate("sm");
+  fetch.validate("fetch");
+  decode.validate("decode");
+  sp.validate("sp");
+  sfu.validate("sfu");
+  ldst.validate("ldst", "shmem");
+  l1i.validate("l1i");
+  l1i_port.validate("l1i");
+  l1d.validate("l1d");
+  l1d_port.validate("l1d");
+}
+
+namespace {
+std::string sm_name(uint32_t id) { return "sm" + std::to_string(id); }
+}  // namespace
+
+Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t id)
+    : sc_core::sc_module(name),
+      issue("issue", p.issue, stats, sm_name(id), id),
+      fetch("fetch", p.fetch, p.issue.max_warps, stats, sm_name(id) + ".fetch"),
+      decode("decode", p.decode, stats, sm_name(id) + ".decode"),
+      sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp"),
+      sfu("sfu", p.sfu, p.ops, stats, sm_name(id) + ".sfu"),
+      ldst("ldst", p.ldst, stats, sm_name(id) + ".ldst", id),
+      l1i("l1i", p.l1i, p.l1i_port, stats, sm_name(id) + ".l1i"),
+      l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d") {
+  // Front end: credits -> fetch -> L1I -> decode -> I-buffers.
+  issue.credits.bind(fetch.credits);
+  fetch.icache.socket.bind(l1i.up.socket);
+  fetch.out.bind(decode.in);
+  decode.out.bind(issue.fetched);
+  // Back end: issue -> pipes -> write-back.
+  issue.to_sp.bind(sp.in);
+  issue.to_sfu.bind(sfu.in);
+  issue.to_ldst.bind(ldst.in);
+  sp.writeback.bind(issue.wb_sp);
+  sfu.writeback.bind(issue.wb_sfu);
+  ldst.writeback.bind(issue.wb_ldst);
+  ldst.l1d.socket.bind(l1d.up.socket);
+}
+
+void Sm::set_tracing(bool on) {
+  issue.set_tracing(on);
+  sp.set_tracing(on);
+  sfu.set_tracing(on);
+}
+
+}  // namespace simt::sm

@@ -1,0 +1,54 @@
+// The SIMT SM netlist: instantiates its blocks and binds them, nothing else
+// (docs/timing-model.md has the diagram). Outside connections:
+//   issue.launch / issue.done   to the GPU's CTA dispatcher
+//   l1i.down / l1d.down         to the GPU's crossbar
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "mem/cache_module.h"
+#include "sm/decode_unit.h"
+#include "sm/exec_pipe.h"
+#include "sm/fetch_unit.h"
+#include "sm/issue_unit.h"
+#include "sm/ldst_unit.h"
+#include "stats/stats.h"
+
+namespace simt::config { class ParamRegistry; }
+
+namespace simt::sm {
+
+struct SmParams {
+  IssueParams issue;        // sm.*
+  FetchParams fetch;        // fetch.*
+  DecodeParams decode;      // decode.*
+  PipeParams sp;            // sp.*  (INT and FP)
+  PipeParams sfu;           // sfu.*
+  OpLatencyTable ops;       // ops.* (per-opcode latency overrides)
+  LdstParams ldst;          // ldst.*, shmem.*
+  mem::CacheParams l1i, l1d;            // l1i.*, l1d.*
+  mem::CachePortParams l1i_port, l1d_port;
+
+  SmParams();
+  void bind(config::ParamRegistry& r);
+  void validate() const;
+};
+
+class Sm : public sc_core::sc_module {
+ public:
+  Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t sm_id);
+
+  IssueUnit issue;
+  FetchUnit fetch;
+  DecodeUnit decode;
+  ExecPipe sp, sfu;
+  LdstUnit ldst;
+  mem::CacheModule l1i, l1d;
+
+  void set_tracing(bool on);
+};
+
+}  // namespace simt::sm
