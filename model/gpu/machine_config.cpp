@@ -5,13 +5,33 @@
 
 namespace simt::gpu {
 
+// The built-in machine is seed 000's single-SM baseline, the same as
+// configs/vws-baseline.toml (a test keeps the two equal).
 MachineConfig::MachineConfig() {
-  l2.size = 131072;
+  num_sms = 1;
+  limits.max_threads = 1024;
+  limits.registers = 65536;
+  limits.shared_bytes = 49152;
+  sm.issue.max_warps = 32;
+  sm.issue.max_ctas = 8;
+  sm.issue.schedulers = 1;
+  sm.issue.policy.policy = "gto";
+  sm.sp.lanes = 32;
+  sm.sp.units = 1;
+  sm.sp.latency = 10;
+  sm.sfu.lanes = 8;
+  sm.sfu.latency = 20;
+  sm.l1d.size = 65536;
+  sm.l1d.line = 128;
+  sm.l1d.assoc = 8;
+  l2.size = 32768;
   l2.line = 128;
   l2.assoc = 8;
   l2.hit_latency = 10;
   l2.write_policy = "write-back";
   l2_port.atomics = "perform";  // global atomics are performed at the L2, as on Fermi
+  dram.channels = 4;
+  dram.bytes_per_cycle = 8;
 }
 
 void MachineConfig::bind(config::ParamRegistry& r) {

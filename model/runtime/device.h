@@ -119,6 +119,7 @@ class Device {
   const ptx::Module& ptx_module(Module& m) const;
 
   func::GlobalMemory& memory() { return mem_; }
+  const func::GlobalMemory& memory() const { return mem_; }
   const DeviceOptions& options() const { return opts_; }
   // Totals over every launch so far.
   const LaunchStats& totals() const { return totals_; }

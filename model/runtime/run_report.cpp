@@ -22,9 +22,11 @@ nlohmann::json sum_sm_histograms(const nlohmann::json& hists, const std::string&
     for (size_t i = 0; i < b.size(); ++i) bins[i] += b[i].get<uint64_t>();
     if (labels.empty() && it.value().contains("labels")) labels = it.value()["labels"];
   }
-  nlohmann::json out = nlohmann::json::object();
+  // An array keeps the bins in order (W0-idle, W0-mem, stall, W1-4 ... W29-32).
+  nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < bins.size(); ++i)
-    out[i < labels.size() ? labels[i].get<std::string>() : std::to_string(i)] = bins[i];
+    out.push_back({{"bin", i < labels.size() ? labels[i].get<std::string>() : std::to_string(i)},
+                   {"cycles", bins[i]}});
   return out;
 }
 
@@ -41,6 +43,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
   r["warp_instructions"] = t.warp_instructions;
   r["thread_instructions"] = t.thread_instructions;
   r["ctas"] = t.ctas;
+  // Equal for two runs that leave device memory identical (e.g. timing vs functional).
+  r["memory_checksum"] = dev.memory().checksum();
   r["wall_seconds"] = t.wall_seconds;
   const double wall = t.wall_seconds > 0 ? t.wall_seconds : 1e-9;
   nlohmann::json speed;

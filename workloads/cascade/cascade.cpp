@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kWindow = 24;
 constexpr int kMaxRects = 3;
-constexpr int kMaxFeatures = 256;
+constexpr int kMaxFeatures = 160;  // MAX_FEATURES in cascade.cu
 constexpr int kMaxStages = 32;
 constexpr int kStages = 14;
 

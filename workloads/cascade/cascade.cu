@@ -11,7 +11,7 @@
 
 #define SCAN_THREADS 128
 #define MAX_RECTS 3
-#define MAX_FEATURES 256
+#define MAX_FEATURES 160  // fits in the 16 KB shared memory of tbc-baseline
 #define MAX_STAGES 32
 
 // The integral image has (height + 1) rows of (width + 1) entries; row 0 and
