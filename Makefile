@@ -29,5 +29,9 @@ test: build
 test-long: build
 	ctest --test-dir $(BUILD) -j $(JOBS) -L long --output-on-failure
 
+# Speed benchmark (functional and timing), see docs/benchmark.md.
+bench: build
+	tools/bench --build $(BUILD)
+
 clean:
 	rm -rf $(BUILD)

@@ -54,7 +54,11 @@ namespace simt::sm {
 struct LdstParams {
   mem::SharedMemoryParams shared;  // bound under "shmem"
   uint32_t line = 128;             // coalescing granularity = the L1D line (bytes, power of two)
-  uint32_t queue = 8;              // instructions accepted and not yet written back
+  // Instructions accepted and not yet written back. An instruction stays
+  // until its last response, so this bounds loads in flight per SM: sized to
+  // the SM's warps (48 on Fermi) so that the L1D's MSHRs, not this queue,
+  // limit memory-level parallelism.
+  uint32_t queue = 64;
 
   void bind(config::ParamRegistry& r, const std::string& prefix = "ldst",
             const std::string& shared_prefix = "shmem");

@@ -155,7 +155,8 @@ BOOST_AUTO_TEST_CASE(ldst_parameters_bind_under_ldst_and_shmem) {
 
 BOOST_AUTO_TEST_CASE(ldst_unit_timing_through_its_sockets) {
   stats::Registry st;
-  sm::LdstParams lp;  // line 128, queue 8, 32 banks x 4 B, shared latency 13
+  sm::LdstParams lp;  // line 128, 32 banks x 4 B, shared latency 13
+  lp.queue = 8;       // small, so the test can fill it
   sm::LdstUnit ldst("ldst", lp, st, "sm2.ldst", kSm);
   IssueStub issue("issue");
   L1dStub l1d("l1d", 4);
