@@ -2,9 +2,53 @@
 
 #include "func/address_space.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace simt::func {
+
+namespace {
+
+// The default storage: zero-filled pages created on first touch, all of them
+// directly accessible (so read()/write() here only serve completeness).
+class SparsePages final : public GlobalMemory::Storage {
+ public:
+  uint8_t* direct_page(uint64_t page_no) override {
+    auto& p = pages_[page_no];
+    if (!p) {
+      p.reset(new uint8_t[GlobalMemory::kPageSize]);
+      std::memset(p.get(), 0, GlobalMemory::kPageSize);
+    }
+    return p.get();
+  }
+  void read(uint64_t addr, void* dst, uint64_t size) override {
+    std::memcpy(dst, direct_page(addr >> GlobalMemory::kPageBits) + (addr & (GlobalMemory::kPageSize - 1)), size);
+  }
+  void write(uint64_t addr, const void* src, uint64_t size) override {
+    std::memcpy(direct_page(addr >> GlobalMemory::kPageBits) + (addr & (GlobalMemory::kPageSize - 1)), src, size);
+  }
+
+ private:
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+};
+
+// Writes into a storage that is not (yet) the one GlobalMemory caches.
+void write_into(GlobalMemory::Storage& s, uint64_t addr, const uint8_t* src, uint64_t size) {
+  while (size) {
+    const uint64_t off = addr & (GlobalMemory::kPageSize - 1);
+    const uint64_t n = std::min(size, GlobalMemory::kPageSize - off);
+    if (uint8_t* p = s.direct_page(addr >> GlobalMemory::kPageBits))
+      std::memcpy(p + off, src, n);
+    else
+      s.write(addr, src, n);
+    src += n; addr += n; size -= n;
+  }
+}
+
+}  // namespace
+
+GlobalMemory::GlobalMemory() : own_(std::make_unique<SparsePages>()), storage_(own_.get()) {}
+GlobalMemory::~GlobalMemory() = default;
 
 uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align) {
   if (align == 0) align = 1;
@@ -15,6 +59,12 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align) {
   // Leave a gap after every allocation so an off-by-one access lands outside.
   next_ = base + size + 256;
   allocated_ += size;
+  // Our fresh pages are zero; a foreign memory may hold anything there.
+  if (!uses_own_storage()) {
+    const std::vector<uint8_t> zeros(std::min<uint64_t>(size, kPageSize), 0);
+    for (uint64_t done = 0; done < size; done += zeros.size())
+      write(base + done, zeros.data(), std::min<uint64_t>(zeros.size(), size - done));
+  }
   return base;
 }
 
@@ -39,16 +89,37 @@ bool GlobalMemory::mapped(uint64_t addr, uint64_t size) const {
   return true;
 }
 
-uint8_t* GlobalMemory::page(uint64_t page_no) const {
-  if (page_no == last_page_no_) return last_page_;
-  auto& p = pages_[page_no];
-  if (!p) {
-    p.reset(new uint8_t[kPageSize]);
-    std::memset(p.get(), 0, kPageSize);
-  }
+uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {
+  auto it = direct_.find(page_no);
+  // A null answer is cached too: the storage is asked again only after invalidate().
+  if (it == direct_.end()) it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
   last_page_no_ = page_no;
-  last_page_ = p.get();
+  last_page_ = it->second;
   return last_page_;
+}
+
+void GlobalMemory::forget_pages() const {
+  direct_.clear();
+  last_page_no_ = ~uint64_t{0};
+  last_page_ = nullptr;
+}
+
+void GlobalMemory::invalidate(uint64_t start, uint64_t end) {
+  if (start > end) return;
+  const uint64_t first = start >> kPageBits, last = end >> kPageBits;
+  if (last - first < direct_.size()) {
+    for (uint64_t p = first;; ++p) {
+      direct_.erase(p);
+      if (p == last) break;
+    }
+  } else {
+    for (auto it = direct_.begin(); it != direct_.end();)
+      it = (it->first >= first && it->first <= last) ? direct_.erase(it) : std::next(it);
+  }
+  if (last_page_no_ >= first && last_page_no_ <= last) {
+    last_page_no_ = ~uint64_t{0};
+    last_page_ = nullptr;
+  }
 }
 
 void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {
@@ -56,7 +127,10 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {
   while (size) {
     uint64_t off = addr & (kPageSize - 1);
     uint64_t n = std::min(size, kPageSize - off);
-    std::memcpy(out, page(addr >> kPageBits) + off, n);
+    if (const uint8_t* p = page(addr >> kPageBits))
+      std::memcpy(out, p + off, n);
+    else
+      storage_->read(addr, out, n);
     out += n; addr += n; size -= n;
   }
 }
@@ -66,9 +140,37 @@ void GlobalMemory::write(uint64_t addr, const void* src, uint64_t size) {
   while (size) {
     uint64_t off = addr & (kPageSize - 1);
     uint64_t n = std::min(size, kPageSize - off);
-    std::memcpy(page(addr >> kPageBits) + off, in, n);
+    if (uint8_t* p = page(addr >> kPageBits))
+      std::memcpy(p + off, in, n);
+    else
+      storage_->write(addr, in, n);
     in += n; addr += n; size -= n;
   }
+}
+
+void GlobalMemory::use_storage(Storage* s) {
+  std::unique_ptr<Storage> fresh;  // a new own storage when going back to ours
+  Storage* to = s;
+  if (!to) {
+    if (uses_own_storage()) return;
+    fresh = std::make_unique<SparsePages>();
+    to = fresh.get();
+  }
+  if (to == storage_) return;
+  std::vector<uint8_t> buf;
+  for (const auto& [base, size] : allocs_) {
+    for (uint64_t done = 0; done < size;) {
+      const uint64_t n = std::min<uint64_t>(size - done, kPageSize);
+      buf.resize(n);
+      read(base + done, buf.data(), n);
+      write_into(*to, base + done, buf.data(), n);
+      done += n;
+    }
+  }
+  forget_pages();
+  storage_ = to;
+  // Our pages are no longer read: free them (a fresh, empty set replaces them).
+  own_ = fresh ? std::move(fresh) : std::make_unique<SparsePages>();
 }
 
 uint64_t GlobalMemory::checksum() const {

@@ -1,6 +1,14 @@
 // Device global memory: sparse (pages materialise on first touch) and
 // allocation-checked, so a kernel that strays outside every allocation is
 // reported instead of silently reading zeros.
+//
+// The allocation map lives here; the bytes live in a Storage. By default
+// that is our own sparse pages. In timing mode the GPU's memory port
+// (gpu/memory_port.h) becomes the storage, so the bytes sit in whatever
+// TLM-2.0 target is bound to the GPU's memory socket (docs/virtual-platform.md).
+// The hot path stays free of virtual calls: a storage hands out one direct
+// pointer per page, cached here, and is asked again only on a page miss or
+// after invalidate().
 #pragma once
 
 #include <cstdint>
@@ -15,6 +23,25 @@ class GlobalMemory {
  public:
   static constexpr uint64_t kPageBits = 16;
   static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
+
+  // Where the bytes are. Addresses are device addresses.
+  class Storage {
+   public:
+    virtual ~Storage() = default;
+    // The kPageSize bytes of page `page_no` (address page_no << kPageBits),
+    // readable and writable, valid until the storage calls
+    // GlobalMemory::invalidate() for them; null when the page has no direct
+    // access, and then read()/write() below serve it.
+    virtual uint8_t* direct_page(uint64_t page_no) = 0;
+    // Byte access for pages without a direct pointer; never crosses a page.
+    virtual void read(uint64_t addr, void* dst, uint64_t size) = 0;
+    virtual void write(uint64_t addr, const void* src, uint64_t size) = 0;
+  };
+
+  GlobalMemory();
+  ~GlobalMemory();
+  GlobalMemory(const GlobalMemory&) = delete;
+  GlobalMemory& operator=(const GlobalMemory&) = delete;
 
   // Reserves `bytes` (zero-filled) aligned to `align`; never returns 0.
   uint64_t allocate(uint64_t bytes, uint64_t align = 256);
@@ -38,16 +65,33 @@ class GlobalMemory {
     write(addr, &v, sizeof(T));
   }
 
+  // Copies the bytes of every live allocation into `s`, then serves every
+  // access from it (null: back to our own sparse pages). `s` must outlive
+  // its use here. Bytes outside allocations are not carried over.
+  void use_storage(Storage* s);
+  bool uses_own_storage() const { return storage_ == own_.get(); }
+  // Forgets cached direct pointers of every page overlapping [start, end]
+  // (inclusive); the storage calls this when a direct pointer is revoked.
+  void invalidate(uint64_t start, uint64_t end);
+
   uint64_t bytes_allocated() const { return allocated_; }
   // A hash of every live allocation's address, size and contents, in address
   // order: equal for two runs that leave device memory identical.
   uint64_t checksum() const;
 
  private:
-  uint8_t* page(uint64_t page_no) const;  // creates on demand
+  // The cached direct pointer of a page (null = use the storage's read/write).
+  uint8_t* page(uint64_t page_no) const {
+    if (page_no == last_page_no_) return last_page_;
+    return lookup_page(page_no);
+  }
+  uint8_t* lookup_page(uint64_t page_no) const;
+  void forget_pages() const;
 
   std::map<uint64_t, uint64_t> allocs_;   // base -> size
-  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::unique_ptr<Storage> own_;          // our sparse pages
+  Storage* storage_;                      // own_ or a foreign one
+  mutable std::unordered_map<uint64_t, uint8_t*> direct_;  // page -> pointer or null
   mutable uint64_t last_page_no_ = ~uint64_t{0};
   mutable uint8_t* last_page_ = nullptr;
   mutable uint64_t last_alloc_base_ = 0, last_alloc_size_ = 0;

@@ -9,11 +9,14 @@ namespace simt::gpu {
 Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry& stats,
          trace::Waveform* waveform)
     : sc_core::sc_module(name),
+      memory_socket("memory"),
       cfg_(cfg),
       waveform_(waveform),
       dispatcher_("dispatcher", cfg.num_sms, cfg.limits, stats),
       xbar_("xbar", cfg.xbar, 2 * cfg.num_sms, stats, "xbar"),
-      dram_("dram", cfg.dram, stats, "dram") {
+      dram_("dram", cfg.dram, stats, "dram"),
+      memory_port_("memory_port", stats, "memory_port") {
+  memory_port_.socket.bind(memory_socket);  // hierarchical: the port's socket is the GPU's
   // Crossbar sources: 2*i is SM i's L1I, 2*i+1 its L1D.
   for (uint32_t i = 0; i < cfg.num_sms; ++i) {
     auto s = std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg.sm, stats, i);

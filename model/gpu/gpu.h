@@ -11,6 +11,7 @@
 
 #include "gpu/cta_dispatch_unit.h"
 #include "gpu/machine_config.h"
+#include "gpu/memory_port.h"
 #include "mem/cache_module.h"
 #include "mem/crossbar.h"
 #include "mem/dram_module.h"
@@ -23,6 +24,11 @@ namespace simt::gpu {
 
 class Gpu : public sc_core::sc_module {
  public:
+  // Global memory for functional accesses (DMI, else debug transport): bind
+  // it to a mem::BackingMemory or to a platform's own memory before the
+  // first sc_start (docs/virtual-platform.md).
+  tlm::tlm_initiator_socket<> memory_socket;
+
   // `cfg` must be finalized. `waveform` may be null (no VCD).
   Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry& stats,
       trace::Waveform* waveform);
@@ -30,6 +36,10 @@ class Gpu : public sc_core::sc_module {
   // Simulates `kernel` to completion; returns the cycles it took. Throws
   // simt::Error for a kernel fault, a deadlock, or a CTA that can never fit.
   uint64_t run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta);
+
+  // From the start of simulation on, `mem` keeps its bytes in the memory
+  // bound to memory_socket (its current contents are copied there).
+  void serve_memory(func::GlobalMemory& mem) { memory_port_.serve(mem); }
 
   const MachineConfig& config() const { return cfg_; }
   uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
@@ -42,6 +52,7 @@ class Gpu : public sc_core::sc_module {
   mem::Crossbar xbar_;
   std::vector<std::unique_ptr<mem::CacheModule>> l2_;
   mem::DramModule dram_;
+  MemoryPort memory_port_;
 };
 
 }  // namespace simt::gpu

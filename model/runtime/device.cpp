@@ -10,6 +10,7 @@
 #include "func/executor.h"
 #include "gpu/gpu.h"
 #include "gpu/machine_config.h"
+#include "mem/backing_memory.h"
 #include "ptx/cfg.h"
 #include "ptx/register_pressure.h"
 #include "stats/stats.h"
@@ -94,7 +95,30 @@ struct Device::Timing {
   stats::Registry stats;
   std::unique_ptr<trace::Waveform> waveform;
   std::unique_ptr<gpu::Gpu> gpu;
+  std::unique_ptr<mem::BackingMemory> memory;  // ours, unless a platform took the socket
+  bool platform_memory = false;
 };
+
+Device::Timing& Device::timing() {
+  if (!timing_) {
+    timing_ = std::make_unique<Timing>();
+    if (!opts_.waveform.path.empty())
+      timing_->waveform = std::make_unique<trace::Waveform>("waveform", opts_.waveform);
+    timing_->gpu = std::make_unique<gpu::Gpu>("gpu", *opts_.machine, timing_->stats, timing_->waveform.get());
+    timing_->gpu->serve_memory(mem_);
+  }
+  return *timing_;
+}
+
+tlm::tlm_initiator_socket<>& Device::memory_socket() {
+  if (opts_.mode != Mode::Timing)
+    throw Error(ExitCode::Failure, "Device::memory_socket(): device memory is a TLM target only in timing mode");
+  if (timing_ && (timing_->memory || sc_core::sc_start_of_simulation_invoked()))
+    throw Error(ExitCode::Failure, "Device::memory_socket(): too late, the first timing launch has bound it");
+  Timing& t = timing();
+  t.platform_memory = true;
+  return t.gpu->memory_socket;
+}
 
 Device::Device(DeviceOptions opts) : opts_(opts) {
   opts_.validate();
@@ -250,11 +274,10 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
 LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                                   const std::vector<uint8_t>& params) {
   Kernel& k = m.kernel(kernel);
-  if (!timing_) {
-    timing_ = std::make_unique<Timing>();
-    if (!opts_.waveform.path.empty())
-      timing_->waveform = std::make_unique<trace::Waveform>("waveform", opts_.waveform);
-    timing_->gpu = std::make_unique<gpu::Gpu>("gpu", *opts_.machine, timing_->stats, timing_->waveform.get());
+  Timing& t = timing();
+  if (!t.platform_memory && !t.memory) {
+    t.memory = std::make_unique<mem::BackingMemory>("memory", t.stats, "memory");
+    t.gpu->memory_socket.bind(t.memory->socket);
   }
   auto ctx = std::make_shared<sm::KernelContext>();
   ctx->prog = &k.prog;

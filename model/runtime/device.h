@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <tlm>
+
 #include "func/cta_state.h"
 #include "func/global_memory.h"
 #include "ptx/ir.h"
@@ -118,6 +120,19 @@ class Device {
   const ptx::Program& program(Module& m, const std::string& kernel);
   const ptx::Module& ptx_module(Module& m) const;
 
+  // Timing mode: the GPU's global-memory socket (TLM-2.0 base protocol,
+  // 32-bit bus width). By default the first launch binds it to our own
+  // mem::BackingMemory; a virtual platform that calls this instead binds it
+  // to its own memory target before the first launch (SystemC binds during
+  // elaboration). From the first launch on, device memory lives in that
+  // target: what the host wrote before is copied there at the start of
+  // simulation, later host copies and every kernel access go through DMI
+  // (or debug transport where the target refuses DMI). See
+  // docs/virtual-platform.md. Throws simt::Error in functional mode or after
+  // the first timing launch.
+  tlm::tlm_initiator_socket<>& memory_socket();
+
+  // Device memory (allocation map + bytes), whichever storage holds them.
   func::GlobalMemory& memory() { return mem_; }
   const func::GlobalMemory& memory() const { return mem_; }
   const DeviceOptions& options() const { return opts_; }
@@ -131,7 +146,8 @@ class Device {
                                 const std::vector<uint8_t>& params);
   LaunchStats launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                             const std::vector<uint8_t>& params);
-  struct Timing;  // the SystemC machine, built at the first timing launch
+  struct Timing;  // the SystemC machine, built at the first timing launch (or memory_socket())
+  Timing& timing();
 
   DeviceOptions opts_;
   std::unique_ptr<Timing> timing_;
