@@ -1,0 +1,77 @@
+#define BOOST_TEST_MODULE tb_device_memory
+#include <boost/test/unit_test.hpp>
+
+#include "gpu/foreign_memories.h"
+#include "gpu/machine_config.h"
+#include "func/address_space.h"
+#include "runtime/device.h"
+#include "stats/stats.h"
+#include "util/error.h"
+
+// A virtual platform binds its own memory to the Device's memory socket:
+// host copies made before the first launch reach it, the kernel's stores
+// land in it, and the device never binds its own BackingMemory.
+namespace {
+
+using namespace simt;
+
+const char* kPtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry square(.param .u64 data, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  setp.ge.u32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r6, [%rd3];
+  mul.lo.u32 %r7, %r6, %r6;
+  st.global.u32 [%rd3], %r7;
+DONE:
+  ret;
+}
+)";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(platform_memory_bound_through_the_device) {
+  runtime::Device functional;
+  BOOST_CHECK_THROW(functional.memory_socket(), Error);  // no TLM in functional mode
+
+  auto machine = std::make_shared<gpu::MachineConfig>();
+  machine->finalize();
+  runtime::DeviceOptions o;
+  o.mode = runtime::Mode::Timing;
+  o.machine = machine;
+  runtime::Device dev(o);
+  test::DmiMemory ram("ram", func::kGlobalHeapBase, 1 << 20, 0xee);
+  dev.memory_socket().bind(ram.socket);
+
+  std::vector<uint32_t> v(200);
+  for (uint32_t i = 0; i < v.size(); ++i) v[i] = i + 3;
+  const uint64_t a = dev.upload(v);
+  runtime::Module& m = dev.load_ptx(kPtx, "square.ptx");
+  runtime::KernelArgs args;
+  args.push<uint64_t>(a).push<uint32_t>(200);
+  const runtime::LaunchStats st = dev.launch(m, "square", {{2, 1, 1}}, {{128, 1, 1}}, args);
+  BOOST_TEST(st.cycles > 0u);
+
+  bool ok = true;
+  for (uint32_t i = 0; i < v.size(); ++i) ok = ok && ram.peek<uint32_t>(a + 4 * i) == (i + 3) * (i + 3);
+  BOOST_TEST(ok, "the platform memory holds the squares");
+  BOOST_TEST((dev.download<uint32_t>(a, 3) == std::vector<uint32_t>{9, 16, 25}));
+  BOOST_TEST(ram.dmi_grants == 1u);
+  BOOST_TEST(dev.timing_stats()->value("memory_port.dmi_grants") == 1u);
+  BOOST_TEST(dev.timing_stats()->find_counter("memory.dmi_grants") == nullptr);  // ours was never built
+  BOOST_CHECK_THROW(dev.memory_socket(), Error);  // too late after the first launch
+}
