@@ -2,6 +2,7 @@
 //   simtlab run --workload NAME [--size small|medium|large] [--mode timing|functional]
 //               [--config FILE]... [--set key=value]... [--<parameter> VALUE]...
 //               [--stats FILE.json] [--csv FILE] [--vcd FILE ...]
+//               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
 //   simtlab run --manifest FILE.json --out-dir DIR
 //   simtlab inspect FILE.ptx [--kernel NAME]
 //   simtlab list
@@ -43,6 +44,8 @@ struct RunOptions {
   uint64_t max_warp_instructions = 0;
   std::string stats_file, csv_file;
   std::string vcd, vcd_signals = "*", vcd_window = "0:";
+  std::string trace_warps, trace_filter;
+  bool quiet = false;
 };
 
 // The machine and every parameter bound to its name; configs and flags are
@@ -73,6 +76,14 @@ runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m) {
     d.waveform.globs = trace::WaveformOptions::parse_globs(o.vcd_signals);
     trace::WaveformOptions::parse_window(o.vcd_window, &d.waveform.start, &d.waveform.end);
   }
+  if (!o.trace_warps.empty()) {
+    if (d.mode != runtime::Mode::Timing) throw input_error("--trace-warps: the warp trace needs --mode timing");
+    d.warp_trace_path = o.trace_warps;
+    d.warp_trace_filter = trace::WarpTraceFilter::parse(o.trace_filter);
+  } else if (!o.trace_filter.empty()) {
+    throw input_error("--trace-filter: give --trace-warps FILE too");
+  }
+  d.progress = !o.quiet;
   d.validate();
   return d;
 }
@@ -187,6 +198,12 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--vcd-signals", ro.vcd_signals, "Signals to record: comma-separated globs")->capture_default_str();
   run->add_option("--vcd-window", ro.vcd_window, "Cycles to record: START:END (END may be empty)")
       ->capture_default_str();
+  run->add_option("--trace-warps", ro.trace_warps,
+                  "Timing mode: write one line per issued warp instruction and per scheduler stall to this file");
+  run->add_option("--trace-filter", ro.trace_filter,
+                  "Restrict --trace-warps: comma-separated warps=N|N-M, sm=N|N-M, cycles=START:END; a bare value "
+                  "adds to the previous key (e.g. warps=0-3,8,sm=0,cycles=1000:2000)");
+  run->add_flag("--quiet", ro.quiet, "No progress lines on stderr during long runs");
   machine.registry.bind_cli(*run);
 
   std::string ptx_file, kernel;

@@ -1,5 +1,8 @@
 #include "gpu/gpu.h"
 
+#include <algorithm>
+
+#include "trace/progress.h"
 #include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
@@ -7,11 +10,13 @@
 namespace simt::gpu {
 
 Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry& stats,
-         trace::Waveform* waveform)
+         trace::Waveform* waveform, trace::WarpTrace* warp_trace, trace::Progress* progress)
     : sc_core::sc_module(name),
       memory_socket("memory"),
       cfg_(cfg),
+      stats_(stats),
       waveform_(waveform),
+      progress_(progress),
       dispatcher_("dispatcher", cfg.num_sms, cfg.limits, stats),
       xbar_("xbar", cfg.xbar, 2 * cfg.num_sms, stats, "xbar"),
       dram_("dram", cfg.dram, stats, "dram"),
@@ -19,19 +24,18 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
   memory_port_.socket.bind(memory_socket);  // hierarchical: the port's socket is the GPU's
   // Crossbar sources: 2*i is SM i's L1I, 2*i+1 its L1D.
   for (uint32_t i = 0; i < cfg.num_sms; ++i) {
-    auto s = std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg.sm, stats, i);
+    auto s = std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg.sm, stats, i, waveform, warp_trace);
     dispatcher_.launch(i).bind(s->issue.launch);
     s->issue.done.bind(dispatcher_.done(i));
     s->l1i.down.socket.bind(xbar_.source_port(2 * i).socket);
     s->l1d.down.socket.bind(xbar_.source_port(2 * i + 1).socket);
-    s->set_tracing(waveform && waveform->enabled());
     sms_.push_back(std::move(s));
   }
   for (uint32_t p = 0; p < cfg.dram.channels; ++p) {
     mem::CachePortParams pp = cfg.l2_port;
     pp.source = p;
     auto l2 = std::make_unique<mem::CacheModule>(("l2_" + std::to_string(p)).c_str(), cfg.l2, pp, stats,
-                                                 "l2." + std::to_string(p));
+                                                 "l2." + std::to_string(p), waveform);
     xbar_.partition_port(p).socket.bind(l2->up.socket);
     l2->down.socket.bind(dram_.channel_port(p).socket);
     l2_.push_back(std::move(l2));
@@ -40,14 +44,44 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
 
 uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta) {
   const uint64_t start = util::now_cycle();
+  const uint64_t kernel_ctas = kernel->geom.ctas();
   dispatcher_.start_kernel(std::move(kernel), cta);
   if (waveform_) waveform_->kick();
-  sc_core::sc_start();  // returns when every block is idle
+  simulate(kernel_ctas);  // returns when every block is idle
   for (const auto& s : sms_) s->issue.rethrow_fault();
+  // Units that went idle early still get their time series up to the end.
+  for (const auto& s : sms_) s->issue.sample_until(util::now_cycle());
   if (!dispatcher_.kernel_finished())
     throw kernel_fault("the timing simulation stopped with " + std::to_string(dispatcher_.ctas_done()) +
                        " CTAs done and the kernel unfinished (every block idle: a deadlock)");
   return util::now_cycle() - start;
+}
+
+}  // namespace simt::gpu
+
+namespace simt::gpu {
+
+// Runs until every block is idle. With progress lines on, in slices of at
+// least 64K cycles that stop at their last event (SC_EXIT_ON_STARVATION),
+// so the end time is the same as one sc_start(); the wall clock is checked
+// between slices.
+void Gpu::simulate(uint64_t ctas_total) {
+  if (!progress_ || !progress_->enabled()) {
+    sc_core::sc_start();
+    return;
+  }
+  constexpr uint64_t kSlice = 65536;
+  progress_->start(util::now_cycle(), stats_.sum("sm*.thread_instructions"));
+  for (;;) {
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || !sc_core::sc_pending_activity()) return;
+    // A slice ends at its last event, not at its end time; when the next
+    // event lies beyond a whole slice (everything asleep), reach exactly it.
+    const sc_core::sc_time slice = std::max(util::cycles(kSlice), sc_core::sc_time_to_pending_activity());
+    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    if (progress_->due())
+      progress_->report(dispatcher_.ctas_done(), ctas_total, util::now_cycle(),
+                        stats_.sum("sm*.thread_instructions"));
+  }
 }
 
 }  // namespace simt::gpu

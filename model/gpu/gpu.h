@@ -18,7 +18,7 @@
 #include "sm/sm.h"
 #include "stats/stats.h"
 
-namespace simt::trace { class Waveform; }
+namespace simt::trace { class Waveform; class WarpTrace; class Progress; }
 
 namespace simt::gpu {
 
@@ -29,9 +29,11 @@ class Gpu : public sc_core::sc_module {
   // first sc_start (docs/virtual-platform.md).
   tlm::tlm_initiator_socket<> memory_socket;
 
-  // `cfg` must be finalized. `waveform` may be null (no VCD).
+  // `cfg` must be finalized. `waveform` may be null (no VCD), `warp_trace`
+  // null (no --trace-warps), `progress` null (no progress lines); all three
+  // must outlive the Gpu.
   Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry& stats,
-      trace::Waveform* waveform);
+      trace::Waveform* waveform, trace::WarpTrace* warp_trace = nullptr, trace::Progress* progress = nullptr);
 
   // Simulates `kernel` to completion; returns the cycles it took. Throws
   // simt::Error for a kernel fault, a deadlock, or a CTA that can never fit.
@@ -45,8 +47,12 @@ class Gpu : public sc_core::sc_module {
   uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
 
  private:
+  void simulate(uint64_t ctas_total);
+
   MachineConfig cfg_;
+  stats::Registry& stats_;
   trace::Waveform* waveform_;
+  trace::Progress* progress_;
   CtaDispatchUnit dispatcher_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   mem::Crossbar xbar_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -43,7 +44,7 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, sta
     : CacheModule(name, p, CachePortParams{}, stats, stats_name) {}
 
 CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, const CachePortParams& pp,
-                         stats::Registry& st, const std::string& n)
+                         stats::Registry& st, const std::string& n, trace::Waveform* waveform)
     : sc_core::sc_module(name),
       up("up", (pp.validate(n), pp.in_queue)),
       down("down"),
@@ -54,6 +55,10 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
       down_stalls_(st.counter(n + ".down_stalls", "cycles the input stalled: the queue toward the next level was full")),
       atomics_forwarded_(st.counter(n + ".atomics_forwarded", "atomics passed on untouched (atomics = forward)")),
       down_requests_(st.counter(n + ".down_requests", "requests sent to the next level (fills, write-backs, forwards)")) {
+  if (waveform && waveform->enabled()) {
+    sig_mshrs_ = waveform->signal<uint32_t>(n + ".mshrs", 0);
+    if (sig_mshrs_) wf_ = waveform;
+  }
   SC_METHOD(tick);
 }
 
@@ -178,6 +183,8 @@ void CacheModule::tick() {
     up.pop_request(r);
   }
 
+  if (sig_mshrs_ && wf_->in_window(now)) sig_mshrs_->write(cache_.mshrs_in_use());
+
   // Work that needs the next cycle: a visible request (accepted or stalled),
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
@@ -189,6 +196,8 @@ void CacheModule::tick() {
   uint64_t wake = UINT64_MAX;
   if (!hits_.empty()) wake = hits_.front().ready;
   if (!down_q_.empty()) wake = std::min(wake, down_q_.front().ready);
+  // Asleep when the VCD window opens: wake then to record the MSHRs held.
+  if (sig_mshrs_ && now < wf_->window_start()) wake = std::min(wake, wf_->window_start());
   if (wake != UINT64_MAX)
     next_trigger(util::cycles(wake - now), up.request_event() | down.response_event());
   else

@@ -45,6 +45,8 @@
 #include "mem/mem_port.h"
 #include "stats/stats.h"
 
+namespace simt::trace { class Waveform; }
+
 namespace simt::mem {
 
 // The wrapper's own knobs, bound next to CacheParams under the same prefix.
@@ -65,11 +67,12 @@ class CacheModule : public sc_core::sc_module {
   MemRequester down;  // to the next level: must be bound
 
   // Counters: the Cache's under `stats_name` plus stalls, down_stalls,
-  // atomics_forwarded, down_requests.
+  // atomics_forwarded, down_requests. `waveform` (may be null) offers the
+  // VCD signal <stats_name>.mshrs (MSHR entries in use).
   CacheModule(sc_core::sc_module_name name, const CacheParams& p, stats::Registry& stats,
               const std::string& stats_name);
   CacheModule(sc_core::sc_module_name name, const CacheParams& p, const CachePortParams& pp,
-              stats::Registry& stats, const std::string& stats_name);
+              stats::Registry& stats, const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   const Cache& cache() const { return cache_; }  // inspection (tests, VCD); no other block may hold it
 
@@ -103,6 +106,9 @@ class CacheModule : public sc_core::sc_module {
   std::vector<uint32_t> free_slots_;
   std::deque<HitEntry> hits_;
   std::deque<DownEntry> down_q_;
+
+  trace::Waveform* wf_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_mshrs_ = nullptr;
 
   stats::Counter& stalls_;
   stats::Counter& down_stalls_;

@@ -94,6 +94,7 @@ class Module {
 struct Device::Timing {
   stats::Registry stats;
   std::unique_ptr<trace::Waveform> waveform;
+  std::unique_ptr<trace::WarpTrace> warp_trace;  // declared before gpu: outlives it
   std::unique_ptr<gpu::Gpu> gpu;
   std::unique_ptr<mem::BackingMemory> memory;  // ours, unless a platform took the socket
   bool platform_memory = false;
@@ -104,7 +105,10 @@ Device::Timing& Device::timing() {
     timing_ = std::make_unique<Timing>();
     if (!opts_.waveform.path.empty())
       timing_->waveform = std::make_unique<trace::Waveform>("waveform", opts_.waveform);
-    timing_->gpu = std::make_unique<gpu::Gpu>("gpu", *opts_.machine, timing_->stats, timing_->waveform.get());
+    if (!opts_.warp_trace_path.empty())
+      timing_->warp_trace = std::make_unique<trace::WarpTrace>(opts_.warp_trace_path, opts_.warp_trace_filter);
+    timing_->gpu = std::make_unique<gpu::Gpu>("gpu", *opts_.machine, timing_->stats, timing_->waveform.get(),
+                                              timing_->warp_trace.get(), progress_.get());
     timing_->gpu->serve_memory(mem_);
   }
   return *timing_;
@@ -122,6 +126,7 @@ tlm::tlm_initiator_socket<>& Device::memory_socket() {
 
 Device::Device(DeviceOptions opts) : opts_(opts) {
   opts_.validate();
+  progress_ = std::make_unique<trace::Progress>(opts_.progress);
   if (opts_.mode == Mode::Timing && !opts_.machine)
     throw Error(ExitCode::Failure, "internal: timing mode needs a machine configuration");
 }
@@ -258,11 +263,13 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
   RunnerStats rs;
   uint64_t index = 0;
+  progress_->start(0, 0);
   for (uint32_t z = 0; z < geom.grid[2]; ++z)
     for (uint32_t y = 0; y < geom.grid[1]; ++y)
       for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
         func::CtaState cta(k.prog, geom, {{x, y, z}}, params);
         runner.run_cta(cta, env, index, rs);
+        if (progress_->due()) progress_->report(index + 1, geom.ctas(), 0, rs.thread_instructions);
       }
   LaunchStats st;
   st.ctas = index;
@@ -299,6 +306,7 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   const uint64_t w0 = reg.sum("sm*.warp_instructions"), t0 = reg.sum("sm*.thread_instructions");
   LaunchStats st;
   st.cycles = timing_->gpu->run_kernel(ctx, fp);
+  if (timing_->warp_trace) timing_->warp_trace->flush();
   st.ctas = geom.ctas();
   st.warp_instructions = reg.sum("sm*.warp_instructions") - w0;
   st.thread_instructions = reg.sum("sm*.thread_instructions") - t0;

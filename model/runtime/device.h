@@ -15,6 +15,8 @@
 #include "func/cta_state.h"
 #include "func/global_memory.h"
 #include "ptx/ir.h"
+#include "trace/progress.h"
+#include "trace/warp_trace.h"
 #include "trace/waveform.h"
 
 namespace simt::gpu { struct MachineConfig; }
@@ -41,6 +43,11 @@ struct DeviceOptions {
   // the warp size) and optional waveforms.
   std::shared_ptr<const gpu::MachineConfig> machine;
   trace::WaveformOptions waveform;
+  // Timing mode: --trace-warps FILE (empty = off) and its --trace-filter.
+  std::string warp_trace_path;
+  trace::WarpTraceFilter warp_trace_filter;
+  // Progress lines on stderr every ~2 s of wall time (simtlab: unless --quiet).
+  bool progress = false;
   uint32_t warp_size = 32;     // 4..64 (functional mode)
   Grouping grouping = Grouping::Static;
   uint64_t grouping_seed = 1;
@@ -150,6 +157,7 @@ class Device {
   Timing& timing();
 
   DeviceOptions opts_;
+  std::unique_ptr<trace::Progress> progress_;
   std::unique_ptr<Timing> timing_;
   uint64_t launches_ = 0;
   func::GlobalMemory mem_;

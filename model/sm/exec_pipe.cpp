@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "trace/waveform.h"
 #include "util/cycle.h"
 
 namespace simt::sm {
 
 ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLatencyTable& ops,
-                   stats::Registry& reg, const std::string& stats_name)
+                   stats::Registry& reg, const std::string& stats_name, trace::Waveform* waveform)
     : sc_core::sc_module(name),
       in("in", this, &ExecPipe::on_issue),
       writeback("writeback"),
@@ -18,6 +19,17 @@ ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLa
                                      "issue attempts refused because every unit was busy")),
       wb_stall_cycles_(reg.counter(stats_name + ".writeback_stall_cycles",
                                    "cycles a due write-back was refused by issue")) {
+  if (waveform && waveform->enabled()) {
+    bool any = false;
+    for (uint32_t u = 0; u < p.units; ++u) {
+      sig_lanes_.push_back(waveform->signal<uint64_t>(stats_name + ".u" + std::to_string(u) + "_lanes", 0));
+      any = any || sig_lanes_.back();
+    }
+    if (any) {
+      wf_ = waveform;
+      tracing_ = true;
+    }
+  }
   SC_HAS_PROCESS(ExecPipe);
   SC_METHOD(tick);
   dont_initialize();
@@ -56,8 +68,14 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   OpTiming t = unit_.timing_for(*p.instr);
   busy_until_ = std::max(busy_until_, now + uint64_t(unit_.passes(p.warp_width)) * t.ii);
 
-  if (tracing_) refresh_lanes(now);
-  wake_.notify(tracing_ ? util::cycle_time() : util::cycles(done - now));
+  if (tracing_) {
+    // Run again in this cycle (a later delta) so the signals show this
+    // issue whether or not the method already ran in this cycle.
+    refresh_lanes(now);
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    wake_.notify(util::cycles(done - now));
+  }
 }
 
 void ExecPipe::refresh_lanes(uint64_t now) {
@@ -72,11 +90,25 @@ void ExecPipe::refresh_lanes(uint64_t now) {
   if (changed) lane_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void ExecPipe::write_lane_signals(uint64_t now) {
+  // Only from this block's own process (a signal has one writer), every
+  // busy cycle inside the window (rewriting a value records nothing).
+  if (!wf_ || !wf_->in_window(now)) return;
+  for (size_t u = 0; u < sig_lanes_.size(); ++u)
+    if (sig_lanes_[u]) sig_lanes_[u]->write(lane_activity_[u]);
+}
+
 void ExecPipe::tick() {
   uint64_t now = util::now_cycle();
   ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::cycle_time());
+    if (tracing_) {
+      refresh_lanes(now);
+      write_lane_signals(now);
+      next_trigger(util::cycle_time(), wake_);
+    } else {
+      next_trigger(util::cycle_time());
+    }
     return;
   }
   last_tick_ = now;
@@ -94,13 +126,20 @@ void ExecPipe::tick() {
     wb_.pop();
   }
   if (refused) ++wb_stall_cycles_;
-  if (tracing_) refresh_lanes(now);
+  if (tracing_) {
+    refresh_lanes(now);
+    write_lane_signals(now);
+  }
 
   // Every cycle while a write-back is overdue or lanes are traced busy;
   // otherwise sleep until the next completion or the next issue.
   bool lanes_busy = tracing_ && now < busy_until_;
   if (refused || lanes_busy) {
-    next_trigger(util::cycle_time());
+    // Tracing: an issue later in this cycle re-runs the method (see on_issue).
+    if (tracing_)
+      next_trigger(util::cycle_time(), wake_);
+    else
+      next_trigger(util::cycle_time());
   } else if (!wb_.empty()) {
     wake_.notify(util::cycles(wb_.top().due - now));
     next_trigger(wake_);

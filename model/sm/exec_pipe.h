@@ -26,6 +26,8 @@
 #include "stats/stats.h"
 #include "util/packet_socket.h"
 
+namespace simt::trace { class Waveform; }
+
 namespace simt::sm {
 
 class ExecPipe : public sc_core::sc_module {
@@ -34,8 +36,10 @@ class ExecPipe : public sc_core::sc_module {
   util::PacketInitiator<ExecPipe, WritebackPacket> writeback; // to issue
 
   // Counters go under `stats_name` (e.g. "sm0.sp"), beside the PipelineUnit's.
+  // `waveform` (may be null) offers <stats_name>.u<k>_lanes per unit (bit l =
+  // lane l busy); asking for any of them turns tracing on.
   ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLatencyTable& ops,
-           stats::Registry& reg, const std::string& stats_name);
+           stats::Registry& reg, const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   void set_tracing(bool on);
   const std::vector<uint64_t>& lane_activity() const { return lane_activity_; }
@@ -63,6 +67,7 @@ class ExecPipe : public sc_core::sc_module {
   void on_issue(IssuePacket& p, sc_core::sc_time& t);
   void tick();
   void refresh_lanes(uint64_t now);
+  void write_lane_signals(uint64_t now);
 
   PipelineUnit unit_;
   std::priority_queue<Pending, std::vector<Pending>, Later> wb_;
@@ -70,6 +75,8 @@ class ExecPipe : public sc_core::sc_module {
   uint64_t busy_until_ = 0;  // first cycle every unit's input stage is free
   bool tracing_ = false;
   std::vector<uint64_t> lane_activity_;
+  trace::Waveform* wf_ = nullptr;
+  std::vector<sc_core::sc_signal<uint64_t>*> sig_lanes_;  // per unit, null = not traced
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
   sc_core::sc_event wake_;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "config/param_registry.h"
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -69,7 +70,8 @@ static IssueParams checked(const IssueParams& p, const std::string& name) {
 }
 
 IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::Registry& st,
-                     const std::string& stats_name, uint32_t sm_id)
+                     const std::string& stats_name, uint32_t sm_id, trace::Waveform* waveform,
+                     trace::WarpTrace* warp_trace)
     : sc_core::sc_module(name),
       launch("launch", this, &IssueUnit::on_launch),
       done("done"),
@@ -130,6 +132,17 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
   trace_.stack_depth.assign(p_.max_warps, 0);
   trace_.issued_warp.assign(p_.schedulers, -1);
   trace_.active_mask.assign(p_.schedulers, 0);
+  if (waveform && waveform->enabled()) make_signals(*waveform);
+  wt_ = warp_trace;
+  if (wt_) wt_->add_sm(sm_id_, p_.schedulers);
+  last_reason_.assign(p_.schedulers, trace::StallReason::Idle);
+  if (p_.sample_interval) {
+    ser_ipc_ = &st.series(stats_name + ".ipc", p_.sample_interval,
+                          "thread instructions per cycle over each interval (stats.interval)");
+    ser_warps_ = &st.series(stats_name + ".active_warps", p_.sample_interval,
+                            "resident warps at the end of each interval (stats.interval)");
+    next_sample_ = p_.sample_interval;
+  }
   SC_METHOD(tick);
 }
 
@@ -177,6 +190,15 @@ void IssueUnit::tick() {
     next_trigger(util::cycle_time());
     return;
   }
+  if (sleeping_ && now == flush_at_ && !inputs_ready(now) &&
+      (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles)) {
+    // Woken only because the VCD window opened: record the values held
+    // while asleep, change nothing else, and go back to sleep.
+    flush_at_ = ~uint64_t{0};
+    write_signals(now);
+    sleep(now);
+    return;
+  }
   try {
     cycle(now);
   } catch (...) {
@@ -186,6 +208,7 @@ void IssueUnit::tick() {
 }
 
 void IssueUnit::cycle(uint64_t now) {
+  sample_until(now);
   account_skipped(now);
   last_tick_ = now;
   sleeping_ = false;
@@ -213,6 +236,7 @@ void IssueUnit::cycle(uint64_t now) {
       trace_.pc[w] = running ? wp.stack.top().pc : ptx::kNoPc;
       trace_.stack_depth[w] = running ? static_cast<uint32_t>(wp.stack.depth()) : 0;
     }
+  write_signals(now);
 
   check_watchdog(now);
 
@@ -225,19 +249,34 @@ void IssueUnit::cycle(uint64_t now) {
   // Nothing can change until a socket delivers something: sleep. The cycles
   // slept through are classified like this one (account_skipped).
   sleeping_ = true;
+  if (wf_ && tracing_ && now < wf_->window_start()) flush_at_ = wf_->window_start();
+  sleep(now);
+}
+
+bool IssueUnit::inputs_ready(uint64_t now) const {
+  return launch_q_.ready(now) || fetched_q_.ready(now) || wb_q_.ready(now);
+}
+
+void IssueUnit::sleep(uint64_t now) {
+  uint64_t until = flush_at_ > now ? flush_at_ : ~uint64_t{0};
   if (live_warps_ > 0) {
     const uint64_t deadline = last_progress_ + p_.watchdog_cycles;
-    next_trigger(util::cycles(deadline > now ? deadline - now : 1), wake_);
-  } else {
-    next_trigger(wake_);
+    until = std::min(until, deadline > now ? deadline : now + 1);
   }
+  if (until != ~uint64_t{0})
+    next_trigger(util::cycles(until - now), wake_);
+  else
+    next_trigger(wake_);
 }
 
 void IssueUnit::account_skipped(uint64_t now) {
   if (!sleeping_ || last_tick_ == ~uint64_t{0} || live_ctas_ == 0 || now <= last_tick_ + 1) return;
   const uint64_t n = now - last_tick_ - 1;
   st_cycles_ += n;
-  for (uint32_t s = 0; s < p_.schedulers; ++s) count_bin(s, last_bin_[s], n);
+  for (uint32_t s = 0; s < p_.schedulers; ++s) {
+    count_bin(s, last_bin_[s], n);
+    if (wt_) wt_->stall(sm_id_, s, last_tick_ + 1, now - 1, last_reason_[s]);
+  }
 }
 
 void IssueUnit::count_bin(uint32_t s, uint32_t bin, uint64_t n) {
@@ -421,9 +460,13 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     ibuf_.set_ready(w, c.ready);
     cands_.push_back(c);
   }
-  if (cands_.empty()) return count_bin(s, kBinIdle, 1);
+  if (cands_.empty()) {
+    if (wt_) trace_stall(s, now);
+    return count_bin(s, kBinIdle, 1);
+  }
   const int pick = policies_[s]->pick(cands_, now);
   if (pick < 0) {
+    if (wt_) trace_stall(s, now);
     const bool all_mem = std::all_of(cands_.begin(), cands_.end(), [](const WarpCandidate& c) { return c.long_wait; });
     return count_bin(s, all_mem ? kBinMem : kBinStall, 1);
   }
@@ -474,6 +517,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t - w.first_thread); });
     trace_.active_mask[s] = bits;
   }
+  if (wt_) trace_issue(s, wi, pc, mask, now);
 
   switch (r.control) {
     case func::Control::Next:

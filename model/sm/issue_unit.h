@@ -43,9 +43,11 @@
 #include "sm/scoreboard.h"
 #include "sm/simt_stack.h"
 #include "stats/stats.h"
+#include "trace/warp_trace.h"
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
+namespace simt::trace { class Waveform; }
 
 namespace simt::sm {
 
@@ -55,6 +57,7 @@ struct IssueParams {
   uint32_t max_ctas = 8;            // CTA slots of the SM
   uint32_t schedulers = 2;          // issue schedulers; warp w belongs to scheduler w % schedulers (Fermi)
   uint64_t watchdog_cycles = 1000000;  // no issue or write-back for this long with warps resident = deadlock
+  uint64_t sample_interval = 1000;  // time series period in cycles (0 = none); bound as stats.interval by SmParams
   IssuePolicyParams policy;         // one policy instance per scheduler
   IBufferParams ibuffer;
 
@@ -86,10 +89,14 @@ class IssueUnit : public sc_core::sc_module {
   util::PacketTarget<IssueUnit, WritebackPacket> wb_sp, wb_sfu, wb_ldst;
 
   // Statistics go under `stats_name` (e.g. "sm0"); `sm_id` is reported in
-  // CtaDone and read by %smid.
+  // CtaDone and read by %smid. `waveform` (may be null) offers the VCD
+  // signals <stats_name>.issue.s<k>_warp / s<k>_mask per scheduler and
+  // .issue.w<i>_pc / w<i>_depth per warp slot; `warp_trace` (may be null)
+  // receives every issue and stall (--trace-warps).
   SC_HAS_PROCESS(IssueUnit);
   IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::Registry& stats,
-            const std::string& stats_name, uint32_t sm_id = 0);
+            const std::string& stats_name, uint32_t sm_id = 0, trace::Waveform* waveform = nullptr,
+            trace::WarpTrace* warp_trace = nullptr);
   ~IssueUnit() override;
 
   // A kernel fault or deadlock raised inside the simulation stops it with
@@ -101,6 +108,11 @@ class IssueUnit : public sc_core::sc_module {
   bool idle() const;
   const IssueParams& params() const { return p_; }
   uint32_t resident_ctas() const { return live_ctas_; }
+  // Time series (<stats_name>.ipc, .active_warps): emits the samples due at
+  // interval boundaries up to `now`. The method does this itself when it
+  // runs; the owner calls it when the simulation stops so a unit that went
+  // idle early still has samples up to the end.
+  void sample_until(uint64_t now);
 
   // Values for waveforms, updated only while tracing is on.
   struct Trace {
@@ -207,6 +219,15 @@ class IssueUnit : public sc_core::sc_module {
   void release_barriers(Cta& c);
   void count_bin(uint32_t s, uint32_t bin, uint64_t n);
   void check_watchdog(uint64_t now);
+  void sleep(uint64_t now);
+  bool inputs_ready(uint64_t now) const;
+
+  // Observability (issue_unit_trace.cpp).
+  void make_signals(trace::Waveform& wf);
+  void write_signals(uint64_t now);
+  trace::StallReason stall_reason(uint32_t s) const;
+  void trace_stall(uint32_t s, uint64_t now);
+  void trace_issue(uint32_t s, uint32_t w, uint32_t pc, const func::ThreadMask& mask, uint64_t now);
 
   KernelInfo* kernel_info(const std::shared_ptr<const KernelContext>& k);
   const ptx::Program& prog_of(const Warp& w) const { return *ctas_[w.cta].info->kernel->prog; }
@@ -250,6 +271,22 @@ class IssueUnit : public sc_core::sc_module {
 
   bool tracing_ = false;
   Trace trace_;
+
+  // VCD signals (null = not traced) and the window start to wake for.
+  trace::Waveform* wf_ = nullptr;
+  std::vector<sc_core::sc_signal<int32_t>*> sig_warp_;
+  std::vector<sc_core::sc_signal<uint64_t>*> sig_mask_;
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_pc_, sig_depth_;
+  uint64_t flush_at_ = ~uint64_t{0};  // asleep when the window opens: write the held values then
+
+  trace::WarpTrace* wt_ = nullptr;
+  std::vector<trace::StallReason> last_reason_;  // per scheduler, for the cycles slept through
+
+  // Time series.
+  stats::TimeSeries* ser_ipc_ = nullptr;
+  stats::TimeSeries* ser_warps_ = nullptr;
+  uint64_t next_sample_ = 0;
+  uint64_t instr_at_sample_ = 0;
 
   // Statistics.
   stats::Counter& st_warp_instr_;

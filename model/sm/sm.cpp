@@ -18,6 +18,8 @@ SmParams::SmParams() {
 
 void SmParams::bind(config::ParamRegistry& r) {
   issue.bind(r, "sm");
+  r.add("stats.interval", issue.sample_interval,
+        "cycles between samples of the per-SM time series (sm0.ipc, sm0.active_warps); 0 = none", 0);
   fetch.bind(r, "fetch");
   decode.bind(r, "decode");
   sp.bind(r, "sp");
@@ -47,16 +49,17 @@ namespace {
 std::string sm_name(uint32_t id) { return "sm" + std::to_string(id); }
 }  // namespace
 
-Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t id)
+Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t id,
+       trace::Waveform* wf, trace::WarpTrace* wt)
     : sc_core::sc_module(name),
-      issue("issue", p.issue, stats, sm_name(id), id),
+      issue("issue", p.issue, stats, sm_name(id), id, wf, wt),
       fetch("fetch", p.fetch, p.issue.max_warps, stats, sm_name(id) + ".fetch"),
       decode("decode", p.decode, stats, sm_name(id) + ".decode"),
-      sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp"),
-      sfu("sfu", p.sfu, p.ops, stats, sm_name(id) + ".sfu"),
+      sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp", wf),
+      sfu("sfu", p.sfu, p.ops, stats, sm_name(id) + ".sfu", wf),
       ldst("ldst", p.ldst, stats, sm_name(id) + ".ldst", id),
       l1i("l1i", p.l1i, p.l1i_port, stats, sm_name(id) + ".l1i"),
-      l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d") {
+      l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d", wf) {
   // Front end: credits -> fetch -> L1I -> decode -> I-buffers.
   issue.credits.bind(fetch.credits);
   fetch.icache.socket.bind(l1i.up.socket);

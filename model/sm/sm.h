@@ -18,11 +18,12 @@
 #include "stats/stats.h"
 
 namespace simt::config { class ParamRegistry; }
+namespace simt::trace { class Waveform; class WarpTrace; }
 
 namespace simt::sm {
 
 struct SmParams {
-  IssueParams issue;        // sm.*
+  IssueParams issue;        // sm.*, stats.interval
   FetchParams fetch;        // fetch.*
   DecodeParams decode;      // decode.*
   PipeParams sp;            // sp.*  (INT and FP)
@@ -39,7 +40,10 @@ struct SmParams {
 
 class Sm : public sc_core::sc_module {
  public:
-  Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t sm_id);
+  // `waveform` and `warp_trace` may be null (no VCD, no --trace-warps); the
+  // blocks create their VCD signals from `waveform` under their stats names.
+  Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t sm_id,
+     trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
 
   IssueUnit issue;
   FetchUnit fetch;
@@ -48,6 +52,8 @@ class Sm : public sc_core::sc_module {
   LdstUnit ldst;
   mem::CacheModule l1i, l1d;
 
+  // Forces the trace_/lane_activity() data on (tests); a waveform turns it
+  // on by itself for the blocks whose signals it records.
   void set_tracing(bool on);
 };
 

@@ -35,6 +35,9 @@ class Waveform : public sc_core::sc_module {
   bool enabled() const { return file_ != nullptr; }
   bool wants(const std::string& signal_name) const;
   bool in_window(uint64_t cycle) const { return cycle >= opts_.start && cycle <= opts_.end; }
+  // First recorded cycle: a block asleep when the window opens wakes then
+  // to write the values it holds.
+  uint64_t window_start() const { return opts_.start; }
 
   // A traced signal named `name` if tracing is on and `name` is wanted, else
   // nullptr (the block then skips updating it). The signal is owned here.

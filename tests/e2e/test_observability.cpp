@@ -1,0 +1,294 @@
+#define BOOST_TEST_MODULE observability
+#include <boost/test/unit_test.hpp>
+
+// Runs the real `simtlab` binary (timing mode) and checks what a user sees
+// when debugging a run: VCD signals with a filter and a window, the warp
+// trace and its filter, the sampled time series, and the deadlock watchdog.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  static fs::path d = [] {
+    fs::path p = fs::temp_directory_path() / ("simtlab_obs_" + std::to_string(::getpid()));
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+Run simtlab(const std::string& args) {
+  const fs::path d = scratch();
+  std::string cmd = std::string(SIMT_BINARY_DIR "/simtlab ") + args + " >" + (d / "out").string() + " 2>" +
+                    (d / "err").string();
+  int status = std::system(cmd.c_str());
+  return Run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
+}
+
+const std::string kConfig = "--config " SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml";
+const std::string kSaxpy = "run --workload saxpy --size small --quiet " + kConfig;
+
+nlohmann::json stats_of(const fs::path& p) {
+  std::ifstream f(p);
+  return nlohmann::json::parse(f);
+}
+
+// VCD: identifier code of the variable `name` declared inside scope `scope`
+// (the last component of its dotted path), or "" if absent.
+std::string vcd_id(const std::string& vcd, const std::string& scope, const std::string& name) {
+  std::istringstream in(vcd);
+  std::string line, cur;
+  while (std::getline(in, line)) {
+    std::istringstream t(line);
+    std::string a, b, c, width, id, n;
+    t >> a;
+    if (a == "$scope") {
+      t >> b >> cur;
+    } else if (a == "$var") {
+      t >> b >> width >> id >> n;
+      if (cur == scope && n == name) return id;
+    } else if (a == "$enddefinitions") {
+      break;
+    }
+  }
+  return "";
+}
+
+// Times (VCD units) at which variable `id` changes after the initial dump.
+std::vector<uint64_t> vcd_changes(const std::string& vcd, const std::string& id) {
+  std::vector<uint64_t> at;
+  std::istringstream in(vcd.substr(vcd.find("$enddefinitions")));
+  std::string line;
+  uint64_t now = 0;
+  bool dumpvars = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("$dumpvars", 0) == 0) dumpvars = true;
+    if (line.rfind("$end", 0) == 0) dumpvars = false;
+    if (!line.empty() && line[0] == '#') {
+      now = std::stoull(line.substr(1));
+      continue;
+    }
+    if (dumpvars || line.empty()) continue;
+    const size_t sp = line.rfind(' ');
+    const std::string code = line[0] == 'b' ? line.substr(sp + 1) : line.substr(1);
+    if (code == id) at.push_back(now);
+  }
+  return at;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(vcd_offers_the_block_signals_filtered_and_windowed) {
+  const fs::path vcd = scratch() / "run.vcd";
+  // The window is cycles 300..2000; a time unit is 100 ps, so a cycle is 10 units.
+  Run r = simtlab(kSaxpy + " --vcd " + vcd.string() +
+                  " --vcd-signals 'sm0.sp.u0_lanes,sm0.issue.s0_*,sm0.issue.w3_*,sm0.l1d.mshrs,l2.0.mshrs'"
+                  " --vcd-window 300:2000");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const std::string text = slurp(vcd);
+  struct Want {
+    const char* scope;
+    const char* name;
+  };
+  for (Want w : {Want{"sp", "u0_lanes"}, Want{"issue", "s0_warp"}, Want{"issue", "s0_mask"},
+                 Want{"issue", "w3_pc"}, Want{"issue", "w3_depth"}, Want{"l1d", "mshrs"}, Want{"0", "mshrs"}}) {
+    const std::string id = vcd_id(text, w.scope, w.name);
+    BOOST_TEST(!id.empty(), "missing " << w.scope << "." << w.name);
+    if (id.empty()) continue;
+    const std::vector<uint64_t> ch = vcd_changes(text, id);
+    BOOST_TEST(!ch.empty(), w.scope << "." << w.name << " never changes");
+    for (uint64_t t : ch) BOOST_TEST((t >= 3000 && t <= 20010), w.scope << "." << w.name << " changes at " << t);
+  }
+  // Not asked for: other schedulers, warps, units, pipes, SMs.
+  for (Want w : {Want{"issue", "s1_warp"}, Want{"issue", "w4_pc"}, Want{"sp", "u1_lanes"},
+                 Want{"sfu", "u0_lanes"}, Want{"issue", "w30_depth"}})
+    BOOST_TEST(vcd_id(text, w.scope, w.name).empty(), w.scope << "." << w.name << " was not asked for");
+  BOOST_TEST(text.find("$scope module sm1 ") == std::string::npos);
+
+  // GTKWave must load it.
+  if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0) {
+    BOOST_TEST_MESSAGE("vcd2fst not installed: GTKWave conversion not checked");
+    return;
+  }
+  const fs::path fst = scratch() / "run.fst";
+  const std::string cmd = "vcd2fst " + vcd.string() + " " + fst.string() + " >/dev/null 2>&1";
+  BOOST_TEST(std::system(cmd.c_str()) == 0);
+  BOOST_TEST(fs::exists(fst));
+  BOOST_TEST(fs::file_size(fst) > 0u);
+}
+
+namespace {
+
+struct IssueLine {
+  uint64_t cycle;
+  uint32_t sm, sched, warp, pc;
+};
+struct StallLine {
+  uint64_t first, last;
+  uint32_t sm, sched;
+  std::string reason;
+};
+
+void parse_trace(const std::string& text, std::vector<IssueLine>& issues, std::vector<StallLine>& stalls,
+                 size_t& bad) {
+  static const std::regex issue_re(R"(^(\d+) sm(\d+) s(\d+) w(\d+) pc=(\d+) mask=([0-9a-f]+) (\S.*)$)");
+  static const std::regex stall_re(
+      R"(^(\d+)(?:-(\d+))? sm(\d+) s(\d+) stall (idle|memory|scoreboard|pipe-busy|barrier|ibuffer-empty|not-picked)$)");
+  std::istringstream in(text);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (std::regex_match(line, m, issue_re)) {
+      issues.push_back({std::stoull(m[1]), static_cast<uint32_t>(std::stoul(m[2])),
+                        static_cast<uint32_t>(std::stoul(m[3])), static_cast<uint32_t>(std::stoul(m[4])),
+                        static_cast<uint32_t>(std::stoul(m[5]))});
+    } else if (std::regex_match(line, m, stall_re)) {
+      const uint64_t first = std::stoull(m[1]);
+      stalls.push_back({first, m[2].matched ? std::stoull(m[2]) : first, static_cast<uint32_t>(std::stoul(m[3])),
+                        static_cast<uint32_t>(std::stoul(m[4])), m[5]});
+    } else {
+      ++bad;
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(warp_trace_has_one_line_per_issue_and_its_filter_restricts_it) {
+  const fs::path trace = scratch() / "all.trace", stats = scratch() / "all.json";
+  Run r = simtlab(kSaxpy + " --trace-warps " + trace.string() + " --stats " + stats.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  std::vector<IssueLine> issues;
+  std::vector<StallLine> stalls;
+  size_t bad = 0;
+  parse_trace(slurp(trace), issues, stalls, bad);
+  BOOST_TEST(bad == 0u);
+  const nlohmann::json st = stats_of(stats);
+  BOOST_TEST(issues.size() == st["warp_instructions"].get<uint64_t>());
+  BOOST_TEST(!stalls.empty());
+  // Per SM, the issue lines of each SM add up to its counter, and the
+  // instruction text is the kernel's (saxpy's first instruction loads a parameter).
+  uint64_t sm0 = 0;
+  for (const IssueLine& i : issues) sm0 += i.sm == 0;
+  BOOST_TEST(sm0 == st["counters"]["sm0.warp_instructions"].get<uint64_t>());
+  BOOST_TEST(slurp(trace).find(" pc=0 mask=ffffffff ld.param") != std::string::npos);
+  // A scheduler never both issues and stalls in one cycle.
+  std::set<std::tuple<uint64_t, uint32_t, uint32_t>> issued;
+  for (const IssueLine& i : issues) issued.insert({i.cycle, i.sm, i.sched});
+  size_t overlaps = 0;
+  for (const StallLine& s : stalls)
+    for (uint64_t c = s.first; c <= s.last; ++c) overlaps += issued.count({c, s.sm, s.sched});
+  BOOST_TEST(overlaps == 0u);
+
+  const fs::path part = scratch() / "part.trace";
+  r = simtlab(kSaxpy + " --trace-warps " + part.string() + " --trace-filter warps=0-3,sm=0,cycles=1000:2000");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  std::vector<IssueLine> pi;
+  std::vector<StallLine> ps;
+  bad = 0;
+  parse_trace(slurp(part), pi, ps, bad);
+  BOOST_TEST(bad == 0u);
+  BOOST_TEST(!pi.empty());
+  size_t expect = 0;
+  for (const IssueLine& i : issues) expect += i.sm == 0 && i.warp <= 3 && i.cycle >= 1000 && i.cycle <= 2000;
+  BOOST_TEST(pi.size() == expect);
+  for (const IssueLine& i : pi) {
+    BOOST_TEST(i.sm == 0u);
+    BOOST_TEST(i.warp <= 3u);
+    BOOST_TEST((i.cycle >= 1000 && i.cycle <= 2000));
+  }
+  for (const StallLine& s : ps) {
+    BOOST_TEST(s.sm == 0u);
+    BOOST_TEST((s.first >= 1000 && s.last <= 2000 && s.first <= s.last));
+  }
+
+  r = simtlab(kSaxpy + " --trace-warps " + part.string() + " --trace-filter bogus=1");
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--trace-filter") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(time_series_sample_every_interval) {
+  const fs::path stats = scratch() / "series.json";
+  Run r = simtlab(kSaxpy + " --set stats.interval=500 --stats " + stats.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const nlohmann::json st = stats_of(stats);
+  const double cycles = st["cycles"].get<double>();
+  const auto& series = st["series"];
+  for (const char* name : {"sm0.ipc", "sm0.active_warps", "sm1.ipc", "sm1.active_warps"}) {
+    BOOST_TEST_REQUIRE(series.contains(name), name);
+    BOOST_TEST(series[name]["interval"].get<uint64_t>() == 500u);
+    const double n = static_cast<double>(series[name]["values"].size());
+    BOOST_TEST((n >= cycles / 500 - 1 && n <= cycles / 500 + 1), name << ": " << n << " samples, " << cycles << " cycles");
+  }
+  // IPC samples add up to the SM's thread instructions (all but the last partial interval).
+  double issued = 0, peak_warps = 0;
+  for (const auto& v : series["sm0.ipc"]["values"]) issued += v.get<double>() * 500;
+  for (const auto& v : series["sm0.active_warps"]["values"]) peak_warps = std::max(peak_warps, v.get<double>());
+  const double total = st["counters"]["sm0.thread_instructions"].get<double>();
+  BOOST_TEST(issued <= total + 1e-6);
+  BOOST_TEST(issued >= total - 500.0 * 64);
+  BOOST_TEST(peak_warps > 0);
+
+  // interval 0: no series.
+  r = simtlab(kSaxpy + " --set stats.interval=0 --stats " + stats.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(!stats_of(stats)["series"].contains("sm0.ipc"));
+}
+
+BOOST_AUTO_TEST_CASE(barrier_deadlock_exits_3_with_the_dump) {
+  const fs::path m = scratch() / "deadlock.json";
+  std::ofstream(m) << R"({"ptx": ")" SIMT_SOURCE_DIR R"(/tests/e2e/data/deadlock.ptx",
+    "buffers": [{"name": "out", "type": "i32", "count": 64, "init": {"kind": "fill", "value": 0}}],
+    "launches": [{"kernel": "deadlock", "grid": 1, "block": 64, "args": [{"buffer": "out"}]}],
+    "outputs": [{"buffer": "out", "path": "out.bin"}]})";
+  // Quiet, and with progress checks on (the simulation then runs in slices:
+  // the watchdog's wake-up lies beyond a slice).
+  for (const char* quiet : {"--quiet", ""}) {
+    Run r = simtlab(std::string("run ") + quiet + " " + kConfig + " --set sm.watchdog_cycles=200000 --manifest " +
+                    m.string() + " --out-dir " + scratch().string());
+    BOOST_TEST(r.code == 3, r.out << r.err);
+    BOOST_TEST(r.err.find("deadlock watchdog") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("waits at barrier 0") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("waits at barrier 1") != std::string::npos, r.err);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(progress_checks_do_not_change_results) {
+  // Without --quiet the simulation runs in slices between wall-clock checks;
+  // the statistics must be those of one uninterrupted run.
+  const fs::path a = scratch() / "quiet.json", b = scratch() / "loud.json";
+  const std::string run = "run --workload bfs --size small " + kConfig;
+  Run r = simtlab(run + " --quiet --stats " + a.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(r.err.find("progress") == std::string::npos, r.err);
+  r = simtlab(run + " --stats " + b.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const nlohmann::json ja = stats_of(a), jb = stats_of(b);
+  BOOST_TEST(ja["cycles"] == jb["cycles"]);
+  BOOST_TEST(ja["counters"] == jb["counters"]);
+  BOOST_TEST(ja["series"] == jb["series"]);
+}
