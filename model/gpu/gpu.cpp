@@ -47,7 +47,7 @@ uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const 
   const uint64_t kernel_ctas = kernel->geom.ctas();
   dispatcher_.start_kernel(std::move(kernel), cta);
   if (waveform_) waveform_->kick();
-  simulate(kernel_ctas);  // returns when every block is idle
+  simulate(dispatcher_.ctas_done(), kernel_ctas);  // returns when every block is idle
   for (const auto& s : sms_) s->issue.rethrow_fault();
   // Units that went idle early still get their time series up to the end.
   for (const auto& s : sms_) s->issue.sample_until(util::now_cycle());
@@ -65,13 +65,12 @@ namespace simt::gpu {
 // least 64K cycles that stop at their last event (SC_EXIT_ON_STARVATION),
 // so the end time is the same as one sc_start(); the wall clock is checked
 // between slices.
-void Gpu::simulate(uint64_t ctas_total) {
+void Gpu::simulate(uint64_t ctas_before, uint64_t ctas_total) {
   if (!progress_ || !progress_->enabled()) {
     sc_core::sc_start();
     return;
   }
   constexpr uint64_t kSlice = 65536;
-  progress_->start(util::now_cycle(), stats_.sum("sm*.thread_instructions"));
   for (;;) {
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED || !sc_core::sc_pending_activity()) return;
     // A slice ends at its last event, not at its end time; when the next
@@ -79,7 +78,7 @@ void Gpu::simulate(uint64_t ctas_total) {
     const sc_core::sc_time slice = std::max(util::cycles(kSlice), sc_core::sc_time_to_pending_activity());
     sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
     if (progress_->due())
-      progress_->report(dispatcher_.ctas_done(), ctas_total, util::now_cycle(),
+      progress_->report(dispatcher_.ctas_done() - ctas_before, ctas_total, util::now_cycle(),
                         stats_.sum("sm*.thread_instructions"));
   }
 }

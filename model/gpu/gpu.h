@@ -47,7 +47,8 @@ class Gpu : public sc_core::sc_module {
   uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
 
  private:
-  void simulate(uint64_t ctas_total);
+  // Runs the started kernel to the end; `ctas_before`: CTAs done by earlier kernels.
+  void simulate(uint64_t ctas_before, uint64_t ctas_total);
 
   MachineConfig cfg_;
   stats::Registry& stats_;

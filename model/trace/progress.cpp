@@ -8,12 +8,6 @@ namespace simt::trace {
 Progress::Progress(bool enabled, double period_seconds, std::FILE* out)
     : enabled_(enabled), period_(period_seconds), out_(out), last_(Clock::now()) {}
 
-void Progress::start(uint64_t cycles, uint64_t thread_instructions) {
-  last_ = Clock::now();
-  last_cycles_ = cycles;
-  last_instr_ = thread_instructions;
-}
-
 bool Progress::due() {
   return enabled_ && std::chrono::duration<double>(Clock::now() - last_).count() >= period_;
 }

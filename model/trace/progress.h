@@ -1,8 +1,10 @@
 // Progress of a long run on stderr: every `period` seconds of wall time the
-// owner's periodic check prints CTAs done/total, simulated cycles, and the
-// speed since the last line (cycles/s, thread instructions/s). The owner
-// calls due() cheaply and often (every CTA, every 64K simulated cycles);
-// it only reads the clock. `simtlab --quiet` leaves it disabled.
+// owner's periodic check prints CTAs done/total of the current launch,
+// simulated cycles, and the speed since the last line (cycles/s, thread
+// instructions/s). The owner calls due() cheaply and often (every CTA,
+// every 64K simulated cycles); it only reads the clock. Cycles and thread
+// instructions passed to report() are totals since the run began (so a run
+// of many short launches still reports). `simtlab --quiet` disables it.
 #pragma once
 
 #include <chrono>
@@ -20,8 +22,6 @@ class Progress {
   bool due();
   // Prints one line; `cycles` is 0 in functional mode (no cycles printed).
   void report(uint64_t ctas_done, uint64_t ctas_total, uint64_t cycles, uint64_t thread_instructions);
-  // Starts a new launch: rates restart from these totals.
-  void start(uint64_t cycles, uint64_t thread_instructions);
   uint64_t lines() const { return lines_; }
 
  private:
