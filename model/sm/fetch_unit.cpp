@@ -40,6 +40,7 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_
       p_(p),
       warps_(warps),
       credit_(warps),
+      staged_(warps),
       inflight_(warps),
       last_warp_(warps ? warps - 1 : 0),
       fetches_(reg.counter(stats_name + ".fetches", "instruction reads sent to the L1I")),
@@ -60,13 +61,15 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_
 
 size_t FetchUnit::pending_work() const {
   size_t n = ready_.size();
-  for (uint32_t w = 0; w < warps_; ++w) n += credit_[w].valid + inflight_[w].size();
+  for (uint32_t w = 0; w < warps_; ++w) n += credit_[w].valid + staged_[w].valid + inflight_[w].size();
   return n;
 }
 
 void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   if (c.warp >= warps_) throw std::logic_error("fetch: credit for warp " + std::to_string(c.warp) + " out of range");
-  Credit& k = credit_[c.warp];
+  const uint64_t now = util::now_cycle();
+  Credit& k = staged_[c.warp];
+  if (!k.valid && k.freed_at == now) return;  // emptied this cycle: free from the next one
   if (k.valid) {
     int32_t age = static_cast<int32_t>(c.gen - k.gen);  // wrap-safe generation order
     if (age == 0) return;                               // one credit per warp: refuse, issue retries
@@ -74,7 +77,6 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
     if (age < 0) return;  // older than the one held: already abandoned
     ++redirected_credits_;
   }
-  uint64_t now = util::now_cycle();
   k.valid = true;
   k.pc = c.pc;
   k.gen = c.gen;
@@ -83,6 +85,31 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   k.visible_at = now + 1;
   c.accepted = true;
   wake_.notify(util::cycle_time());
+}
+
+// Moves arrived credits into the fetch scheduler's slots: a newer generation
+// replaces the credit held for its warp (the warp was redirected); a credit
+// of the held generation waits until the held one has been fetched.
+void FetchUnit::merge_staged(uint64_t now) {
+  for (uint32_t w = 0; w < warps_; ++w) {
+    Credit& s = staged_[w];
+    if (!s.valid || s.visible_at > now) continue;
+    Credit& k = credit_[w];
+    if (k.valid) {
+      const int32_t age = static_cast<int32_t>(s.gen - k.gen);
+      if (age == 0) continue;  // same path: after the held one is fetched
+      if (age > 0) ++redirected_credits_;
+      if (age < 0) {           // stale: drop it
+        s.valid = false;
+        s.freed_at = now;
+        continue;
+      }
+    }
+    k = s;
+    k.visible_at = now;
+    s.valid = false;
+    s.freed_at = now;
+  }
 }
 
 void FetchUnit::collect_responses(uint64_t now) {
@@ -162,6 +189,7 @@ void FetchUnit::tick() {
   last_tick_ = now;
 
   collect_responses(now);
+  merge_staged(now);
   bool decode_refused = !deliver();
   bool icache_refused = false;
   start_fetches(now, icache_refused);
@@ -169,6 +197,7 @@ void FetchUnit::tick() {
 
   bool credits_waiting = false;
   for (const Credit& k : credit_) credits_waiting |= k.valid;
+  for (const Credit& k : staged_) credits_waiting |= k.valid;
   if (credits_waiting || !ready_.empty())
     next_trigger(util::cycle_time());
   else

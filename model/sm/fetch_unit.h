@@ -51,6 +51,7 @@ class FetchUnit : public sc_core::sc_module {
 
   // Credits waiting to be fetched plus fetches in flight or waiting for decode.
   size_t pending_work() const;
+  void merge_staged(uint64_t now);
 
   // Times the block's method ran (an idle block must not run every cycle).
   uint64_t activations() const { return activations_; }
@@ -61,6 +62,7 @@ class FetchUnit : public sc_core::sc_module {
     uint32_t pc = 0, gen = 0, bytes = 0;
     uint64_t addr = 0;
     uint64_t visible_at = 0;  // cycle from which the scheduler may pick it
+    uint64_t freed_at = ~uint64_t{0};  // cycle the slot was emptied: free again from the next one
   };
   struct InFlight {
     uint64_t id = 0;
@@ -78,6 +80,9 @@ class FetchUnit : public sc_core::sc_module {
   FetchParams p_;
   uint32_t warps_;
   std::vector<Credit> credit_;                 // per warp
+  // Credits as they arrive: only on_credit fills and only tick() empties
+  // these, so acceptance never depends on which of the two ran first.
+  std::vector<Credit> staged_;
   std::vector<std::deque<InFlight>> inflight_; // per warp, in fetch order
   std::deque<FetchedInstr> ready_;             // returned, in order, waiting for decode
   uint32_t last_warp_;                         // LRR: the warp fetched last

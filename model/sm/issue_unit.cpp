@@ -563,6 +563,11 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
       if (!r.bar_arrive) {
         w.barrier = static_cast<int>(r.bar_id);
         ++st_barrier_waits_;
+        // A warp waiting at a barrier is out of the running like one waiting
+        // on memory: a two-level policy must make room in its active set for
+        // the warps the barrier waits for.
+        const uint32_t wi = static_cast<uint32_t>(&w - warps_.data());
+        policies_[wi % p_.schedulers]->on_long_latency(wi);
       }
       release_barriers(c);
       break;
@@ -637,8 +642,12 @@ void IssueUnit::release_barriers(Cta& c) {
     }
     b = Barrier{};
     const uint32_t ci = static_cast<uint32_t>(&c - ctas_.data());
-    for (Warp& w : warps_)
-      if (w.live && w.cta == ci && w.barrier == static_cast<int>(id)) w.barrier = -1;
+    for (uint32_t wi = 0; wi < warps_.size(); ++wi) {
+      Warp& w = warps_[wi];
+      if (!w.live || w.cta != ci || w.barrier != static_cast<int>(id)) continue;
+      w.barrier = -1;
+      policies_[wi % p_.schedulers]->on_wakeup(wi);
+    }
   }
 }
 
