@@ -39,7 +39,8 @@ void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
     in_cycle_ = now;
     in_count_ = 0;
   }
-  if (q_.size() >= cap_ || in_count_ >= p_.width) {
+  const size_t held = q_.size() + (popped_cycle_ == now ? popped_ : 0);
+  if (held >= cap_ || in_count_ >= p_.width) {
     ++refused_;
     return;
   }
@@ -72,6 +73,11 @@ void DecodeUnit::tick() {
       break;
     }
     q_.pop_front();
+    if (popped_cycle_ != now) {
+      popped_cycle_ = now;
+      popped_ = 0;
+    }
+    ++popped_;
     ++decoded_;
   }
   if (refused) ++stall_cycles_;

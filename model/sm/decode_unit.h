@@ -55,6 +55,11 @@ class DecodeUnit : public sc_core::sc_module {
 
   DecodeParams p_;
   size_t cap_;
+  // Entries that left the queue this cycle still count toward `cap_` until
+  // the next one, so whether fetch is refused never depends on whether the
+  // decode method ran before or after it in the cycle.
+  uint64_t popped_cycle_ = ~uint64_t{0};
+  size_t popped_ = 0;
   std::deque<Slot> q_;
   uint64_t in_cycle_ = UINT64_MAX;  // cycle of the arrivals counted in in_count_
   uint32_t in_count_ = 0;
