@@ -34,6 +34,18 @@ func::Dim3 CtaDispatchUnit::ctaid_of(uint64_t index) const {
 }
 
 void CtaDispatchUnit::tick() {
+  const uint64_t now = util::now_cycle();
+  size_t kept = 0;
+  for (const auto& [sm, cycle] : done_q_) {
+    if (cycle < now) {
+      dispatcher_.cta_done(sm);
+      ++ctas_done_;
+    } else {
+      done_q_[kept++] = {sm, cycle};
+    }
+  }
+  done_q_.resize(kept);
+  if (!done_q_.empty()) next_trigger(util::cycle_time());
   if (!kernel_ || dispatcher_.all_dispatched()) {
     bool any_pending = false;
     for (const auto& p : pending_) any_pending = any_pending || p.has_value();
@@ -60,8 +72,7 @@ void CtaDispatchUnit::tick() {
 }
 
 void CtaDispatchUnit::on_done(sm::CtaDone& d, sc_core::sc_time&) {
-  dispatcher_.cta_done(d.sm);
-  ++ctas_done_;
+  done_q_.push_back({d.sm, util::now_cycle()});
   d.accepted = true;
   wake_.notify(util::cycle_time());
 }

@@ -34,7 +34,7 @@ class CtaDispatchUnit : public sc_core::sc_module {
   // Starts dispatching `kernel`'s CTAs (call between sc_start runs). Throws
   // simt::Error(BadInput) if one CTA can never fit on an SM.
   void start_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta);
-  bool kernel_finished() const { return !kernel_ || dispatcher_.finished(); }
+  bool kernel_finished() const { return !kernel_ || (done_q_.empty() && dispatcher_.finished()); }
   uint64_t ctas_done() const { return ctas_done_; }
   uint32_t occupancy() const { return dispatcher_.max_resident_per_sm(); }
 
@@ -48,6 +48,9 @@ class CtaDispatchUnit : public sc_core::sc_module {
   CtaDispatcher dispatcher_;
   std::shared_ptr<const sm::KernelContext> kernel_;
   std::vector<std::optional<uint64_t>> pending_;  // reserved for an SM, not yet accepted
+  // Completions as they arrive (SM, cycle): their resources return at the
+  // next cycle's tick, so dispatch never depends on SystemC's process order.
+  std::vector<std::pair<uint32_t, uint64_t>> done_q_;
   sc_core::sc_event wake_;
   uint64_t ctas_done_ = 0;
   stats::Counter& launched_;
