@@ -10,7 +10,7 @@
 namespace simt::runtime {
 
 namespace {
-constexpr uint32_t kNumBarriers = 16;
+constexpr uint32_t kNumBarriers = sm::CtaBarriers::kCount;
 constexpr uint64_t kSlice = 512;  // instructions a warp runs before the next warp gets a turn
 
 std::string dim3_text(const func::Dim3& d) {
@@ -21,7 +21,7 @@ std::string dim3_text(const func::Dim3& d) {
 
 FunctionalRunner::FunctionalRunner(const ptx::Program& prog, const ptx::Cfg& cfg,
                                    const func::Executor& exec, const DeviceOptions& opts)
-    : prog_(prog), cfg_(cfg), exec_(exec), opts_(opts), barriers_(kNumBarriers) {
+    : prog_(prog), cfg_(cfg), exec_(exec), opts_(opts) {
   step_.accesses.reserve(64 * 4);
   member_operand_.assign(prog.code.size(), -1);
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
@@ -96,7 +96,7 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, ui
                                RunnerStats& stats) {
   cta.warp_size = opts_.warp_size;
   form_warps(cta, cta_index);
-  for (auto& b : barriers_) b = Barrier{};
+  barriers_.reset();
   syncs_.clear();
   const uint64_t limit = opts_.max_warp_instructions;
   uint64_t executed = 0;
@@ -186,22 +186,7 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
           f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
           fault(cta, pc, f);
         }
-        // As on the PDOM-stack GPUs this runner models (sm_6x and earlier), a
-        // barrier counts whole warps: threads of the warp waiting elsewhere
-        // on its stack (e.g. at the reconvergence point after an early
-        // return) count as arrived, so `if (i >= n) return; __syncthreads();`
-        // works.
-        Barrier& b = barriers_[r.bar_id];
-        b.arrived += w.threads.minus(cta.exited()).count();
-        b.expected = r.bar_count;
-        if (r.bar_red) {
-          b.red = true;
-          b.red_op = r.bar_red_op;
-          b.red_true += r.bar_red_true;
-          b.red_count += r.taken.count();
-          b.red_dest = r.bar_red_dest;
-          b.red_threads |= r.taken;
-        }
+        barriers_.arrive(r, w.threads.minus(cta.exited()).count());  // counts whole warps
         if (!r.bar_arrive) {
           w.barrier = static_cast<int>(r.bar_id);
           release_barriers(cta);
@@ -220,22 +205,10 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
 }
 
 void FunctionalRunner::release_barriers(func::CtaState& cta) {
-  const uint32_t live = cta.threads() - cta.exited().count();
-  for (uint32_t id = 0; id < kNumBarriers; ++id) {
-    Barrier& b = barriers_[id];
-    if (b.arrived == 0) continue;
-    uint32_t expected = b.expected ? b.expected : live;
-    if (b.arrived < expected) continue;
-    if (b.red && b.red_dest != ptx::kNoReg) {
-      uint64_t v = b.red_op == ptx::BoolOp::Popc  ? b.red_true
-                   : b.red_op == ptx::BoolOp::And ? (b.red_true == b.red_count ? 1 : 0)
-                                                  : (b.red_true > 0 ? 1 : 0);
-      b.red_threads.for_each([&](uint32_t t) { cta.reg(b.red_dest, t) = v; });
-    }
-    b = Barrier{};
+  barriers_.release(cta, [&](uint32_t id) {
     for (Warp& w : warps_)
       if (w.barrier == static_cast<int>(id)) w.barrier = -1;
-  }
+  });
 }
 
 std::string FunctionalRunner::where(const func::CtaState& cta, uint32_t pc) const {
@@ -263,9 +236,8 @@ void FunctionalRunner::deadlock(const func::CtaState& cta) const {
   s << "barrier deadlock in kernel '" << prog_.kernel << "' CTA " << dim3_text(cta.ctaid())
     << ": every live warp waits at a barrier or warp-synchronous instruction that cannot complete";
   for (uint32_t id = 0; id < kNumBarriers; ++id) {
-    const Barrier& b = barriers_[id];
-    if (b.arrived)
-      s << "; barrier " << id << ": " << b.arrived << " of " << (b.expected ? b.expected : live)
+    if (barriers_.arrived(id))
+      s << "; barrier " << id << ": " << barriers_.arrived(id) << " of " << barriers_.expected(id, live)
         << " threads arrived";
   }
   for (const auto& [pc, sync] : syncs_)

@@ -13,6 +13,7 @@
 #include "ptx/cfg.h"
 #include "runtime/device.h"
 #include "runtime/simt_stack.h"
+#include "sm/cta_barriers.h"
 
 namespace simt::runtime {
 
@@ -50,24 +51,14 @@ class FunctionalRunner {
     func::ThreadMask arrived, need;
     std::vector<uint32_t> warps;
   };
-  struct Barrier {
-    uint32_t arrived = 0;
-    uint32_t expected = 0;  // 0 = every live thread of the CTA
-    // bar.red: predicate reduction delivered to every participant on release.
-    bool red = false;
-    ptx::BoolOp red_op = ptx::BoolOp::None;
-    uint32_t red_true = 0;   // contributing threads whose predicate is true
-    uint32_t red_count = 0;  // contributing (active) threads
-    uint32_t red_dest = ptx::kNoReg;
-    func::ThreadMask red_threads;
-  };
+
 
   void form_warps(const func::CtaState& cta, uint64_t cta_index);
   // Runs warp `w` until it blocks, finishes or `budget` instructions pass.
   // Returns the number of instructions executed.
   uint64_t run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
                     RunnerStats& stats);
-  void release_barriers(func::CtaState& cta);
+  void release_barriers(func::CtaState& cta);  // wakes the warps of completed barriers
   // Live member threads the instruction at `pc` must wait for, given the
   // threads `mask` executing it (their 32-thread groups ∩ membermask).
   func::ThreadMask sync_members(const func::CtaState& cta, uint32_t pc, const func::ThreadMask& mask) const;
@@ -81,7 +72,7 @@ class FunctionalRunner {
   const func::Executor& exec_;
   DeviceOptions opts_;
   std::vector<Warp> warps_;
-  std::vector<Barrier> barriers_;
+  sm::CtaBarriers barriers_;
   std::vector<int8_t> member_operand_;  // per PC: operand index of the membermask, -1 if not warp-synchronous
   std::vector<std::pair<uint32_t, WarpSync>> syncs_;  // pending, by PC
   func::StepResult step_;

@@ -401,7 +401,7 @@ void IssueUnit::start_launches(uint64_t now) {
     c.state = std::make_unique<func::CtaState>(*k.prog, k.geom, l.ctaid, k.params);
     c.state->sm_id = sm_id_;
     c.state->warp_size = p_.warp_size;
-    c.barriers.fill(Barrier{});
+    c.barriers.reset();
     c.warps_left = need;
     uint32_t slot = 0;
     for (uint32_t i = 0; i < need; ++i) {
@@ -547,19 +547,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
         f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
         fault(c, pc, f);
       }
-      // PDOM-era semantics, as the functional runner: a barrier counts whole
-      // warps (threads waiting elsewhere on the warp's stack count as arrived).
-      Barrier& b = c.barriers[r.bar_id];
-      b.arrived += w.threads.minus(cta.exited()).count();
-      b.expected = r.bar_count;
-      if (r.bar_red) {
-        b.red = true;
-        b.red_op = r.bar_red_op;
-        b.red_true += r.bar_red_true;
-        b.red_count += r.taken.count();
-        b.red_dest = r.bar_red_dest;
-        b.red_threads |= r.taken;
-      }
+      c.barriers.arrive(r, w.threads.minus(cta.exited()).count());  // counts whole warps
       if (!r.bar_arrive) {
         w.barrier = static_cast<int>(r.bar_id);
         ++st_barrier_waits_;
@@ -627,28 +615,15 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
 }
 
 void IssueUnit::release_barriers(Cta& c) {
-  func::CtaState& cta = *c.state;
-  const uint32_t live = cta.threads() - cta.exited().count();
-  for (uint32_t id = 0; id < kNumBarriers; ++id) {
-    Barrier& b = c.barriers[id];
-    if (b.arrived == 0) continue;
-    const uint32_t expected = b.expected ? b.expected : live;
-    if (b.arrived < expected) continue;
-    if (b.red && b.red_dest != ptx::kNoReg) {
-      const uint64_t v = b.red_op == ptx::BoolOp::Popc  ? b.red_true
-                         : b.red_op == ptx::BoolOp::And ? (b.red_true == b.red_count ? 1 : 0)
-                                                        : (b.red_true > 0 ? 1 : 0);
-      b.red_threads.for_each([&](uint32_t t) { cta.reg(b.red_dest, t) = v; });
-    }
-    b = Barrier{};
-    const uint32_t ci = static_cast<uint32_t>(&c - ctas_.data());
+  const uint32_t ci = static_cast<uint32_t>(&c - ctas_.data());
+  c.barriers.release(*c.state, [&](uint32_t id) {
     for (uint32_t wi = 0; wi < warps_.size(); ++wi) {
       Warp& w = warps_[wi];
       if (!w.live || w.cta != ci || w.barrier != static_cast<int>(id)) continue;
       w.barrier = -1;
       policies_[wi % p_.schedulers]->on_wakeup(wi);
     }
-  }
+  });
 }
 
 util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k) {

@@ -39,6 +39,7 @@
 #include "sm/instruction_buffer.h"
 #include "sm/issue_policy.h"
 #include "sm/issue_policy_factory.h"
+#include "sm/cta_barriers.h"
 #include "sm/packets.h"
 #include "sm/scoreboard.h"
 #include "sm/simt_stack.h"
@@ -125,7 +126,7 @@ class IssueUnit : public sc_core::sc_module {
   const Trace& trace() const { return trace_; }
 
  private:
-  static constexpr uint32_t kNumBarriers = 16;
+  static constexpr uint32_t kNumBarriers = CtaBarriers::kCount;
 
   // Inbound items, visible from their stamp cycle. `cap` (0 = unbounded)
   // bounds the queue; an entry popped in cycle N frees its place only in
@@ -155,23 +156,13 @@ class IssueUnit : public sc_core::sc_module {
     uint32_t users = 0;           // resident CTAs
   };
 
-  struct Barrier {
-    uint32_t arrived = 0;
-    uint32_t expected = 0;  // 0 = every live thread of the CTA
-    bool red = false;
-    ptx::BoolOp red_op = ptx::BoolOp::None;
-    uint32_t red_true = 0, red_count = 0;
-    uint32_t red_dest = ptx::kNoReg;
-    func::ThreadMask red_threads;
-  };
-
   struct Cta {
     bool live = false;
     KernelInfo* info = nullptr;
     std::unique_ptr<func::CtaState> state;
     uint64_t index = 0;
     uint32_t warps_left = 0;  // warp slots still held
-    std::array<Barrier, kNumBarriers> barriers;
+    CtaBarriers barriers;
   };
 
   struct Warp {

@@ -62,9 +62,9 @@ void IssueUnit::deadlock(uint64_t now) const {
     const uint32_t live = cta.threads() - cta.exited().count();
     s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_str(cta.ctaid()) << ": " << live << " live threads";
     for (uint32_t id = 0; id < kNumBarriers; ++id)
-      if (c.barriers[id].arrived)
-        s << "; barrier " << id << ": " << c.barriers[id].arrived << " of "
-          << (c.barriers[id].expected ? c.barriers[id].expected : live) << " threads arrived";
+      if (c.barriers.arrived(id))
+        s << "; barrier " << id << ": " << c.barriers.arrived(id) << " of " << c.barriers.expected(id, live)
+          << " threads arrived";
     for (uint32_t wi = 0; wi < p_.max_warps; ++wi) {
       const Warp& w = warps_[wi];
       if (!w.live || w.cta != ci) continue;
