@@ -74,16 +74,6 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32
 
 Crossbar::~Crossbar() = default;
 
-uint32_t Crossbar::alloc_slot() {
-  if (free_slots_.empty()) {
-    slots_.emplace_back();
-    return uint32_t(slots_.size() - 1);
-  }
-  const uint32_t s = free_slots_.back();
-  free_slots_.pop_back();
-  return s;
-}
-
 // Writes and atomics carry data toward L2; reads and atomics carry it back.
 uint32_t Crossbar::flits(const Slot& s, bool request) const {
   const bool data = request ? (s.req.write || s.req.atomic) : (!s.req.write || s.req.atomic);
@@ -115,7 +105,7 @@ void Crossbar::deliver(uint64_t now) {
     q.pop_front();
     src_[o]->respond(slots_[slot].req);
     ++responses_;
-    free_slots_.push_back(slot);
+    slots_.release(slot);
   }
 }
 
@@ -128,7 +118,7 @@ void Crossbar::stage_inputs() {
       throw input_error(std::string(name()) + ": request at " + std::to_string(r.addr) + " of " +
                         std::to_string(r.bytes) + " bytes spans two partitions (interleave " +
                         std::to_string(p_.interleave) + "): line sizes must not exceed the interleave");
-    const uint32_t slot = alloc_slot();
+    const uint32_t slot = slots_.alloc();
     Slot& s = slots_[slot];
     s.req = r;
     s.source = i;

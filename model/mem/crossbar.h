@@ -44,6 +44,7 @@
 #include "mem/dram.h"
 #include "mem/mem_port.h"
 #include "stats/stats.h"
+#include "util/slot_pool.h"
 
 namespace simt::mem {
 
@@ -102,7 +103,6 @@ class Crossbar : public sc_core::sc_module {
   };
 
   void run();
-  uint32_t alloc_slot();
   void stage_inputs();
   // Grants for one direction; `to_part` selects the request network.
   void arbitrate(Net& n, bool to_part, uint64_t now);
@@ -113,8 +113,7 @@ class Crossbar : public sc_core::sc_module {
   CrossbarParams p_;
   std::vector<std::unique_ptr<MemResponder>> src_;
   std::vector<std::unique_ptr<MemRequester>> part_;
-  std::vector<Slot> slots_;
-  std::vector<uint32_t> free_slots_;
+  util::SlotPool<Slot> slots_;
   Net req_;  // inputs = sources, outputs = partitions
   Net rsp_;  // inputs = partitions, outputs = sources
   sc_core::sc_event_or_list wake_;

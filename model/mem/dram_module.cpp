@@ -21,16 +21,6 @@ DramModule::DramModule(sc_core::sc_module_name name, const DramParams& p, stats:
 
 DramModule::~DramModule() = default;
 
-uint32_t DramModule::alloc_slot() {
-  if (free_slots_.empty()) {
-    slots_.emplace_back();
-    return uint32_t(slots_.size() - 1);
-  }
-  const uint32_t s = free_slots_.back();
-  free_slots_.pop_back();
-  return s;
-}
-
 // Hands at most one piece of channel c's current request to the Dram.
 void DramModule::take(uint32_t c, uint64_t now) {
   Feed& f = feed_[c];
@@ -50,7 +40,7 @@ void DramModule::take(uint32_t c, uint64_t now) {
     if (dram_.channel_of(r.addr) != c)
       throw std::logic_error(where + " arrived on channel " + std::to_string(c) + " but belongs to channel " +
                              std::to_string(dram_.channel_of(r.addr)));
-    const uint32_t slot = alloc_slot();
+    const uint32_t slot = slots_.alloc();
     Slot& s = slots_[slot];
     s.req = r;
     s.channel = c;
@@ -89,7 +79,7 @@ void DramModule::run() {
     Slot& s = slots_[id];
     if (--s.pending != 0) continue;
     ports_[s.channel]->respond(s.req);
-    free_slots_.push_back(uint32_t(id));
+    slots_.release(uint32_t(id));
   }
 
   uint64_t next = dram_.next_event(now);

@@ -29,6 +29,7 @@
 #include "mem/dram.h"
 #include "mem/mem_port.h"
 #include "stats/stats.h"
+#include "util/slot_pool.h"
 
 namespace simt::mem {
 
@@ -66,13 +67,11 @@ class DramModule : public sc_core::sc_module {
 
   void run();
   void take(uint32_t c, uint64_t now);
-  uint32_t alloc_slot();
 
   Dram dram_;
   uint32_t span_;  // largest piece Dram accepts: min(interleave, row_bytes)
   std::vector<std::unique_ptr<MemResponder>> ports_;
-  std::vector<Slot> slots_;
-  std::vector<uint32_t> free_slots_;
+  util::SlotPool<Slot> slots_;
   std::vector<Feed> feed_;
   std::vector<uint64_t> done_;
   sc_core::sc_event_or_list wake_;
