@@ -38,6 +38,8 @@ void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
         "issue schedulers; warp w belongs to scheduler w % schedulers (Fermi: 2)", 1, 64);
   r.add(prefix + ".watchdog_cycles", watchdog_cycles,
         "deadlock watchdog: cycles without an issue or write-back while warps are resident", 1);
+  r.add(prefix + ".operand_read_cycles", operand_read_cycles,
+        "cycles from issue until the operands are read and the instruction may enter its pipe (pipelined)", 0, 16);
   policy.bind(r, prefix);
   ibuffer.bind(r, prefix + ".ibuffer");
 }
@@ -127,6 +129,8 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
     policies_.push_back(make_issue_policy(p_.policy, stats_name));
   }
   launch_q_.cap = 1;
+  for (auto& per_sched : latches_)
+    for (Latch& l : per_sched) l.cap = p_.operand_read_cycles + 1;
   step_.accesses.reserve(64 * 4);
   trace_.pc.assign(p_.max_warps, ptx::kNoPc);
   trace_.stack_depth.assign(p_.max_warps, 0);
@@ -450,7 +454,7 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
     const Hazard h = sb_.check(w, du);
     const PipeKind pk = pipe_of(e->instr->cls);
-    const bool pipe_free = pk == PipeKind::None || !latches_[s][static_cast<size_t>(pk)].full;
+    const bool pipe_free = pk == PipeKind::None || !latches_[s][static_cast<size_t>(pk)].full();
     WarpCandidate c;
     c.warp = w;
     c.ready = h == Hazard::None && pipe_free;
@@ -571,8 +575,8 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     const ptx::DefUse& du = c.info->du[pc];
     const bool long_latency = in.cls == ptx::InstrClass::Ldst && du.defs.size() > 0;
     Latch& l = latches_[s][static_cast<size_t>(pk)];
-    IssuePacket& p = l.pkt;
-    p = IssuePacket{};
+    l.q.emplace_back();
+    IssuePacket& p = l.q.back();
     p.warp = wi;
     p.pc = pc;
     p.instr = &in;
@@ -588,7 +592,6 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     p.is_store = r.is_store;
     p.is_atomic = r.is_atomic;
     if (pk == PipeKind::Ldst) p.accesses = r.accesses;
-    l.full = true;
     sb_.reserve(wi, du, long_latency);
     if (long_latency) policies_[s]->on_long_latency(wi);
     ++w.inflight;
@@ -639,14 +642,15 @@ bool IssueUnit::drain_latches(uint64_t now) {
   for (uint32_t s = 0; s < p_.schedulers; ++s)
     for (size_t k = 0; k < 3; ++k) {
       Latch& l = latches_[s][k];
-      if (!l.full) continue;
+      if (l.q.empty()) continue;
       any_full = true;
-      l.pkt.accepted = false;
+      IssuePacket& p = l.q.front();
+      if (now < p.issue_cycle + p_.operand_read_cycles) continue;  // operands still being read
+      p.accepted = false;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      pipe_socket(static_cast<PipeKind>(k))->b_transport(l.pkt, t);
-      if (l.pkt.accepted) {
-        l.full = false;
-        l.pkt.accesses.clear();
+      pipe_socket(static_cast<PipeKind>(k))->b_transport(p, t);
+      if (p.accepted) {
+        l.q.pop_front();
       } else {
         ++st_latch_stalls_;
       }

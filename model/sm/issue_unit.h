@@ -58,6 +58,11 @@ struct IssueParams {
   uint32_t max_ctas = 8;            // CTA slots of the SM
   uint32_t schedulers = 2;          // issue schedulers; warp w belongs to scheduler w % schedulers (Fermi)
   uint64_t watchdog_cycles = 1000000;  // no issue or write-back for this long with warps resident = deadlock
+  // Cycles from issue until the operands have been read from the register
+  // file and the instruction may enter its pipe (a pipelined, fixed-latency
+  // stage; register-bank conflicts are not modelled). 0 = in the issue cycle:
+  // the machine files' pipe latencies then include the operand read.
+  uint32_t operand_read_cycles = 0;
   uint64_t sample_interval = 1000;  // time series period in cycles (0 = none); bound as stats.interval by SmParams
   IssuePolicyParams policy;         // one policy instance per scheduler
   IBufferParams ibuffer;
@@ -179,9 +184,15 @@ class IssueUnit : public sc_core::sc_module {
     uint64_t age = 0;
   };
 
+  // The operand-read stage of one scheduler for one pipe kind: an issued
+  // instruction spends `operand_read_cycles` here, then waits until its pipe
+  // accepts it. It holds operand_read_cycles + 1 instructions, so one may
+  // enter every cycle; while it is full the scheduler issues nothing needing
+  // that pipe.
   struct Latch {
-    bool full = false;
-    IssuePacket pkt;
+    std::deque<IssuePacket> q;  // in issue order
+    uint32_t cap = 1;
+    bool full() const { return q.size() >= cap; }
   };
 
   struct SchedStats {

@@ -45,7 +45,7 @@ std::string IssueUnit::waiting_reason(uint32_t wi) const {
   const Hazard h = sb_.check(wi, ctas_[w.cta].info->du[e->pc]);
   if (h != Hazard::None) return std::string("scoreboard ") + hazard_name(h) + " hazard";
   const PipeKind pk = pipe_of(e->instr->cls);
-  if (pk != PipeKind::None && latches_[wi % p_.schedulers][static_cast<size_t>(pk)].full)
+  if (pk != PipeKind::None && latches_[wi % p_.schedulers][static_cast<size_t>(pk)].full())
     return "its pipe refuses the latched instruction";
   return "ready (not picked)";
 }

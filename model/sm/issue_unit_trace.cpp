@@ -61,7 +61,7 @@ trace::StallReason IssueUnit::stall_reason(uint32_t s) const {
       continue;
     }
     const PipeKind pk = pipe_of(e->instr->cls);
-    if (pk != PipeKind::None && latches_[s][static_cast<size_t>(pk)].full)
+    if (pk != PipeKind::None && latches_[s][static_cast<size_t>(pk)].full())
       pipe = true;
     else
       ready = true;

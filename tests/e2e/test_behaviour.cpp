@@ -196,6 +196,17 @@ BOOST_AUTO_TEST_CASE(wider_simd_lowers_cycles_of_compute_bound_kernels) {
              u64(workload("blackscholes", "--set sp.lanes=16"), "cycles"));
 }
 
+// The operand-read stage is pipelined: a few cycles of register read add
+// latency to a latency-bound kernel but do not cut its issue rate to one
+// instruction per stage length, and never change results.
+BOOST_AUTO_TEST_CASE(operand_read_adds_latency_not_a_bottleneck) {
+  const json& base = workload("saxpy");
+  const json& slow = workload("saxpy", "--set sm.operand_read_cycles=4");
+  BOOST_TEST(u64(slow, "cycles") > u64(base, "cycles"));
+  BOOST_TEST(u64(slow, "cycles") < u64(base, "cycles") * 1.25, u64(slow, "cycles") << " vs " << u64(base, "cycles"));
+  BOOST_TEST(slow["memory_checksum"] == base["memory_checksum"]);
+}
+
 // Every scheduler cycle falls in exactly one bin (W0-idle, W0-mem, stall,
 // or issued with k active lanes), and each issued warp instruction in
 // exactly one issued bin; per scheduler, per SM and summed.
