@@ -446,6 +446,7 @@ bool IssueUnit::send_done() {
 void IssueUnit::schedule(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
   cands_.clear();
+  bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
   for (uint32_t w = s; w < p_.max_warps; w += p_.schedulers) {
     const Warp& wp = warps_[w];
     if (!wp.live || wp.done || wp.barrier >= 0) continue;
@@ -461,6 +462,7 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     c.cls = e->instr->cls;
     c.age = wp.age;
     c.long_wait = h != Hazard::None && sb_.waits_on_long(w, du);
+    pipe_blocked = pipe_blocked || (h == Hazard::None && !pipe_free);
     ibuf_.set_ready(w, c.ready);
     cands_.push_back(c);
   }
@@ -471,8 +473,12 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   const int pick = policies_[s]->pick(cands_, now);
   if (pick < 0) {
     if (wt_) trace_stall(s, now);
-    const bool all_mem = std::all_of(cands_.begin(), cands_.end(), [](const WarpCandidate& c) { return c.long_wait; });
-    return count_bin(s, all_mem ? kBinMem : kBinStall, 1);
+    // Seed 001 §6.1: "Stall" = held up by the downstream pipeline; otherwise
+    // no warp is ready: "W0 Mem" if warps are held back by pending memory
+    // accesses, "W0 Idle" otherwise (e.g. waiting on an ALU result).
+    if (pipe_blocked) return count_bin(s, kBinStall, 1);
+    const bool mem = std::any_of(cands_.begin(), cands_.end(), [](const WarpCandidate& c) { return c.long_wait; });
+    return count_bin(s, mem ? kBinMem : kBinIdle, 1);
   }
   if (!cands_[pick].ready)
     throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");
