@@ -68,11 +68,18 @@ size_t FetchUnit::pending_work() const {
 void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   if (c.warp >= warps_) throw std::logic_error("fetch: credit for warp " + std::to_string(c.warp) + " out of range");
   const uint64_t now = util::now_cycle();
+  // One arriving credit per warp. Only tick() empties the slot, a slot it
+  // emptied this cycle is free only from the next one, and tick() never
+  // touches a credit of the current cycle: acceptance never depends on
+  // SystemC's process order.
   Credit& k = staged_[c.warp];
-  if (!k.valid && k.freed_at == now) return;  // emptied this cycle: free from the next one
+  if (!k.valid && k.freed_at == now) return;  // issue retries next cycle
   if (k.valid) {
-    int32_t age = static_cast<int32_t>(c.gen - k.gen);  // wrap-safe generation order
-    if (age == 0) return;                               // one credit per warp: refuse, issue retries
+    // tick() may already have taken a credit of an earlier cycle: refuse in
+    // both cases. One of this cycle is still untouched: the newer wins.
+    if (k.visible_at <= now) return;
+    const int32_t age = static_cast<int32_t>(c.gen - k.gen);  // wrap-safe generation order
+    if (age == 0) return;
     c.accepted = true;
     if (age < 0) return;  // older than the one held: already abandoned
     ++redirected_credits_;
@@ -87,23 +94,24 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   wake_.notify(util::cycle_time());
 }
 
-// Moves arrived credits into the fetch scheduler's slots: a newer generation
-// replaces the credit held for its warp (the warp was redirected); a credit
-// of the held generation waits until the held one has been fetched.
+// Moves arrived credits (from earlier cycles) into the fetch scheduler's
+// slots: a newer generation replaces the credit held for its warp (the warp
+// was redirected), an older one is dropped, and one of the held generation
+// waits until the held one has been fetched.
 void FetchUnit::merge_staged(uint64_t now) {
   for (uint32_t w = 0; w < warps_; ++w) {
     Credit& s = staged_[w];
     if (!s.valid || s.visible_at > now) continue;
     Credit& k = credit_[w];
     if (k.valid) {
-      const int32_t age = static_cast<int32_t>(s.gen - k.gen);
+      const int32_t age = static_cast<int32_t>(s.gen - k.gen);  // wrap-safe generation order
       if (age == 0) continue;  // same path: after the held one is fetched
-      if (age > 0) ++redirected_credits_;
       if (age < 0) {           // stale: drop it
         s.valid = false;
         s.freed_at = now;
         continue;
       }
+      ++redirected_credits_;
     }
     k = s;
     k.visible_at = now;
