@@ -7,25 +7,17 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 #include <vector>
+
+#include "common/simtlab_process.h"
 
 // Runs the real `simtlab` binary and checks exit codes, messages and files.
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using Run = simt::test::ProcessRun;
+using simt::test::slurp;
 
 fs::path scratch(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("simtlab_cli_" + name + "_" + std::to_string(::getpid()));
@@ -36,10 +28,7 @@ fs::path scratch(const std::string& name) {
 
 Run simtlab(const std::string& args) {
   fs::path d = scratch("io");
-  std::string cmd = std::string(SIMT_BINARY_DIR "/simtlab ") + args + " >" + (d / "out").string() + " 2>" +
-                    (d / "err").string();
-  int status = std::system(cmd.c_str());
-  Run r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
+  Run r = simt::test::run_simtlab(args, d);
   fs::remove_all(d);
   return r;
 }

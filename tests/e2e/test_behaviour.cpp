@@ -12,11 +12,12 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -44,14 +45,12 @@ const json& run(const std::string& args) {
   auto it = done.find(args);
   if (it != done.end()) return it->second;
   const std::string tag = "run" + std::to_string(done.size());
-  const fs::path stats = scratch().dir / (tag + ".json"), out = scratch().dir / (tag + ".out");
-  const std::string cmd = std::string(SIMT_BINARY_DIR "/simtlab run ") + args + " --stats " + stats.string() +
-                          " > " + out.string() + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  std::ifstream o(out);
-  std::string text((std::istreambuf_iterator<char>(o)), std::istreambuf_iterator<char>());
+  const fs::path stats = scratch().dir / (tag + ".json");
+  const std::string cmd = "run " + args + " --stats " + stats.string();
+  const simt::test::ProcessRun r = simt::test::run_simtlab(cmd, scratch().dir);
+  std::string text = r.out + r.err;
   if (text.size() > 3000) text = text.substr(0, 3000) + "\n...";
-  BOOST_TEST_REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0), cmd << "\n" << text);
+  BOOST_TEST_REQUIRE(r.code == 0, cmd << "\n" << text);
   std::ifstream f(stats);
   json doc = json::parse(f);
   BOOST_TEST_REQUIRE(doc["verified"].get<bool>(), cmd);

@@ -10,25 +10,17 @@
 #include <regex>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using Run = simt::test::ProcessRun;
+using simt::test::slurp;
 
 fs::path scratch() {
   static fs::path d = [] {
@@ -40,13 +32,7 @@ fs::path scratch() {
   return d;
 }
 
-Run simtlab(const std::string& args) {
-  const fs::path d = scratch();
-  std::string cmd = std::string(SIMT_BINARY_DIR "/simtlab ") + args + " >" + (d / "out").string() + " 2>" +
-                    (d / "err").string();
-  int status = std::system(cmd.c_str());
-  return Run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
-}
+Run simtlab(const std::string& args) { return simt::test::run_simtlab(args, scratch()); }
 
 const std::string kConfig = "--config " SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml";
 const std::string kSaxpy = "run --workload saxpy --size small --quiet " + kConfig;

@@ -7,9 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
 
 using namespace simt;
 namespace fs = std::filesystem;
@@ -30,12 +31,9 @@ fs::path scratch() {
 // Runs simtlab and returns its --stats document.
 nlohmann::json run(const std::string& args, const std::string& tag) {
   fs::path stats = scratch() / (tag + ".json");
-  std::string cmd = std::string(SIMT_BINARY_DIR "/simtlab run ") + args + " --stats " + stats.string() +
-                    " > " + (scratch() / (tag + ".out")).string() + " 2>&1";
-  int status = std::system(cmd.c_str());
-  std::ifstream out(scratch() / (tag + ".out"));
-  std::string text((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
-  BOOST_TEST_REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0), cmd << "\n" << text);
+  const std::string full = "run " + args + " --stats " + stats.string();
+  const test::ProcessRun r = test::run_simtlab(full, scratch());
+  BOOST_TEST_REQUIRE(r.code == 0, full << "\n" << r.out << r.err);
   std::ifstream f(stats);
   return nlohmann::json::parse(f);
 }
