@@ -338,11 +338,10 @@ void ParamRegistry::add(const std::string& name, bool& field, const std::string&
   e.default_value = field;
 }
 
-void ParamRegistry::add(const std::string& name, uint32_t& field, const std::string& doc,
-                        uint64_t min, uint64_t max) {
-  if (max > UINT32_MAX) max = UINT32_MAX;
-  Entry& e = insert(name, doc);
-  e.kind = Kind::U32;
+namespace {
+// Range and default of an unsigned parameter (u32 and u64 alike).
+template <class T>
+void bind_unsigned(ParamRegistry::Entry& e, const std::string& name, T& field, uint64_t min, uint64_t max) {
   e.field = &field;
   e.umin = min;
   e.umax = max;
@@ -351,18 +350,21 @@ void ParamRegistry::add(const std::string& name, uint32_t& field, const std::str
     throw Error(ExitCode::Failure, "parameter '" + name + "': default " + std::to_string(field) +
                                        " outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
 }
+}  // namespace
+
+void ParamRegistry::add(const std::string& name, uint32_t& field, const std::string& doc,
+                        uint64_t min, uint64_t max) {
+  if (max > UINT32_MAX) max = UINT32_MAX;
+  Entry& e = insert(name, doc);
+  e.kind = Kind::U32;
+  bind_unsigned(e, name, field, min, max);
+}
 
 void ParamRegistry::add(const std::string& name, uint64_t& field, const std::string& doc,
                         uint64_t min, uint64_t max) {
   Entry& e = insert(name, doc);
   e.kind = Kind::U64;
-  e.field = &field;
-  e.umin = min;
-  e.umax = max;
-  e.default_value = field;
-  if (field < min || field > max || min > max)
-    throw Error(ExitCode::Failure, "parameter '" + name + "': default " + std::to_string(field) +
-                                       " outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  bind_unsigned(e, name, field, min, max);
 }
 
 void ParamRegistry::add(const std::string& name, double& field, const std::string& doc, double min,
