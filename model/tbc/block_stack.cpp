@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace simt::tbc {
 
@@ -11,21 +12,47 @@ uint32_t compacted_warp_count(const ThreadMask& mask, uint32_t warp_size) {
   return per_lane.empty() ? 0 : *std::max_element(per_lane.begin(), per_lane.end());
 }
 
-BlockStack::BlockStack(uint32_t warp_size, const ThreadMask& cta_threads, uint32_t start_pc)
-    : warp_size_(warp_size) {
+namespace {
+// Static warps (threads [w*W, (w+1)*W)) holding at least one thread of mask.
+uint32_t static_warp_count(const ThreadMask& mask, uint32_t warp_size) {
+  uint32_t n = 0, last = UINT32_MAX;
+  mask.for_each([&](uint32_t t) {
+    if (t / warp_size != last) {
+      last = t / warp_size;
+      ++n;
+    }
+  });
+  return n;
+}
+}  // namespace
+
+BlockStack::BlockStack(uint32_t warp_size, const ThreadMask& cta_threads, uint32_t start_pc,
+                       bool compact)
+    : warp_size_(warp_size), compact_(compact) {
   if (warp_size < 1) throw std::invalid_argument("BlockStack: warp size must be positive");
   StackEntry base;
   base.pc = start_pc;
   base.mask = cta_threads;
-  base.wcnt = compacted_warp_count(cta_threads, warp_size);
+  base.wcnt = warp_count(cta_threads);
   push(base);
   exec_ = 0;
+}
+
+uint32_t BlockStack::warp_count(const ThreadMask& mask) const {
+  return compact_ ? compacted_warp_count(mask, warp_size_) : static_warp_count(mask, warp_size_);
+}
+
+uint32_t BlockStack::take_peak() {
+  const uint32_t p = peak_;
+  peak_ = depth();
+  return p;
 }
 
 void BlockStack::push(const StackEntry& e) {
   entries_.push_back(e);
   ++stats_.pushes;
   stats_.max_depth = std::max(stats_.max_depth, depth());
+  peak_ = std::max(peak_, depth());
 }
 
 void BlockStack::pop(bool empty) {
@@ -34,10 +61,20 @@ void BlockStack::pop(bool empty) {
   if (empty) ++stats_.empty_pops;
 }
 
-bool BlockStack::count_down(const ThreadMask& warp_threads) {
+void BlockStack::gather(uint32_t pc, const char* what) {
   StackEntry& e = entries_[exec_];
+  if (e.gather_pc != kNoPc && e.gather_pc != pc)
+    throw SyncConflict("warps of one block-wide stack entry reached different sync points (PC " +
+                       std::to_string(e.gather_pc) + " and " + what + " at PC " + std::to_string(pc) +
+                       "); a bra.uni that is not uniform across the block?");
+  e.gather_pc = pc;
+}
+
+bool BlockStack::count_down(const ThreadMask& warp_threads, bool exiting) {
+  StackEntry& e = entries_[exec_];
+  const ThreadMask live = warp_threads.minus(exited_);
   // A warp outside the executing entry means the caller lost track of the CTA.
-  if (warp_threads.none() || warp_threads.minus(e.mask).any())
+  if (warp_threads.none() || (!exiting && live.none()) || live.minus(e.mask).any())
     throw std::logic_error("BlockStack: warp threads not in the executing entry");
   if (e.wcnt == 0) throw std::logic_error("BlockStack: more warps arrived than were dispatched");
   return --e.wcnt == 0;
@@ -51,9 +88,11 @@ Dispatch BlockStack::arrive_branch(uint32_t pc, const ThreadMask& taken, const T
     ++stats_.uniform_branches;
     return {};
   }
-  if (!sync_pending()) {
+  if (taken.minus(warp_threads).any()) throw std::logic_error("BlockStack: taken threads outside the warp");
+  const bool first = !sync_pending();
+  gather(pc, "a branch");
+  if (first) {
     // First warp at this branch: create the entries now, whatever its outcome.
-    branch_pc_ = pc;
     StackEntry& cur = entries_[exec_];
     cur.pc = reconv_pc;  // the executing entry resumes at the IPDOM once both sides pop
     uint32_t lpc = kNoPc, lpos = kNoPos;
@@ -77,32 +116,52 @@ Dispatch BlockStack::arrive_branch(uint32_t pc, const ThreadMask& taken, const T
     push(side);
     side.pc = target;
     push(side);
-  } else if (pc != branch_pc_) {
-    throw std::logic_error("BlockStack: warp reached another branch while one is synchronising");
   }
-  if (taken.minus(warp_threads).any()) throw std::logic_error("BlockStack: taken threads outside the warp");
+  const ThreadMask live = warp_threads.minus(exited_);
   const size_t n = entries_.size();
-  entries_[n - 1].mask |= taken;
-  entries_[n - 2].mask |= warp_threads.minus(taken);
-  if (!count_down(warp_threads)) return {};
-  branch_pc_ = kNoPc;
-  return settle();
+  entries_[n - 1].mask |= taken.minus(exited_);
+  entries_[n - 2].mask |= live.minus(taken);
+  if (!count_down(warp_threads, false)) return {};
+  return round_done();
 }
 
 Dispatch BlockStack::arrive_reconv(uint32_t pc, const ThreadMask& warp_threads) {
-  if (!is_reconv_point(pc)) throw std::logic_error("BlockStack: pc is not the top entry's RPC");
-  if (!count_down(warp_threads)) return {};
-  pop(false);
-  return settle();
+  if (!is_reconv_point(pc)) throw std::logic_error("BlockStack: pc is not the executing entry's RPC");
+  gather(pc, "the reconvergence point");
+  if (!count_down(warp_threads, false)) return {};
+  return round_done();
 }
 
 Dispatch BlockStack::arrive_likely(uint32_t pc, const ThreadMask& warp_threads) {
-  if (!is_likely_point(pc)) throw std::logic_error("BlockStack: pc is not the top entry's LPC");
-  if (!count_down(warp_threads)) return {};
-  // Merge once the whole entry is there: its threads wait in the likely entry.
-  entries_[top().lpos].mask |= top().mask;
-  ++stats_.likely_merges;
-  pop(false);
+  if (!is_likely_point(pc)) throw std::logic_error("BlockStack: pc is not the executing entry's LPC");
+  gather(pc, "the likely-convergence point");
+  if (!count_down(warp_threads, false)) return {};
+  return round_done();
+}
+
+void BlockStack::exit_threads(const ThreadMask& threads) {
+  if (threads.none()) return;
+  exited_ |= threads;
+  for (StackEntry& e : entries_) e.mask = e.mask.minus(threads);
+}
+
+Dispatch BlockStack::arrive_exit(const ThreadMask& warp_threads) {
+  exit_threads(warp_threads);
+  if (!count_down(warp_threads, true)) return {};
+  return round_done();
+}
+
+Dispatch BlockStack::round_done() {
+  // A branch round: the target entries are complete, hand the new top over.
+  if (sync_pending()) return settle();
+  // The top's warps gathered at its RPC or LPC, or exited. Merge only once
+  // the whole entry is there: its threads then wait in the likely entry.
+  const StackEntry& t = top();
+  if (t.lpc != kNoPc && t.gather_pc == t.lpc) {
+    entries_[t.lpos].mask |= t.mask;
+    ++stats_.likely_merges;
+  }
+  if (depth() > 1) pop(false);  // the bottom entry stays (empty when all threads exited)
   return settle();
 }
 
@@ -123,7 +182,8 @@ Dispatch BlockStack::settle() {
   }
   exec_ = entries_.size() - 1;
   StackEntry& t = entries_.back();
-  t.wcnt = compacted_warp_count(t.mask, warp_size_);
+  t.wcnt = warp_count(t.mask);
+  t.gather_pc = kNoPc;  // a new round starts
   Dispatch d;
   d.valid = true;
   d.pc = t.pc;

@@ -244,5 +244,159 @@ BOOST_AUTO_TEST_CASE(misuse_is_rejected) {
   BOOST_CHECK_THROW(s.arrive_reconv(7, ThreadMask::range(0, 4)), std::logic_error);
   s.arrive_branch(0, ThreadMask{}, ThreadMask::range(0, 4), 3, kNoPc, 2, 1);
   // The other warp must come to the same branch.
-  BOOST_CHECK_THROW(s.arrive_branch(5, ThreadMask{}, ThreadMask::range(4, 4), 3, kNoPc, 2, 1), std::logic_error);
+  BOOST_CHECK_THROW(s.arrive_branch(5, ThreadMask{}, ThreadMask::range(4, 4), 3, kNoPc, 2, 1), SyncConflict);
+  // A warp outside the executing entry is a caller bug.
+  BOOST_CHECK_THROW(s.arrive_branch(0, ThreadMask{}, ThreadMask::range(8, 4), 3, kNoPc, 2, 1), std::logic_error);
+}
+
+// ---- thread exit ----------------------------------------------------------
+
+// Early return in divergent code: Figure 7's C side (threads 0,5,6) returns
+// instead of reaching D. C's warp exits, C pops, B runs and reconverges at D
+// without the exited threads.
+BOOST_AUTO_TEST_CASE(side_entry_exits_and_is_popped) {
+  enum : uint32_t { A = 0, B = 1, C = 2, D = 3 };
+  const ThreadMask all = ThreadMask::range(0, 8);
+  const ThreadMask c_threads = mask_of({0, 5, 6}), b_threads = mask_of({1, 2, 3, 4, 7});
+  BlockStack s(4, all, A);
+  s.arrive_branch(A, mask_of({0}), ThreadMask::range(0, 4), D, kNoPc, C, B);
+  Dispatch d = s.arrive_branch(A, mask_of({5, 6}), ThreadMask::range(4, 4), D, kNoPc, C, B);
+  BOOST_TEST(d.pc == uint32_t{C});
+  BOOST_TEST(d.warps == 1u);
+
+  s.exit_threads(c_threads);  // the issue stage's order: remove, then count the warp
+  BOOST_TEST(s.entry(0).mask == b_threads);
+  d = s.arrive_exit(c_threads);
+  BOOST_TEST(d.valid);
+  BOOST_TEST(d.pc == uint32_t{B});
+  BOOST_TEST(d.mask == b_threads);
+  BOOST_TEST(d.warps == 2u);
+  BOOST_TEST(s.stats().empty_pops == 0u);  // C had threads: a normal pop
+
+  BOOST_TEST(!s.arrive_reconv(D, mask_of({1, 2, 3, 4})).valid);
+  d = s.arrive_reconv(D, mask_of({7}));
+  BOOST_TEST(d.pc == uint32_t{D});
+  BOOST_TEST(d.mask == b_threads);
+  BOOST_TEST(d.warps == 2u);  // threads 3 and 7 share lane 3
+  BOOST_TEST(s.depth() == 1u);
+  BOOST_TEST(!s.finished());
+}
+
+// arrive_exit removes the warp's threads itself: exit_threads first is optional.
+BOOST_AUTO_TEST_CASE(all_threads_exit_finishes_the_stack) {
+  const ThreadMask all = ThreadMask::range(0, 8);
+  BlockStack s(4, all, 0);
+  BOOST_TEST(!s.arrive_exit(ThreadMask::range(4, 4)).valid);
+  BOOST_TEST(s.top().mask == ThreadMask::range(0, 4));
+  BOOST_TEST(!s.finished());
+  Dispatch d = s.arrive_exit(ThreadMask::range(0, 4));
+  BOOST_TEST(d.valid);
+  BOOST_TEST(d.warps == 0u);
+  BOOST_TEST(d.mask.none());
+  BOOST_TEST(s.finished());
+  BOOST_TEST(s.exited() == all);
+  BOOST_CHECK_THROW(s.arrive_exit(ThreadMask::range(0, 4)), std::logic_error);  // nothing left to count
+}
+
+// Threads exiting in every entry, down to the bottom one.
+BOOST_AUTO_TEST_CASE(exits_on_both_sides_finish_the_stack) {
+  const ThreadMask all = ThreadMask::range(0, 4);
+  BlockStack s(4, all, 0);
+  Dispatch d = s.arrive_branch(0, mask_of({0, 1}), all, 9, kNoPc, 5, 1);
+  BOOST_TEST(d.pc == 5u);
+  d = s.arrive_exit(mask_of({0, 1}));
+  BOOST_TEST(d.pc == 1u);
+  BOOST_TEST(d.mask == mask_of({2, 3}));
+  d = s.arrive_exit(mask_of({2, 3}));
+  BOOST_TEST(d.valid);
+  BOOST_TEST(d.warps == 0u);
+  BOOST_TEST(s.finished());
+  BOOST_TEST(s.depth() == 1u);
+}
+
+// A warp that only partly exits goes on: the count does not change, and the
+// exited threads are gone from the entries below when they resume.
+BOOST_AUTO_TEST_CASE(partial_exit_keeps_the_warp_counted) {
+  const ThreadMask all = ThreadMask::range(0, 8);
+  BlockStack s(4, all, 0);
+  s.arrive_branch(0, ThreadMask::range(0, 4), ThreadMask::range(0, 4), 9, kNoPc, 5, 1);
+  Dispatch d = s.arrive_branch(0, ThreadMask{}, ThreadMask::range(4, 4), 9, kNoPc, 5, 1);
+  BOOST_TEST(d.pc == 5u);
+  BOOST_TEST(d.warps == 1u);
+  s.exit_threads(mask_of({1, 2}));  // @p exit: two threads leave, the warp goes on
+  BOOST_TEST(s.top().wcnt == 1u);
+  BOOST_TEST(s.top().mask == mask_of({0, 3}));
+  d = s.arrive_reconv(9, ThreadMask::range(0, 4));  // its threads incl. the exited ones: tolerated
+  BOOST_TEST(d.pc == 1u);
+  BOOST_TEST(d.mask == ThreadMask::range(4, 4));
+  d = s.arrive_reconv(9, ThreadMask::range(4, 4));
+  BOOST_TEST(d.pc == 9u);
+  BOOST_TEST(d.mask == mask_of({0, 3, 4, 5, 6, 7}));
+  BOOST_TEST(d.warps == 2u);  // lanes 0 and 3 hold two threads each
+}
+
+// A warp exiting while the others synchronise at a branch counts as arrived.
+BOOST_AUTO_TEST_CASE(exit_during_branch_sync_completes_it) {
+  const ThreadMask all = ThreadMask::range(0, 8);
+  BlockStack s(4, all, 0);
+  BOOST_TEST(!s.arrive_branch(6, mask_of({1}), ThreadMask::range(0, 4), 9, kNoPc, 8, 7).valid);
+  Dispatch d = s.arrive_exit(ThreadMask::range(4, 4));
+  BOOST_TEST(d.valid);
+  BOOST_TEST(d.pc == 8u);
+  BOOST_TEST(d.mask == mask_of({1}));
+  BOOST_TEST(s.entry(0).mask == ThreadMask::range(0, 4));
+}
+
+// Likely point with an exiting warp: only the arrived threads merge.
+BOOST_AUTO_TEST_CASE(likely_round_completed_by_an_exit_merges) {
+  enum : uint32_t { A = 0, B = 1, C = 2, E = 4, F = 5 };
+  const ThreadMask all = ThreadMask::range(0, 8);
+  BlockStack s(4, all, A);
+  s.arrive_branch(A, mask_of({0}), ThreadMask::range(0, 4), F, E, C, B);
+  Dispatch d = s.arrive_branch(A, mask_of({4}), ThreadMask::range(4, 4), F, E, C, B);
+  BOOST_TEST(d.pc == uint32_t{C});
+  BOOST_TEST(d.warps == 2u);
+  BOOST_TEST(!s.arrive_likely(E, mask_of({0})).valid);
+  d = s.arrive_exit(mask_of({4}));
+  BOOST_TEST(d.pc == uint32_t{B});
+  BOOST_TEST(s.entry(1).mask == mask_of({0}));
+  BOOST_TEST(s.stats().likely_merges == 1u);
+}
+
+// Warps of one entry must gather at one PC: a branch vs the RPC is a conflict.
+BOOST_AUTO_TEST_CASE(different_sync_points_are_a_conflict) {
+  const ThreadMask all = ThreadMask::range(0, 8);
+  BlockStack s(4, all, 0);
+  s.arrive_branch(0, ThreadMask::range(0, 4), ThreadMask::range(0, 4), 9, kNoPc, 2, 1);
+  s.arrive_branch(0, ThreadMask::range(4, 4), ThreadMask::range(4, 4), 9, kNoPc, 2, 1);
+  // Both warps run the taken side at 2; one reaches the RPC, the other a branch.
+  BOOST_TEST(!s.arrive_reconv(9, ThreadMask::range(0, 4)).valid);
+  BOOST_CHECK_THROW(s.arrive_branch(3, ThreadMask{}, ThreadMask::range(4, 4), 9, kNoPc, 8, 4), SyncConflict);
+}
+
+// ---- compactor off, depth peak ---------------------------------------------
+
+// With the compactor off WCnt counts static warps: Figure 7's C side needs
+// two warps instead of one.
+BOOST_AUTO_TEST_CASE(static_mode_counts_static_warps) {
+  enum : uint32_t { A = 0, B = 1, C = 2, D = 3 };
+  const ThreadMask all = ThreadMask::range(0, 8);
+  BlockStack s(4, all, A, false);
+  BOOST_TEST(s.top().wcnt == 2u);
+  s.arrive_branch(A, mask_of({0}), ThreadMask::range(0, 4), D, kNoPc, C, B);
+  Dispatch d = s.arrive_branch(A, mask_of({5, 6}), ThreadMask::range(4, 4), D, kNoPc, C, B);
+  BOOST_TEST(d.warps == 2u);
+  BOOST_TEST(s.warp_count(mask_of({1, 2, 3, 4, 7})) == 2u);
+  BOOST_TEST(s.warp_count(mask_of({1, 10})) == 2u);
+  BOOST_TEST(compacted_warp_count(mask_of({1, 10}), 4) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(take_peak_sees_transient_pushes) {
+  const ThreadMask all = ThreadMask::range(0, 4);
+  BlockStack s(4, all, 0);
+  BOOST_TEST(s.take_peak() == 1u);
+  s.arrive_branch(0, ThreadMask{}, all, 9, kNoPc, 5, 1);  // taken side empty: popped at once
+  BOOST_TEST(s.depth() == 2u);
+  BOOST_TEST(s.take_peak() == 3u);
+  BOOST_TEST(s.take_peak() == 2u);  // restarts from the current depth
 }
