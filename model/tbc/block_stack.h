@@ -22,9 +22,10 @@
 //    (LPos). Warps reaching the top's LPC OR their threads into the entry at
 //    LPos and count down WCnt like a reconvergence; at 0 the top pops.
 //
-// Choices where the paper is silent (GPGPU-Sim's PDOM stack does the same):
+// Choices where the paper is silent:
 //  * at the branch the executing entry's PC becomes the reconvergence PC, so
-//    when it is top again its threads resume there;
+//    when it is top again its threads resume there (as GPGPU-Sim's PDOM
+//    stack does);
 //  * an entry that becomes top with PC == RPC is popped at once (its threads
 //    already wait in the entry below), and one with PC == LPC is merged into
 //    its likely entry at once (no warp would execute anything before it);
