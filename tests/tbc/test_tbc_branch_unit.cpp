@@ -11,6 +11,7 @@
 
 #include "ptx/cfg.h"
 #include "ptx/cfg_program_builder.h"
+#include "ptx/cfg_real_ptx.h"
 #include "sm/simt_stack.h"
 #include "stats/stats.h"
 #include "tbc/tbc_branch_unit.h"
@@ -567,6 +568,71 @@ BOOST_AUTO_TEST_CASE(tbc_keeps_every_thread_on_its_path) {
       }
     }
   }
+}
+
+// Every kernel of the built-in workloads (nvcc's control flow: loops with
+// breaks, early returns, guarded exits) with pseudo-random branch outcomes:
+// TBC keeps every thread on its own path and finishes the CTA; the per-warp
+// scope without likely points issues exactly what the PDOM stack does.
+BOOST_AUTO_TEST_CASE(workload_kernels_with_random_outcomes) {
+  uint32_t kernels = 0, warp_sync_faults = 0;
+  for (const std::string& file : test::workload_ptx_files()) {
+    for (const ptx::Program& prog : test::link_all_entries(file)) {
+      ++kernels;
+      auto hash = [](uint32_t a, uint32_t b, uint32_t c) {
+        uint32_t h = a * 2654435761u ^ (b + 0x9e3779b9u) * 40503u ^ c * 2246822519u;
+        return h ^ (h >> 15);
+      };
+      const Takes takes = [&prog, hash](uint32_t pc, uint32_t t, uint32_t visit) {
+        const ptx::Instr& in = prog.code[pc];
+        if (in.op == Op::Bra) {
+          if (in.ops[0].imm <= pc) return visit < hash(t, pc, 7) % 3;  // loops end
+          return (hash(t, pc, visit) & 1) != 0;
+        }
+        return hash(t, pc, visit) % 4 == 0;  // guarded exit / ret
+      };
+      struct Config {
+        Scope scope;
+        bool compact, likely;
+        uint32_t threads, warp;
+      };
+      for (const Config& c : {Config{Scope::Cta, true, true, 40, 8}, Config{Scope::Cta, true, false, 96, 32},
+                              Config{Scope::Cta, false, true, 40, 8}, Config{Scope::Warp, true, true, 40, 8},
+                              Config{Scope::Warp, true, false, 40, 8}}) {
+        BOOST_TEST_CONTEXT(file << " " << prog.kernel << " scope " << int(c.scope) << " compact " << c.compact
+                                << " likely " << c.likely << " W " << c.warp) {
+          Harness h(prog, c.threads, c.warp, c.scope, c.compact, c.likely, takes);
+          h.start();
+          try {
+            BOOST_TEST(h.run(200000));
+          } catch (const Error& e) {
+            // shfl / vote after compaction mixed PTX warps: the expected refusal.
+            const bool warp_sync = std::string(e.what()).find("warp-synchronous") != std::string::npos;
+            BOOST_TEST((warp_sync && c.scope == Scope::Cta && c.compact), e.what());
+            ++warp_sync_faults;
+            continue;
+          }
+          BOOST_TEST(h.all_retired());
+          h.check_paths();
+          if (c.scope == Scope::Warp && !c.likely) {
+            for (uint32_t w = 0; w * c.warp < c.threads; ++w) {
+              uint32_t depth = 0;
+              const auto want = pdom_reference(h, takes, ThreadMask::range(w * c.warp, c.warp) &
+                                                             ThreadMask::range(0, c.threads), &depth);
+              const auto got = h.issues_of(w + 2);
+              BOOST_REQUIRE_EQUAL(got.size(), want.size());
+              for (size_t k = 0; k < got.size(); ++k) {
+                BOOST_TEST(got[k].pc == want[k].first);
+                BOOST_TEST(got[k].mask == want[k].second);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  BOOST_TEST(kernels >= 13u);
+  BOOST_TEST_MESSAGE(kernels << " kernels, " << warp_sync_faults << " refused for warp-synchronous code");
 }
 
 // ---- exits --------------------------------------------------------------------
