@@ -1,0 +1,318 @@
+// DWF branch unit: the protocol with the issue stage (CTA start, executed
+// instructions, exits, retirement, statistics). The warp pool itself
+// (merging, parking, releases) is in dwf_warp_pool.cpp.
+#include "tbc/dwf_branch_unit.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "util/error.h"
+
+namespace simt::tbc {
+
+using func::Control;
+using func::ThreadMask;
+using sm::SlotState;
+
+namespace {
+constexpr uint32_t kNoSlot = UINT32_MAX;
+}  // namespace
+
+DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier)
+    : BranchUnit(slots, warp_size), wb_(warp_barrier) {
+  if (warp_size < 1 || warp_size > 64) throw std::invalid_argument("DwfBranchUnit: warp size must be 1 to 64");
+  st_merges_ = &own_[0];
+  st_new_warps_ = &own_[1];
+  st_overflow_ = &own_[2];
+  st_wb_waits_ = &own_[3];
+  st_sync_regroups_ = &own_[4];
+}
+
+void DwfBranchUnit::register_stats(stats::Registry& r, const std::string& prefix) {
+  auto bind = [&](stats::Counter*& p, const char* name, const char* doc) {
+    stats::Counter& c = r.counter(prefix + "." + name, doc);
+    if (&c == p) return;
+    c.value += p->value;  // keep what was counted before registration
+    p = &c;
+  };
+  bind(st_merges_, "dwf_merges", "threads that joined an existing warp at a branch target");
+  bind(st_new_warps_, "dwf_new_warps", "warps formed at branches because no warp at the PC had the lanes free");
+  bind(st_overflow_, "dwf_overflow_events", "warps that found no free slot and waited in the overflow list");
+  bind(st_wb_waits_, "warp_barrier_waits", "DWF-WB: static warps that waited at a warp barrier");
+  bind(st_sync_regroups_, "warp_sync_regroups",
+       "32-thread groups parked and regrouped for a warp-synchronous instruction");
+}
+
+DwfBranchUnit::Counts DwfBranchUnit::counts() const {
+  Counts c;
+  c.merges = st_merges_->value;
+  c.new_warps = st_new_warps_->value;
+  c.overflow_events = st_overflow_->value;
+  c.warp_barrier_waits = st_wb_waits_->value;
+  c.warp_sync_regroups = st_sync_regroups_->value;
+  return c;
+}
+
+uint32_t DwfBranchUnit::take_max_depth() {
+  const uint32_t d = max_depth_;
+  max_depth_ = 0;
+  return d;
+}
+
+uint32_t DwfBranchUnit::priority(uint32_t s) const {
+  const sm::WarpSlot& w = slots_[s];
+  if (w.state != SlotState::Running || w.cta >= ctas_.size() || !ctas_[w.cta].active) return 0;
+  const std::vector<uint32_t>& at = kernels_[ctas_[w.cta].kernel].at_pc;
+  return w.pc < at.size() ? at[w.pc] : 0;
+}
+
+ThreadMask DwfBranchUnit::waiting_threads(uint32_t cta) const {
+  const Cta& c = ctas_.at(cta);
+  ThreadMask m;
+  for (const StaticWarp& w : c.warps) m |= w.arrived;
+  for (const Parked& p : c.syncs) m |= p.mask;
+  for (const Parked& p : c.gathered) m |= p.mask;
+  return m;
+}
+
+std::string DwfBranchUnit::where(const Cta& c, uint32_t pc) const {
+  const ptx::Program& prog = *kernels_[c.kernel].facts.prog;
+  std::string s = "kernel '" + prog.kernel + "' CTA slot " + std::to_string(&c - ctas_.data()) + " PC " +
+                  std::to_string(pc);
+  if (pc < prog.code.size()) s += " (line " + std::to_string(prog.code[pc].line) + ")";
+  return s;
+}
+
+// ---------------------------------------------------------------- CTA start
+
+uint32_t DwfBranchUnit::kernel_entry(const sm::BranchKernel& k) {
+  for (uint32_t i = 0; i < kernels_.size(); ++i)
+    if (kernels_[i].ctas > 0 && kernels_[i].facts.prog == k.prog) return i;
+  // Analyse before touching any state, so a refused kernel leaves none.
+  DwfKernelFacts f = analyse_dwf_kernel(*k.prog, *k.cfg, warp_size_, name());
+  uint32_t i = 0;
+  while (i < kernels_.size() && kernels_[i].ctas > 0) ++i;
+  if (i == kernels_.size()) kernels_.emplace_back();
+  Kernel& e = kernels_[i];
+  e.facts = std::move(f);
+  e.at_pc.assign(k.prog->code.size(), 0);
+  e.ctas = 0;
+  return i;
+}
+
+void DwfBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const ThreadMask& threads,
+                              const std::vector<uint32_t>& warp_slots) {
+  if (!k.prog || !k.cfg || k.prog->code.empty()) throw std::logic_error("DwfBranchUnit: start_cta without a kernel");
+  const uint32_t n = threads.count();
+  if (n == 0 || threads != ThreadMask::range(0, n))
+    throw std::logic_error("DwfBranchUnit: a CTA's threads must be 0..n-1");
+  const uint32_t nwarps = (n + warp_size_ - 1) / warp_size_;
+  if (warp_slots.size() < nwarps) throw std::logic_error("DwfBranchUnit: fewer slots than static warps");
+  for (uint32_t s : warp_slots)
+    if (s >= num_slots() || slots_[s].state != SlotState::Free)
+      throw std::logic_error("DwfBranchUnit: start_cta got a slot that is not free");
+  if (cta >= ctas_.size()) ctas_.resize(cta + 1);
+  if (ctas_[cta].active) throw std::logic_error("DwfBranchUnit: CTA slot started twice");
+  const uint32_t ki = kernel_entry(k);
+
+  Cta& c = ctas_[cta];
+  c = Cta{};
+  c.active = true;
+  c.kernel = ki;
+  c.n = n;
+  c.threads = threads;
+  c.slots = warp_slots;
+  for (uint32_t i = 0; i < nwarps; ++i)
+    c.static_mask.push_back(ThreadMask::range(i * warp_size_, std::min(warp_size_, n - i * warp_size_)));
+  c.warps.assign(nwarps, StaticWarp{});
+  c.lut.assign(k.prog->code.size(), kNoSlot);
+  ++kernels_[ki].ctas;
+
+  // Extra slots beyond the static warps (if the issue stage ever grants
+  // them) start empty and hold formed warps later.
+  for (uint32_t s : warp_slots) {
+    sm::WarpSlot& w = slots_[s];
+    w.state = SlotState::Waiting;
+    w.cta = cta;
+    w.pc = 0;
+    w.mask.clear();
+    w.scope.clear();
+    w.depth = 0;
+    w.blocked = false;
+    touch(s);
+  }
+  for (uint32_t i = 0; i < nwarps; ++i) {
+    const uint32_t s = warp_slots[i];
+    put(s, 0, c.static_mask[i]);
+    const ThreadMask keep = arrive(c, 0, c.static_mask[i]);  // pc 0 may be a barrier or warp-sync
+    if (keep == c.static_mask[i]) continue;
+    if (keep.none()) vacate(s);
+    else put(s, 0, keep);
+  }
+  settle(c, kNoSlot);
+  max_depth_ = 1;
+}
+
+// ---------------------------------------------------------------- execution
+
+void DwfBranchUnit::executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
+                             const ThreadMask& exited) {
+  if (s >= num_slots() || slots_[s].state != SlotState::Running || slots_[s].cta >= ctas_.size() ||
+      !ctas_[slots_[s].cta].active)
+    throw std::logic_error("DwfBranchUnit: executed() for a slot without a running warp");
+  Cta& c = ctas_[slots_[s].cta];
+  const DwfKernelFacts& f = kernels_[c.kernel].facts;
+  const uint32_t pc = slots_[s].pc;
+  const uint32_t code_size = static_cast<uint32_t>(f.kind.size());
+  max_depth_ = 1;
+  if (f.kind[pc] == PcKind::WarpSync) check_warp_sync(c, s, pc);
+
+  // What the slots looked like, to bump the versions of those that changed.
+  snap_state_.clear();
+  snap_pc_.clear();
+  for (uint32_t t : c.slots) {
+    snap_state_.push_back(slots_[t].state);
+    snap_pc_.push_back(slots_[t].pc);
+  }
+
+  c.exited = exited & c.threads;
+  const ThreadMask live = slots_[s].mask.minus(c.exited);
+  const bool someone_exited = live != slots_[s].mask;
+  uint32_t blocking = kNoSlot;
+  switch (r.control) {
+    case Control::Next:
+    case Control::Exit:
+      advance(s, live, pc + 1);
+      break;
+    case Control::Barrier:
+      // The issue stage now counts this slot's threads at the barrier and
+      // blocks it: the warp stays as it is (see the header).
+      if (live.none()) {
+        vacate(s);
+        break;
+      }
+      if (pc + 1 >= code_size)
+        throw kernel_fault(where(c, pc) + ": control runs past the end of the program");
+      put(s, pc + 1, live);
+      if (!r.bar_arrive) blocking = s;
+      break;
+    case Control::Branch:
+      if (r.target >= code_size)
+        throw kernel_fault(where(c, pc) + ": branch target PC " + std::to_string(r.target) +
+                           " is past the end of the program");
+      branch(s, live, pc, r);
+      break;
+    case Control::Call:
+    case Control::Ret:
+      throw kernel_fault(where(c, pc) + ": the " + std::string(name()) + " branch unit cannot follow calls and returns");
+    case Control::Fault:
+      throw kernel_fault(where(c, pc) + ": " + r.fault.message);
+  }
+  (void)in;
+  if (someone_exited) recheck_after_exit(c);
+  settle(c, blocking);
+  if (c.threads.minus(c.exited).none()) retire(c);
+
+  for (size_t i = 0; i < c.slots.size(); ++i) {
+    const uint32_t t = c.slots[i];
+    const sm::WarpSlot& w = slots_[t];
+    // The executing slot moving on to pc + 1 is the one plain advance.
+    const uint32_t expect_pc = t == s ? pc + 1 : snap_pc_[i];
+    const bool same = w.state == snap_state_[i] && (w.state != SlotState::Running || w.pc == expect_pc);
+    if (!same) touch(t);
+  }
+}
+
+void DwfBranchUnit::advance(uint32_t s, const ThreadMask& live, uint32_t next) {
+  if (live.none()) {
+    vacate(s);
+    return;
+  }
+  Cta& c = ctas_[slots_[s].cta];
+  const ThreadMask keep = arrive(c, next, live);  // checks `next` first
+  if (keep.none()) vacate(s);
+  else put(s, next, keep);
+}
+
+void DwfBranchUnit::branch(uint32_t s, const ThreadMask& live, uint32_t pc, const func::StepResult& r) {
+  Cta& c = ctas_[slots_[s].cta];
+  if (live.none()) {
+    vacate(s);
+    return;
+  }
+  const ThreadMask taken = live & r.taken;
+  const ThreadMask fall = live.minus(taken);
+  if (wb_) {
+    const uint32_t x = live.first() / warp_size_;
+    StaticWarp& sw = c.warps[x];
+    if (!sw.diverged) {
+      if (live.minus(c.static_mask[x]).any())
+        throw std::logic_error("DwfBranchUnit: a coherent warp holds threads of another static warp");
+      if (taken.none() || fall.none()) {  // no divergence: the static warp just jumps
+        advance(s, live, taken.any() ? r.target : pc + 1);
+        return;
+      }
+      // Top-level divergence: the static warp waits for itself at the IPDOM.
+      const ptx::Cfg& cfg = *kernels_[c.kernel].facts.cfg;
+      const ptx::BranchInfo* bi = cfg.branch(pc);
+      sw.diverged = true;
+      sw.barrier = bi ? bi->reconv_pc : cfg.reconv_pc(pc);
+      sw.arrived.clear();
+      if (sw.barrier != ptx::kNoPc) ++*st_wb_waits_;
+    }
+  }
+  // The warp dissolves: its slot is free for the oldest overflow warp, then
+  // each outcome joins the pool at its PC.
+  vacate(s);
+  fill_from_overflow(c);
+  if (taken.any()) {
+    const ThreadMask g = arrive(c, r.target, taken);
+    if (g.any()) merge(c, g, r.target, s);
+  }
+  if (fall.any()) {
+    const ThreadMask g = arrive(c, pc + 1, fall);
+    if (g.any()) merge(c, g, pc + 1, s);
+  }
+}
+
+void DwfBranchUnit::check_warp_sync(const Cta& c, uint32_t s, uint32_t pc) const {
+  const ThreadMask& m = slots_[s].mask;
+  for (uint32_t i = 0; i < ThreadMask::kWords; ++i) {
+    const uint64_t w = m.word(i);
+    for (uint32_t half = 0; half < 2; ++half) {
+      if (!((w >> (32 * half)) & 0xffffffffu)) continue;
+      const uint32_t g = 2 * i + half;
+      const ThreadMask missing = sync_members(c, g, pc).minus(m);
+      if (missing.any())
+        throw std::logic_error(where(c, pc) + ": DwfBranchUnit: a warp executes a warp-synchronous instruction "
+                               "without thread " + std::to_string(missing.first()) + " of its 32-thread group");
+    }
+  }
+}
+
+void DwfBranchUnit::recheck_after_exit(Cta& c) {
+  // Exited threads count as arrived at warp barriers and warp-sync points.
+  if (wb_)
+    for (uint32_t x = 0; x < c.warps.size(); ++x)
+      if (c.warps[x].barrier != ptx::kNoPc) try_release_barrier(c, x);
+  for (size_t i = 0; i < c.syncs.size();)
+    if (!try_release_sync(c, i)) ++i;
+}
+
+void DwfBranchUnit::retire(Cta& c) {
+  if (!c.overflow.empty() || !c.syncs.empty() || !c.gathered.empty() || !c.pending.empty())
+    throw std::logic_error("DwfBranchUnit: a finished CTA still has waiting threads");
+  for (uint32_t t : c.slots) {
+    uncount(t);
+    sm::WarpSlot& w = slots_[t];
+    w.state = SlotState::Retired;
+    w.mask.clear();
+    w.scope.clear();
+    w.depth = 0;
+    w.blocked = false;
+  }
+  --kernels_[c.kernel].ctas;
+  c.active = false;  // c.slots stays for executed()'s version bumps
+}
+
+}  // namespace simt::tbc

@@ -1,0 +1,211 @@
+// Dynamic warp formation (DWF, Fung et al. MICRO 2007) as the comparison
+// point of seed 001 (§2.3-2.4): at every branch a warp's threads leave it and
+// join other warps waiting at the same PC whose lane is free, so diverged
+// threads from several warps are packed into fuller warps. Two variants:
+//   dwf     plain DWF; the issue stage's "majority" policy schedules it
+//           (priority() = threads of the SM at the warp's PC).
+//   dwf-wb  DWF with warp barriers (§2.4): threads stay in their static warp
+//           until a top-level divergent branch; then each static warp waits
+//           at the branch's immediate post-dominator until all its threads
+//           arrived, and resumes there as its static warp.
+//
+// Model (and where it simplifies the hardware):
+//  * Merging is within one CTA (the executor runs one CTA's threads at a
+//    time; shared memory is per CTA). A thread keeps its home lane
+//    t % warp_size, so a warp holds at most one thread per lane and no
+//    register moves between lanes.
+//  * The warp pool. A warp is {PC, threads}. The CTA's warps live in the
+//    issue slots it was given (static warp i starts in warp_slots[i]); a
+//    slot whose warp dissolved is Waiting until a warp is placed in it. The
+//    hardware's warp pool has an entry for every warp it can form; ours is
+//    bounded by the CTA's slots, so warps that find no free slot wait in a
+//    per-CTA overflow list (still part of the pool: later threads merge into
+//    them) and take the next slot that becomes Waiting, oldest first. At a
+//    branch the executing warp's slot is freed before its threads are
+//    placed, so with overflow pending the slots rotate between warps.
+//  * Straight-line code (Next, Exit, Barrier) keeps a warp's threads. At any
+//    branch (uniform or not) the warp's live threads split by outcome; each
+//    group joins the pool at its PC thread by thread: first the warp that
+//    last received threads at that PC (DWF's warp LUT), then the CTA's other
+//    Running, non-blocked warps at that PC in slot order, then overflow
+//    warps; threads whose lane is taken everywhere form one new warp (the
+//    executing warp's own slot first, then any Waiting slot, else overflow).
+//  * Warp-synchronous instructions (vote, shfl, match, redux, bar.warp.sync)
+//    need the threads of each 32-thread PTX warp (group t / 32) together.
+//    Our addition, not in the paper: threads reaching such a PC without all
+//    live members of their group are parked per (group, PC); when every live
+//    member arrived (members: the group's live threads, limited to the
+//    membermask when it is an immediate; exited threads count as arrived)
+//    they resume as one warp (the home slot of the group's first thread if
+//    Waiting, else any Waiting slot, else overflow). Groups are never split
+//    when they join a warp at such a PC. Executing one with a warp that
+//    lacks a live member of a group it holds is a model bug (logic_error).
+//  * CTA barriers (bar.sync, bar.red, barrier.sync; not bar.arrive): our
+//    addition, needed because the pool is bounded: if every slot held a warp
+//    blocked at a barrier while threads still waited in the overflow list,
+//    the CTA would deadlock. So threads reaching a blocking barrier are
+//    gathered at its PC and released, each static warp's gathered threads
+//    as one warp, once no warp of the CTA can issue (normally: when every
+//    live thread arrived). They then execute the barrier, so the issue
+//    stage's barrier counting (default BranchUnit: a warp's live threads,
+//    participants = the CTA's live threads) is unchanged. Barriers reached
+//    at different PCs by one CTA, inside divergent code, may still deadlock.
+//  * After a Barrier instruction the warp stays in its slot at pc + 1 without
+//    the checks above (the issue stage counts its threads at the barrier and
+//    blocks the slot; the unit gets no call when the barrier releases). This
+//    is exact when a barrier's threads were gathered completely; a barrier
+//    directly followed by a warp-synchronous instruction or a warp barrier
+//    PC reached by only part of a static warp is not handled.
+//  * DWF-WB: a static warp is coherent until a branch actually splits it
+//    (a top-level divergence: all threads of the executing warp belong to
+//    static warps without a warp barrier; our coherent warps are always one
+//    static warp). Coherent warps never merge and nothing merges into them;
+//    they simply jump. At a top-level divergence the static warp gets a
+//    warp barrier at the branch's IPDOM (Cfg reconv_pc; none when that is
+//    the function exit: its threads then never regroup as a static warp)
+//    and its threads regroup with DWF rules with other diverged threads.
+//    Threads reaching their static warp's barrier PC (after a branch, a
+//    sequential advance or a release) leave their warp and wait; when every
+//    live thread of the static warp arrived it resumes there as one warp
+//    (home slot if Waiting, else any Waiting slot, else overflow), coherent.
+//  * Exit: a warp whose threads all exited leaves its slot Waiting; when
+//    every thread of the CTA exited, all its slots retire.
+//  * Calls to functions are refused at start_cta (no return stack); builtin
+//    calls (vprintf, __assertfail) are plain instructions.
+//  * Scope (scoreboard) = the warp's own threads. depth = 1 for a warp in a
+//    slot (there is no stack); take_max_depth() is 1 once a CTA ran, else 0.
+//  * Majority: priority(s) counts the live threads of the SM's CTAs of the
+//    same kernel in Running warps at slot(s).pc, kept incrementally per PC.
+//
+// Statistics (register_stats prefix, e.g. "sm0.branch"): dwf_merges (threads
+// that joined an existing warp), dwf_new_warps (warps formed at branches
+// because no warp had the lanes free), dwf_overflow_events (warps that found
+// no free slot), warp_barrier_waits (DWF-WB: static warps that waited at a
+// warp barrier), warp_sync_regroups (groups parked and regrouped for a
+// warp-synchronous instruction).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "sm/branch_unit.h"
+#include "stats/stats.h"
+#include "tbc/dwf_kernel_facts.h"
+
+namespace simt::tbc {
+
+class DwfBranchUnit final : public sm::BranchUnit {
+ public:
+  DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier);
+  const char* name() const override { return wb_ ? "dwf-wb" : "dwf"; }
+
+  void start_cta(uint32_t cta, const sm::BranchKernel& k, const func::ThreadMask& threads,
+                 const std::vector<uint32_t>& warp_slots) override;
+  void executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
+                const func::ThreadMask& exited) override;
+  uint32_t priority(uint32_t s) const override;
+  void register_stats(stats::Registry& r, const std::string& prefix) override;
+  uint32_t take_max_depth() override;
+
+  // Inspection (tests, diagnostics).
+  struct Counts {
+    uint64_t merges = 0, new_warps = 0, overflow_events = 0, warp_barrier_waits = 0, warp_sync_regroups = 0;
+  };
+  Counts counts() const;
+  size_t overflow_warps(uint32_t cta) const { return ctas_.at(cta).overflow.size(); }
+  // Threads of the CTA waiting outside any warp: at a warp barrier, at a
+  // warp-synchronous instruction or gathered at a CTA barrier.
+  func::ThreadMask waiting_threads(uint32_t cta) const;
+  // DWF-WB: the warp barrier PC of static warp `w` (kNoPc: none).
+  uint32_t warp_barrier_pc(uint32_t cta, uint32_t w) const { return ctas_.at(cta).warps.at(w).barrier; }
+
+ private:
+  using ThreadMask = func::ThreadMask;
+
+  struct PoolWarp {         // a warp waiting for a slot (overflow)
+    uint32_t pc = 0;
+    ThreadMask mask;
+  };
+  struct Parked {           // threads waiting at `pc` (warp-sync: per 32-thread group)
+    uint32_t group = 0;
+    uint32_t pc = 0;
+    ThreadMask mask;
+  };
+  struct Release {          // a thread set that becomes one warp at `pc`
+    uint32_t pc = 0;
+    ThreadMask mask;
+    bool checked = false;   // already went through arrive() at pc (gathered at a barrier)
+  };
+  struct StaticWarp {       // DWF-WB state of one static warp
+    bool diverged = false;
+    uint32_t barrier = ptx::kNoPc;
+    ThreadMask arrived;     // threads waiting at the barrier
+  };
+  struct Kernel {
+    DwfKernelFacts facts;
+    std::vector<uint32_t> at_pc;  // live threads in Running warps per PC (majority)
+    uint32_t ctas = 0;            // CTAs of this kernel on the SM; 0 = entry free
+  };
+  struct Cta {
+    bool active = false;
+    uint32_t kernel = 0;
+    uint32_t n = 0;                      // threads 0..n-1
+    ThreadMask threads, exited;
+    std::vector<uint32_t> slots;         // slots[i]: home slot of static warp i
+    std::vector<ThreadMask> static_mask; // threads of static warp i
+    std::vector<StaticWarp> warps;
+    std::deque<PoolWarp> overflow;
+    std::vector<Parked> syncs;           // parked at warp-synchronous PCs
+    std::vector<Parked> gathered;        // gathered at CTA barrier PCs (group unused)
+    std::vector<Release> pending;        // released, to be placed
+    std::vector<uint32_t> lut;           // per PC: slot that last received threads there
+  };
+
+  // dwf_branch_unit.cpp: protocol
+  uint32_t kernel_entry(const sm::BranchKernel& k);
+  void advance(uint32_t s, const ThreadMask& live, uint32_t next);
+  void branch(uint32_t s, const ThreadMask& live, uint32_t pc, const func::StepResult& r);
+  void check_warp_sync(const Cta& c, uint32_t s, uint32_t pc) const;
+  void recheck_after_exit(Cta& c);
+  void retire(Cta& c);
+  std::string where(const Cta& c, uint32_t pc) const;
+
+  // dwf_warp_pool.cpp: the pool
+  ThreadMask arrive(Cta& c, uint32_t pc, ThreadMask m);
+  void merge(Cta& c, ThreadMask g, uint32_t pc, uint32_t prefer);
+  void new_warp(Cta& c, const ThreadMask& g, uint32_t pc, uint32_t prefer);
+  void place_release(Cta& c, const Release& rel);
+  void fill_from_overflow(Cta& c);
+  void settle(Cta& c, uint32_t blocking_slot);
+  void release_gathered(Cta& c);
+  void try_release_barrier(Cta& c, uint32_t w);
+  bool try_release_sync(Cta& c, size_t i);
+  ThreadMask sync_members(const Cta& c, uint32_t group, uint32_t pc) const;
+  uint32_t waiting_slot(const Cta& c, uint32_t prefer) const;
+  bool can_merge_into(const Cta& c, const ThreadMask& warp) const;
+  uint64_t lanes(const ThreadMask& m) const;
+
+  // Slot edits that keep the per-PC counts right.
+  void uncount(uint32_t s);
+  void count(uint32_t s);
+  void put(uint32_t s, uint32_t pc, const ThreadMask& m);  // slot s: Running warp {pc, m}
+  void add(uint32_t s, const ThreadMask& m);
+  void vacate(uint32_t s);                                 // slot s: Waiting
+
+  bool wb_;
+  std::vector<Kernel> kernels_;
+  std::vector<Cta> ctas_;      // by the issue stage's CTA slot
+  uint32_t max_depth_ = 0;
+  std::vector<sm::SlotState> snap_state_;  // executed(): slots before, for version bumps
+  std::vector<uint32_t> snap_pc_;
+  stats::Counter* st_merges_ = nullptr;
+  stats::Counter* st_new_warps_ = nullptr;
+  stats::Counter* st_overflow_ = nullptr;
+  stats::Counter* st_wb_waits_ = nullptr;
+  stats::Counter* st_sync_regroups_ = nullptr;
+  stats::Counter own_[5];      // where the pointers point until register_stats()
+};
+
+}  // namespace simt::tbc
