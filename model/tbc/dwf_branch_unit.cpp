@@ -114,6 +114,11 @@ void DwfBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const Thr
   if (cta >= ctas_.size()) ctas_.resize(cta + 1);
   if (ctas_[cta].active) throw std::logic_error("DwfBranchUnit: CTA slot started twice");
   const uint32_t ki = kernel_entry(k);
+  // DWF-WB keeps a coherent static warp as one warp; a 32-thread group
+  // straddling two static warps would split it at a warp-sync instruction.
+  if (wb_ && kernels_[ki].facts.has_warp_sync && warp_size_ % 32 != 0)
+    throw input_error("kernel '" + k.prog->kernel + "': the dwf-wb branch unit runs warp-synchronous instructions "
+                      "only with a warp size that is a multiple of 32 (warp size " + std::to_string(warp_size_) + ")");
 
   Cta& c = ctas_[cta];
   c = Cta{};
@@ -249,7 +254,16 @@ void DwfBranchUnit::branch(uint32_t s, const ThreadMask& live, uint32_t pc, cons
       if (live.minus(c.static_mask[x]).any())
         throw std::logic_error("DwfBranchUnit: a coherent warp holds threads of another static warp");
       if (taken.none() || fall.none()) {  // no divergence: the static warp just jumps
-        advance(s, live, taken.any() ? r.target : pc + 1);
+        const uint32_t to = taken.any() ? r.target : pc + 1;
+        if (c.overflow.empty()) {
+          advance(s, live, to);
+          return;
+        }
+        // Warps wait for a slot: this one yields its slot to the oldest, as
+        // a dissolving DWF warp does, and goes on as one warp.
+        vacate(s);
+        fill_from_overflow(c);
+        c.pending.push_back(Release{to, live, false});
         return;
       }
       // Top-level divergence: the static warp waits for itself at the IPDOM.

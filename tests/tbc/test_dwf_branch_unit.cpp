@@ -369,6 +369,25 @@ BOOST_AUTO_TEST_CASE(warp_barrier_restores_the_static_warp_at_the_ipdom) {
   BOOST_TEST(h.slot(0).pc == kEnd);
 }
 
+// DWF-WB: a coherent warp that jumps while warps wait for a slot yields its
+// slot to the oldest of them and waits itself, still one static warp.
+BOOST_AUTO_TEST_CASE(coherent_warps_yield_their_slot_to_waiting_warps) {
+  auto k = diamond();
+  Harness h(2, 4, true);
+  h.start(0, *k, 8, {0, 1});
+  h.exec(0, next());
+  h.exec(1, next());
+  h.exec(0, branch(mask_of({0, 1}), kElse));  // {0,1}@ELSE in slot 0, {2,3}@THEN waits
+  h.exec(1, branch(range(4, 4), kElse));      // coherent jump
+  BOOST_TEST(h.slot(1).mask == mask_of({2, 3}));
+  BOOST_TEST(h.slot(1).pc == kThen);
+  BOOST_TEST(h.unit.overflow_warps(0) == 1u);  // {4..7}@ELSE
+  h.exec(0, next());                           // {0,1} waits at its barrier (JOIN)
+  BOOST_TEST(h.slot(0).mask == range(4, 4));
+  BOOST_TEST(h.slot(0).pc == kElse);
+  BOOST_TEST(h.unit.overflow_warps(0) == 0u);
+}
+
 // The same steps under plain DWF merge the two static warps' threads at ELSE.
 BOOST_AUTO_TEST_CASE(plain_dwf_merges_where_dwf_wb_does_not) {
   auto k = diamond();
@@ -584,6 +603,10 @@ BOOST_AUTO_TEST_CASE(start_cta_refuses_what_dwf_cannot_run) {
   });
   Harness narrow(2, 8, false);
   BOOST_CHECK_THROW(narrow.start(0, *k, 8, {0}), simt::Error);
+  // DWF-WB with warps that are not whole PTX warps.
+  Harness wb48(2, 48, true), dwf48(2, 48, false);
+  BOOST_CHECK_THROW(wb48.start(0, *k, 48, {0}), simt::Error);
+  BOOST_CHECK_NO_THROW(dwf48.start(0, *k, 48, {0}));
 }
 
 BOOST_AUTO_TEST_CASE(depth_and_statistics) {
