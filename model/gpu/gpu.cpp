@@ -57,6 +57,12 @@ uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const 
   return util::now_cycle() - start;
 }
 
+uint32_t Gpu::take_max_stack_depth() {
+  uint32_t depth = 0;
+  for (const auto& s : sms_) depth = std::max(depth, s->issue.take_max_stack_depth());
+  return depth;
+}
+
 }  // namespace simt::gpu
 
 namespace simt::gpu {

@@ -45,6 +45,9 @@ class Gpu : public sc_core::sc_module {
 
   const MachineConfig& config() const { return cfg_; }
   uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
+  // Deepest reconvergence stack on any SM since the last call (resets them):
+  // the run report's per-kernel max_stack_depth.
+  uint32_t take_max_stack_depth();
 
  private:
   // Runs the started kernel to the end; `ctas_before`: CTAs done by earlier kernels.

@@ -54,7 +54,8 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
       stalls_(st.counter(n + ".stalls", "cycles the input stalled: no MSHR or merge slot for the oldest request")),
       down_stalls_(st.counter(n + ".down_stalls", "cycles the input stalled: the queue toward the next level was full")),
       atomics_forwarded_(st.counter(n + ".atomics_forwarded", "atomics passed on untouched (atomics = forward)")),
-      down_requests_(st.counter(n + ".down_requests", "requests sent to the next level (fills, write-backs, forwards)")) {
+      down_requests_(st.counter(n + ".down_requests", "requests sent to the next level (fills, write-backs, forwards)")),
+      bytes_(st.counter(n + ".bytes", "bytes requested by the level above (reads, writes and atomics accepted)")) {
   if (waveform && waveform->enabled()) {
     sig_mshrs_ = waveform->signal<uint32_t>(n + ".mshrs", 0);
     if (sig_mshrs_) wf_ = waveform;
@@ -181,6 +182,7 @@ void CacheModule::tick() {
       break;
     }
     up.pop_request(r);
+    bytes_ += r.bytes;
   }
 
   if (sig_mshrs_ && wf_->in_window(now)) sig_mshrs_->write(cache_.mshrs_in_use());

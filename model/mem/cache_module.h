@@ -67,7 +67,8 @@ class CacheModule : public sc_core::sc_module {
   MemRequester down;  // to the next level: must be bound
 
   // Counters: the Cache's under `stats_name` plus stalls, down_stalls,
-  // atomics_forwarded, down_requests. `waveform` (may be null) offers the
+  // atomics_forwarded, down_requests and bytes (payload bytes of every
+  // request accepted from `up`: the traffic the level above asks for). `waveform` (may be null) offers the
   // VCD signal <stats_name>.mshrs (MSHR entries in use).
   CacheModule(sc_core::sc_module_name name, const CacheParams& p, stats::Registry& stats,
               const std::string& stats_name);
@@ -114,6 +115,7 @@ class CacheModule : public sc_core::sc_module {
   stats::Counter& down_stalls_;
   stats::Counter& atomics_forwarded_;
   stats::Counter& down_requests_;
+  stats::Counter& bytes_;
 };
 
 }  // namespace simt::mem

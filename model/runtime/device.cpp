@@ -1,5 +1,6 @@
 #include "runtime/device.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -245,12 +246,15 @@ LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3
   LaunchStats st = opts_.mode == Mode::Timing ? launch_timing(m, kernel, geom, params)
                                               : launch_functional(m, kernel, geom, params);
   ++launches_;
+  st.kernel = kernel;
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  totals_.max_stack_depth = std::max(totals_.max_stack_depth, st.max_stack_depth);
   totals_.cycles += st.cycles;
   totals_.ctas += st.ctas;
   totals_.warp_instructions += st.warp_instructions;
   totals_.thread_instructions += st.thread_instructions;
   totals_.wall_seconds += st.wall_seconds;
+  launch_log_.push_back(st);
   return st;
 }
 
@@ -275,6 +279,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   st.ctas = index;
   st.warp_instructions = rs.warp_instructions;
   st.thread_instructions = rs.thread_instructions;
+  st.max_stack_depth = static_cast<uint32_t>(rs.max_stack_depth);
   return st;
 }
 
@@ -310,6 +315,7 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   st.ctas = geom.ctas();
   st.warp_instructions = reg.sum("sm*.warp_instructions") - w0;
   st.thread_instructions = reg.sum("sm*.thread_instructions") - t0;
+  st.max_stack_depth = timing_->gpu->take_max_stack_depth();
   return st;
 }
 

@@ -76,10 +76,12 @@ class KernelArgs {
 };
 
 struct LaunchStats {
+  std::string kernel;                // per-launch records: the kernel's name (empty in totals())
   uint64_t cycles = 0;               // timing mode: simulated core cycles
   uint64_t warp_instructions = 0;    // instructions issued per warp (any active thread)
   uint64_t thread_instructions = 0;  // sum of active threads over issued instructions
   uint64_t ctas = 0;
+  uint32_t max_stack_depth = 0;      // deepest reconvergence stack (totals(): over every launch)
   double wall_seconds = 0;
 };
 
@@ -145,6 +147,8 @@ class Device {
   const DeviceOptions& options() const { return opts_; }
   // Totals over every launch so far.
   const LaunchStats& totals() const { return totals_; }
+  // One record per launch so far, in launch order (the run report's "kernels").
+  const std::vector<LaunchStats>& launches() const { return launch_log_; }
   // Timing mode: every block's counters (null before the first timing launch).
   const stats::Registry* timing_stats() const;
 
@@ -163,6 +167,7 @@ class Device {
   func::GlobalMemory mem_;
   std::vector<std::unique_ptr<Module>> modules_;
   LaunchStats totals_;
+  std::vector<LaunchStats> launch_log_;
 };
 
 }  // namespace simt::runtime

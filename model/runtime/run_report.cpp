@@ -1,5 +1,8 @@
 #include "runtime/run_report.h"
 
+#include <algorithm>
+#include <map>
+
 #include "stats/stats.h"
 
 namespace simt::runtime {
@@ -30,6 +33,59 @@ nlohmann::json sum_sm_histograms(const nlohmann::json& hists, const std::string&
   return out;
 }
 
+// True for "sm<digits>.<rest>"; `rest` receives what follows the SM's dot.
+bool sm_counter(const std::string& name, std::string& rest) {
+  if (name.rfind("sm", 0) != 0) return false;
+  size_t i = 2;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+  if (i == 2 || i >= name.size() || name[i] != '.') return false;
+  rest = name.substr(i + 1);
+  return true;
+}
+
+// Deepest reconvergence stack any SM reported (a maximum, so never summed).
+uint64_t max_sm_counter(const nlohmann::json& counters, const std::string& suffix) {
+  uint64_t m = 0;
+  std::string rest;
+  for (auto it = counters.begin(); it != counters.end(); ++it)
+    if (sm_counter(it.key(), rest) && rest == suffix) m = std::max(m, it.value().get<uint64_t>());
+  return m;
+}
+
+// The branch units' counters "sm<i>.branch.<name>", summed over SMs by name;
+// names holding "max_" are maxima and take the largest value instead.
+nlohmann::json branch_counters(const nlohmann::json& counters) {
+  std::map<std::string, uint64_t> by_name;
+  std::string rest;
+  const std::string pre = "branch.";
+  for (auto it = counters.begin(); it != counters.end(); ++it) {
+    if (!sm_counter(it.key(), rest) || rest.rfind(pre, 0) != 0) continue;
+    const std::string name = rest.substr(pre.size());
+    const uint64_t v = it.value().get<uint64_t>();
+    uint64_t& slot = by_name[name];
+    slot = name.find("max_") != std::string::npos ? std::max(slot, v) : slot + v;
+  }
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, v] : by_name) out[name] = v;
+  return out;
+}
+
+// One record per kernel launch, in launch order.
+nlohmann::json kernel_records(const Device& dev, bool timing) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const LaunchStats& l : dev.launches()) {
+    nlohmann::json k;
+    k["kernel"] = l.kernel;
+    if (timing) k["cycles"] = l.cycles;
+    k["warp_instructions"] = l.warp_instructions;
+    k["thread_instructions"] = l.thread_instructions;
+    k["ctas"] = l.ctas;
+    k["max_stack_depth"] = l.max_stack_depth;
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann::json& config) {
@@ -43,6 +99,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
   r["warp_instructions"] = t.warp_instructions;
   r["thread_instructions"] = t.thread_instructions;
   r["ctas"] = t.ctas;
+  r["max_stack_depth"] = t.max_stack_depth;
+  r["kernels"] = kernel_records(dev, dev.timing_stats() != nullptr);
   // Equal for two runs that leave device memory identical (e.g. timing vs functional).
   r["memory_checksum"] = dev.memory().checksum();
   r["wall_seconds"] = t.wall_seconds;
@@ -60,6 +118,14 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
     nlohmann::json all = reg->to_json();
     r["issue_breakdown"] = sum_sm_histograms(all["histograms"], "issue_breakdown");
     r["fetches_per_cycle"] = cycles > 0 ? reg->sum("sm*.fetch.fetches") / cycles : 0.0;
+    r["memory_pipeline_stalls"] = reg->sum("sm*.ldst.mem_pipeline_stall_cycles");
+    // Bytes each level was asked for by the level above it; l2_bytes is the
+    // traffic leaving the cores (seed 001 §6.3, Fig. 16).
+    r["traffic"] = {{"l1d_bytes", reg->sum("sm*.l1d.bytes")},
+                    {"l2_bytes", reg->sum("l2.*.bytes")},
+                    {"dram_bytes", reg->sum("dram.bytes")}};
+    r["max_stack_depth"] = std::max<uint64_t>(t.max_stack_depth, max_sm_counter(all["counters"], "max_stack_depth"));
+    r["branch"] = branch_counters(all["counters"]);
     r["counters"] = all["counters"];
     r["histograms"] = all["histograms"];
     r["series"] = all["series"];
