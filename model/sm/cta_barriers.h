@@ -37,12 +37,13 @@ class CtaBarriers {
     }
   }
 
-  // Completes every barrier whose count is met (0 = every live thread of the
-  // CTA), delivers bar.red results into the participants' registers, and
-  // calls released(id) for each completed barrier.
+  // Completes every barrier whose count is met (0 = `participants`, by
+  // default every live thread of the CTA; a branch unit may count fewer,
+  // sm/branch_unit.h), delivers bar.red results into the participants'
+  // registers, and calls released(id) for each completed barrier.
   template <class F>
-  void release(func::CtaState& cta, F&& released) {
-    const uint32_t live = cta.threads() - cta.exited().count();
+  void release(func::CtaState& cta, F&& released, uint32_t participants = UINT32_MAX) {
+    const uint32_t live = participants != UINT32_MAX ? participants : cta.threads() - cta.exited().count();
     for (uint32_t id = 0; id < kCount; ++id) {
       Barrier& b = b_[id];
       if (b.arrived == 0 || b.arrived < (b.expected ? b.expected : live)) continue;

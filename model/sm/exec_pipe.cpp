@@ -48,14 +48,9 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
     ++structural_stalls_;
     return;
   }
-  // Warp-relative lane bits. `active` holds CTA thread ids; a static warp
-  // covers an aligned block of warp_width threads, so its first thread is
-  // the lowest active one rounded down (also right for a warp-relative mask).
-  uint64_t bits = 0;
-  uint32_t first = p.active.first();
-  if (first < func::kMaxCtaThreads && p.warp_width >= 1 && p.warp_width <= 64)
-    bits = PipelineUnit::warp_bits(p.active, first / p.warp_width * p.warp_width, p.warp_width);
-  uint64_t done = unit_.accept(now, *p.instr, bits, p.warp_width);
+  // Lane bits come with the packet: threads keep their home lane (t % W)
+  // in every warp formation (static, compacted, dynamic).
+  uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width);
   p.accepted = true;
 
   Pending w;
@@ -64,6 +59,7 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   w.wb.warp = p.warp;
   w.wb.instr = p.instr;
   w.wb.long_latency = p.long_latency;
+  w.wb.ticket = p.ticket;
   wb_.push(w);
   OpTiming t = unit_.timing_for(*p.instr);
   busy_until_ = std::max(busy_until_, now + uint64_t(unit_.passes(p.warp_width)) * t.ii);

@@ -25,6 +25,9 @@ struct WarpCandidate {
   ptx::InstrClass cls = ptx::InstrClass::Int;  // class of its next instruction
   uint64_t age = 0;                        // launch order: lower = older
   bool long_wait = false;                  // its next instruction waits on a long-latency result
+  uint32_t block = 0;                      // CTA slot of the SM the warp belongs to
+  uint64_t block_age = 0;                  // that CTA's launch order on this SM: lower = older
+  uint32_t priority = 0;                   // branch unit hint (DWF majority: threads at its PC)
 };
 
 class IssuePolicy {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "config/param_registry.h"
+#include "sm/branch_unit_factory.h"
 #include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
@@ -42,6 +43,15 @@ void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
         "cycles from issue until the operands are read and the instruction may enter its pipe (pipelined)", 0, 16);
   policy.bind(r, prefix);
   ibuffer.bind(r, prefix + ".ibuffer");
+  r.add_choice(prefix + ".reconvergence", reconvergence, branch_unit_names(),
+               "branch unit: pdom (per-warp reconvergence stacks), tbc (thread block compaction, "
+               "seed 001), dwf (dynamic warp formation)");
+  r.add(prefix + ".likely_convergence", likely_convergence,
+        "likely-convergence points for pdom and tbc (seed 001 §4: closest enclosing backward branch)");
+  r.add("tbc.compaction", compaction,
+        "tbc: compact block-wide masks into warps (false: keep static warps, for warp-synchronous code)");
+  r.add("dwf.warp_barrier", warp_barrier,
+        "dwf: warp barriers at the reconvergence point of top-level divergence (DWF-WB, seed 001 §2.4)");
 }
 
 void IssueParams::validate(const std::string& prefix) const {
@@ -55,6 +65,7 @@ void IssueParams::validate(const std::string& prefix) const {
   if (watchdog_cycles < 1) bad("watchdog_cycles", "must be at least 1");
   policy.validate(prefix);
   ibuffer.validate(prefix + ".ibuffer");
+  validate_branch_unit(*this, prefix);
 }
 
 PipeKind pipe_of(ptx::InstrClass c) {
@@ -85,6 +96,8 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       wb_sp("wb_sp", this, &IssueUnit::on_writeback),
       wb_sfu("wb_sfu", this, &IssueUnit::on_writeback),
       wb_ldst("wb_ldst", this, &IssueUnit::on_writeback),
+      to_compactor("to_compactor"),
+      from_compactor("from_compactor", this, &IssueUnit::on_generated),
       p_(checked(p, stats_name)),
       sm_id_(sm_id),
       stats_name_(stats_name),
@@ -92,6 +105,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       warps_(p.max_warps),
       ctas_(p.max_ctas),
       ibuf_(p.ibuffer, p.max_warps),
+      branch_(make_branch_unit(p)),
       latches_(p.schedulers),
       last_bin_(p.schedulers, kBinIdle),
       st_warp_instr_(st.counter(stats_name + ".warp_instructions", "warp instructions issued")),
@@ -102,7 +116,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
                                   "active_lanes / (warp_instructions * warp_size))")),
       st_cycles_(st.counter(stats_name + ".cycles", "cycles with at least one CTA resident")),
       st_issue_cycles_(st.counter(stats_name + ".issue_cycles", "cycles in which some scheduler issued")),
-      st_max_depth_(st.counter(stats_name + ".max_stack_depth", "deepest reconvergence stack of any warp")),
+      st_max_depth_(st.counter(stats_name + ".max_stack_depth", "deepest reconvergence stack of any warp or block")),
       st_barrier_waits_(st.counter(stats_name + ".barrier_waits", "warps that waited at a CTA barrier")),
       st_ctas_launched_(st.counter(stats_name + ".ctas_launched", "CTAs started")),
       st_ctas_done_(st.counter(stats_name + ".ctas_done", "CTAs completed")),
@@ -128,6 +142,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
     sched_stats_.push_back(ss);
     policies_.push_back(make_issue_policy(p_.policy, stats_name));
   }
+  branch_->register_stats(st, stats_name + ".branch");
   launch_q_.cap = 1;
   for (auto& per_sched : latches_)
     for (Latch& l : per_sched) l.cap = p_.operand_read_cycles + 1;
@@ -136,6 +151,8 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
   trace_.stack_depth.assign(p_.max_warps, 0);
   trace_.issued_warp.assign(p_.schedulers, -1);
   trace_.active_mask.assign(p_.schedulers, 0);
+  trace_.cta_depth.assign(p_.max_ctas, 0);
+  trace_.cta_pc.assign(p_.max_ctas, ptx::kNoPc);
   if (waveform && waveform->enabled()) make_signals(*waveform);
   wt_ = warp_trace;
   if (wt_) wt_->add_sm(sm_id_, p_.schedulers);
@@ -157,7 +174,7 @@ void IssueUnit::rethrow_fault() const {
 }
 
 bool IssueUnit::idle() const {
-  return live_ctas_ == 0 && launch_q_.q.empty() && done_q_.empty() && wb_q_.q.empty();
+  return live_ctas_ == 0 && launch_q_.q.empty() && done_q_.empty() && wb_q_.q.empty() && gen_q_.q.empty();
 }
 
 // ------------------------------------------------------------ socket handlers
@@ -182,6 +199,14 @@ void IssueUnit::on_writeback(WritebackPacket& p, sc_core::sc_time&) {
   // Always room: bounded by the instructions in flight.
   p.accepted = true;
   wb_q_.q.emplace_back(util::now_cycle() + 1, p);
+  wake_.notify(util::cycle_time());
+}
+
+void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
+  // Always room: a generated warp answers a request for a CTA whose warp
+  // slots are all parked, one warp per slot.
+  p.accepted = true;
+  gen_q_.q.emplace_back(util::now_cycle() + 1, p);
   wake_.notify(util::cycle_time());
 }
 
@@ -220,6 +245,7 @@ void IssueUnit::cycle(uint64_t now) {
 
   drain_writebacks(now);
   drain_fetched(now);
+  drain_generated(now);
   free_finished();
   start_launches(now);
   const bool done_blocked = send_done();
@@ -231,21 +257,29 @@ void IssueUnit::cycle(uint64_t now) {
   for (uint32_t s = 0; s < p_.schedulers; ++s) schedule(s, now);
   if (issued_this_cycle_) ++st_issue_cycles_;
   const bool latched = drain_latches(now);
+  const bool request_blocked = send_requests();
   const bool credit_blocked = send_credits();
 
   if (tracing_)
     for (uint32_t w = 0; w < p_.max_warps; ++w) {
-      const Warp& wp = warps_[w];
-      const bool running = wp.live && !wp.done && !wp.stack.empty();
-      trace_.pc[w] = running ? wp.stack.top().pc : ptx::kNoPc;
-      trace_.stack_depth[w] = running ? static_cast<uint32_t>(wp.stack.depth()) : 0;
+      const bool run = running(w);
+      trace_.pc[w] = run ? branch_->slot(w).pc : ptx::kNoPc;
+      trace_.stack_depth[w] = run ? branch_->slot(w).depth : 0;
+    }
+  if (tracing_)
+    for (uint32_t c = 0; c < p_.max_ctas; ++c) {
+      uint32_t depth = 0, pc = ptx::kNoPc;
+      if (!ctas_[c].live || !branch_->cta_stack(c, depth, pc)) depth = 0, pc = ptx::kNoPc;
+      trace_.cta_depth[c] = depth;
+      trace_.cta_pc[c] = pc;
     }
   write_signals(now);
 
   check_watchdog(now);
 
-  const bool busy = issued_this_cycle_ || latched || credit_blocked || done_blocked ||
-                    !launch_q_.q.empty() || !fetched_q_.q.empty() || !wb_q_.q.empty();
+  const bool busy = issued_this_cycle_ || latched || credit_blocked || done_blocked || request_blocked ||
+                    branch_->peek_request() || !launch_q_.q.empty() || !fetched_q_.q.empty() ||
+                    !wb_q_.q.empty() || !gen_q_.q.empty();
   if (busy) {
     next_trigger(util::cycle_time());
     return;
@@ -258,7 +292,7 @@ void IssueUnit::cycle(uint64_t now) {
 }
 
 bool IssueUnit::inputs_ready(uint64_t now) const {
-  return launch_q_.ready(now) || fetched_q_.ready(now) || wb_q_.ready(now);
+  return launch_q_.ready(now) || fetched_q_.ready(now) || wb_q_.ready(now) || gen_q_.ready(now);
 }
 
 void IssueUnit::sleep(uint64_t now) {
@@ -301,10 +335,11 @@ void IssueUnit::drain_writebacks(uint64_t now) {
     --w.inflight;
     last_progress_ = now;
     if (!wb.instr) continue;
-    const ptx::DefUse du = ptx::def_use(*wb.instr);
+    const Reservation res = tickets_[wb.ticket];
+    tickets_.release(wb.ticket);
     bool was_long = false;
-    for (uint32_t r : du.defs) was_long = sb_.release(wb.warp, r) || was_long;
-    if (was_long && sb_.pending_long(wb.warp) == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
+    for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r) || was_long;
+    if (was_long && --w.long_pending == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
   }
 }
 
@@ -314,7 +349,7 @@ void IssueUnit::drain_fetched(uint64_t now) {
     fetched_q_.pop(now);
     if (f.warp >= p_.max_warps) throw std::logic_error(std::string(name()) + ": fetched warp out of range");
     Warp& w = warps_[f.warp];
-    if (!w.live || w.done || f.gen != ibuf_.generation(f.warp)) {
+    if (!running(f.warp) || f.gen != ibuf_.generation(f.warp)) {
       ++st_stale_fetches_;
       continue;
     }
@@ -327,12 +362,61 @@ void IssueUnit::drain_fetched(uint64_t now) {
   }
 }
 
+void IssueUnit::drain_generated(uint64_t now) {
+  while (gen_q_.ready(now)) {
+    const GeneratedWarp g = gen_q_.q.front().second;
+    gen_q_.pop(now);
+    if (g.cta >= p_.max_ctas || !ctas_[g.cta].live)
+      throw std::logic_error(std::string(name()) + ": generated warp for CTA slot " + std::to_string(g.cta) +
+                             " that is not resident");
+    branch_->warp_generated(g);
+    resync_cta(g.cta);
+  }
+}
+
+bool IssueUnit::send_requests() {
+  while (const CompactRequest* r = branch_->peek_request()) {
+    if (to_compactor.size() == 0)
+      throw std::logic_error(std::string(name()) + ": the " + branch_->name() +
+                             " branch unit needs a thread compactor but to_compactor is unbound");
+    CompactRequest req = *r;
+    req.accepted = false;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    to_compactor->b_transport(req, t);
+    if (!req.accepted) return true;
+    branch_->pop_request();
+  }
+  return false;
+}
+
+void IssueUnit::resync(uint32_t wi) {
+  Warp& w = warps_[wi];
+  const WarpSlot& ws = branch_->slot(wi);
+  if (ws.version == w.version) return;
+  w.version = ws.version;
+  ibuf_.flush(wi);  // also bumps the generation: fetches in flight are dropped
+  w.credits = 0;
+  if (ws.state != SlotState::Running) return;
+  ++st_flushes_;
+  const ptx::Program& prog = prog_of(w);
+  if (ws.pc >= prog.code.size())
+    throw kernel_fault("kernel '" + prog.kernel + "' CTA " + dim3_text(ctas_[w.cta].state->ctaid()) +
+                       ": control reached PC " + std::to_string(ws.pc) + " past the end of the program");
+  w.fetch_pc = ws.pc;
+}
+
+void IssueUnit::resync_cta(uint32_t ci) {
+  for (uint32_t wi : ctas_[ci].slots)
+    if (warps_[wi].live) resync(wi);
+}
+
 void IssueUnit::free_finished() {
   for (uint32_t i = 0; i < p_.max_warps; ++i) {
     Warp& w = warps_[i];
-    if (!w.live || !w.done || w.inflight > 0) continue;
+    if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) continue;
     w.live = false;
-    sb_.clear_warp(i);
+    branch_->release(i);
+    w.version = branch_->slot(i).version;
     ibuf_.flush(i);  // also bumps the generation: fetches still in flight are dropped
     policies_[i % p_.schedulers]->on_warp_removed(i);
     --live_warps_;
@@ -343,9 +427,11 @@ void IssueUnit::free_finished() {
     d.cta_index = c.index;
     done_q_.push_back(d);
     --c.info->users;
+    sb_.clear_cta(w.cta);
     c.live = false;
     c.state.reset();
     c.info = nullptr;
+    c.slots.clear();
     --live_ctas_;
     ++st_ctas_done_;
   }
@@ -392,7 +478,7 @@ void IssueUnit::start_launches(uint64_t now) {
     const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
     if (regs > sb_.regs()) {
       if (live_warps_ > 0) return;  // resize the scoreboard once the SM drains
-      sb_.configure(p_.max_warps, regs);
+      sb_.configure(p_.max_ctas, regs);
     }
     KernelInfo* info = kernel_info(l.kernel);
     uint32_t ci = 0;
@@ -402,11 +488,13 @@ void IssueUnit::start_launches(uint64_t now) {
     c.info = info;
     ++info->users;
     c.index = l.cta_index;
+    c.age = next_cta_age_++;
     c.state = std::make_unique<func::CtaState>(*k.prog, k.geom, l.ctaid, k.params);
     c.state->sm_id = sm_id_;
     c.state->warp_size = p_.warp_size;
     c.barriers.reset();
     c.warps_left = need;
+    c.slots.clear();
     uint32_t slot = 0;
     for (uint32_t i = 0; i < need; ++i) {
       while (warps_[slot].live) ++slot;
@@ -414,15 +502,18 @@ void IssueUnit::start_launches(uint64_t now) {
       w = Warp{};
       w.live = true;
       w.cta = ci;
-      w.first_thread = i * p_.warp_size;
-      w.threads = func::ThreadMask::range(w.first_thread, std::min(p_.warp_size, threads - w.first_thread));
-      w.stack.reset(0, w.threads);
       w.age = next_age_++;
+      w.version = branch_->slot(slot).version;
       ibuf_.flush(slot);
-      sb_.clear_warp(slot);
       policies_[slot % p_.schedulers]->on_warp_added(slot, w.age);
+      c.slots.push_back(slot);
       ++live_warps_;
     }
+    BranchKernel bk;
+    bk.prog = k.prog;
+    bk.cfg = k.cfg;
+    branch_->start_cta(ci, bk, func::ThreadMask::range(0, threads), c.slots);
+    resync_cta(ci);
     ++live_ctas_;
     ++st_ctas_launched_;
     if (live_warps_ == need) last_progress_ = now;  // the watchdog counts from the first launch
@@ -449,11 +540,12 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
   for (uint32_t w = s; w < p_.max_warps; w += p_.schedulers) {
     const Warp& wp = warps_[w];
-    if (!wp.live || wp.done || wp.barrier >= 0) continue;
+    if (!running(w) || wp.barrier >= 0) continue;
+    const WarpSlot& ws = branch_->slot(w);
     const InstructionBuffer::Entry* e = ibuf_.front(w);
-    if (!e || e->pc != wp.stack.top().pc) continue;
+    if (!e || e->pc != ws.pc) continue;
     const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
-    const Hazard h = sb_.check(w, du);
+    const Hazard h = sb_.check(wp.cta, ws.scope, du);
     const PipeKind pk = pipe_of(e->instr->cls);
     const bool pipe_free = pk == PipeKind::None || !latches_[s][static_cast<size_t>(pk)].full();
     WarpCandidate c;
@@ -461,7 +553,10 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     c.ready = h == Hazard::None && pipe_free;
     c.cls = e->instr->cls;
     c.age = wp.age;
-    c.long_wait = h != Hazard::None && sb_.waits_on_long(w, du);
+    c.long_wait = h != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+    c.block = wp.cta;
+    c.block_age = ctas_[wp.cta].age;
+    c.priority = branch_->priority(w);
     pipe_blocked = pipe_blocked || (h == Hazard::None && !pipe_free);
     ibuf_.set_ready(w, c.ready);
     cands_.push_back(c);
@@ -491,10 +586,11 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   func::CtaState& cta = *c.state;
   const KernelContext& k = *c.info->kernel;
   const ptx::Program& prog = *k.prog;
-  SimtStack& st = w.stack;
-  const uint32_t pc = st.top().pc;
+  const WarpSlot& ws = branch_->slot(wi);
+  const uint32_t pc = ws.pc;
   const ptx::Instr& in = prog.code[pc];
-  const func::ThreadMask mask = st.top().mask.minus(cta.exited());
+  const func::ThreadMask mask = ws.mask.minus(cta.exited());
+  const func::ThreadMask scope = ws.scope;
   const uint32_t lanes = mask.count();
 
   // Threads whose guard holds (before the instruction may change it).
@@ -521,59 +617,15 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   st_active_lanes_ += lanes;
   ++*sched_stats_[s].issued;
   count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
+  uint64_t lane_bits = 0;
+  active.for_each([&](uint32_t t) { lane_bits |= uint64_t{1} << (t % p_.warp_size); });
   if (tracing_) {
     trace_.issued_warp[s] = static_cast<int32_t>(wi);
     uint64_t bits = 0;
-    mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t - w.first_thread); });
+    mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % p_.warp_size); });
     trace_.active_mask[s] = bits;
   }
   if (wt_) trace_issue(s, wi, pc, mask, now);
-
-  switch (r.control) {
-    case func::Control::Next:
-      st.top().pc = pc + 1;
-      break;
-    case func::Control::Branch: {
-      uint32_t rpc = k.cfg->reconv_pc(pc);
-      if (rpc == ptx::kNoPc) rpc = st.top().rpc;  // reconverges where the enclosing entry does
-      st.branch(r.taken, r.target, pc + 1, rpc);
-      break;
-    }
-    case func::Control::Call:
-      st.call(r.target, pc + 1);
-      break;
-    case func::Control::Ret:
-      st.top().pc = r.target;
-      break;
-    case func::Control::Exit:
-      st.top().pc = pc + 1;
-      if (r.taken.any()) release_barriers(c);
-      break;
-    case func::Control::Barrier: {
-      st.top().pc = pc + 1;
-      if (r.bar_id >= kNumBarriers) {
-        func::Fault f;
-        f.tid = mask.first();
-        f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
-        fault(c, pc, f);
-      }
-      c.barriers.arrive(r, w.threads.minus(cta.exited()).count());  // counts whole warps
-      if (!r.bar_arrive) {
-        w.barrier = static_cast<int>(r.bar_id);
-        ++st_barrier_waits_;
-        // A warp waiting at a barrier is out of the running like one waiting
-        // on memory: a two-level policy must make room in its active set for
-        // the warps the barrier waits for.
-        const uint32_t wi = static_cast<uint32_t>(&w - warps_.data());
-        policies_[wi % p_.schedulers]->on_long_latency(wi);
-      }
-      release_barriers(c);
-      break;
-    }
-    case func::Control::Fault:
-      break;  // thrown above
-  }
-  if (st.max_depth() > st_max_depth_.value) st_max_depth_.value = st.max_depth();
 
   // The packet for the pipe: the latch holds it until the pipe accepts.
   const PipeKind pk = pipe_of(in.cls);
@@ -587,6 +639,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     p.pc = pc;
     p.instr = &in;
     p.active = active;
+    p.lanes = lane_bits;
     p.active_lanes = active.count();
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;
@@ -598,41 +651,64 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     p.is_store = r.is_store;
     p.is_atomic = r.is_atomic;
     if (pk == PipeKind::Ldst) p.accesses = r.accesses;
-    sb_.reserve(wi, du, long_latency);
-    if (long_latency) policies_[s]->on_long_latency(wi);
+    p.ticket = tickets_.alloc();
+    Reservation& res = tickets_[p.ticket];
+    res.warp = wi;
+    res.cta = w.cta;
+    res.threads = mask;
+    res.du = &du;
+    res.long_latency = long_latency;
+    sb_.reserve(w.cta, mask, du, long_latency);
+    if (long_latency) {
+      ++w.long_pending;
+      policies_[s]->on_long_latency(wi);
+    }
     ++w.inflight;
   }
 
-  // Where the warp goes next; the I-buffer holds pc+1, pc+2, ...: anything
-  // else (taken branch, divergence, reconvergence pop) refetches.
-  if (!st.settle(cta.exited())) {
-    w.done = true;
-    ibuf_.flush(wi);
-    w.credits = 0;
-    return;
+  // Where the warp goes next is the branch unit's business; barriers are ours.
+  branch_->executed(wi, in, r, cta.exited());
+  if (r.control == func::Control::Exit && r.taken.any()) release_barriers(c);
+  if (r.control == func::Control::Barrier) {
+    if (r.bar_id >= kNumBarriers) {
+      func::Fault f;
+      f.tid = mask.first();
+      f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
+      fault(c, pc, f);
+    }
+    c.barriers.arrive(r, branch_->barrier_weight(wi, cta.exited()));
+    if (!r.bar_arrive) {
+      w.barrier = static_cast<int>(r.bar_id);
+      branch_->set_blocked(wi, true);
+      ++st_barrier_waits_;
+      // A warp waiting at a barrier is out of the running like one waiting
+      // on memory: a two-level policy must make room in its active set for
+      // the warps the barrier waits for.
+      policies_[wi % p_.schedulers]->on_long_latency(wi);
+    }
+    release_barriers(c);
   }
-  const uint32_t next = st.top().pc;
-  if (next >= prog.code.size())
-    throw kernel_fault("kernel '" + prog.kernel + "' CTA " + dim3_text(cta.ctaid()) +
-                       ": control reached PC " + std::to_string(next) + " past the end of the program");
-  if (next != pc + 1) {
-    ibuf_.flush(wi);
-    w.credits = 0;
-    w.fetch_pc = next;
-    ++st_flushes_;
-  }
+  const uint32_t depth = branch_->take_max_depth();
+  if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
+  if (depth > st_max_depth_.value) st_max_depth_.value = depth;
+  // The I-buffer holds pc+1, pc+2, ...: anything else (a jump, divergence,
+  // a reconvergence pop, a parked or regrouped warp) refetches.
+  resync_cta(w.cta);
 }
 
 void IssueUnit::release_barriers(Cta& c) {
   const uint32_t ci = static_cast<uint32_t>(&c - ctas_.data());
+  const func::CtaState& cta = *c.state;
+  const uint32_t live = cta.threads() - cta.exited().count();
   c.barriers.release(*c.state, [&](uint32_t id) {
-    for (uint32_t wi = 0; wi < warps_.size(); ++wi) {
+    for (uint32_t wi : c.slots) {
       Warp& w = warps_[wi];
-      if (!w.live || w.cta != ci || w.barrier != static_cast<int>(id)) continue;
+      if (!w.live || w.barrier != static_cast<int>(id)) continue;
       w.barrier = -1;
+      branch_->set_blocked(wi, false);
       policies_[wi % p_.schedulers]->on_wakeup(wi);
     }
-  });
+  }, branch_->barrier_participants(ci, cta.exited(), live));
 }
 
 util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k) {
@@ -669,7 +745,7 @@ bool IssueUnit::send_credits() {
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t wi = (credit_rr_ + i) % n;
     Warp& w = warps_[wi];
-    if (!w.live || w.done) continue;
+    if (!running(wi)) continue;
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
       const KernelContext& k = *ctas_[w.cta].info->kernel;

@@ -1,14 +1,17 @@
 // The SM's issue stage: owns every per-warp structure of the SM (I-buffers,
-// scoreboard, PDOM stacks, CTA barriers, the scheduler policies) and runs
-// the functional executor when an instruction issues (docs/timing-model.md).
+// scoreboard, CTA barriers, the scheduler policies, the branch unit that
+// forms warps and reconverges them: PDOM, TBC or DWF, sm/branch_unit.h) and
+// runs the functional executor when an instruction issues
+// (docs/timing-model.md).
 //
 // Per cycle, in this order: write-backs release the scoreboard; fetched
-// instructions fill I-buffers (stale generations dropped); warps whose
-// threads all exited and whose in-flight work drained free their slot, a
-// CTA whose warps are all free reports CtaDone; a pending CTA launch starts
-// when warp and CTA slots allow; every scheduler picks one ready warp and
-// executes it; issue latches are offered to their pipes; fetch credits go
-// out for free I-buffer slots.
+// instructions fill I-buffers (stale generations dropped); warps generated
+// by the thread compactor (TBC) enter their warp-buffer slots; retired warp
+// slots whose in-flight work drained are freed, a CTA whose slots are all
+// free reports CtaDone; a pending CTA launch starts when warp and CTA slots
+// allow; every scheduler picks one ready warp and executes it; issue latches
+// are offered to their pipes; block-wide masks go to the thread compactor;
+// fetch credits go out for free I-buffer slots.
 //
 // Issue latches. A socket has no can_accept query, and an instruction must
 // execute functionally before its packet (addresses, active mask) exists.
@@ -22,6 +25,7 @@
 // the order SystemC runs blocks within a cycle never changes results.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -42,10 +46,11 @@
 #include "sm/cta_barriers.h"
 #include "sm/packets.h"
 #include "sm/scoreboard.h"
-#include "sm/simt_stack.h"
+#include "sm/branch_unit.h"
 #include "stats/stats.h"
 #include "trace/warp_trace.h"
 #include "util/packet_socket.h"
+#include "util/slot_pool.h"
 
 namespace simt::config { class ParamRegistry; }
 namespace simt::trace { class Waveform; }
@@ -66,9 +71,17 @@ struct IssueParams {
   uint64_t sample_interval = 1000;  // time series period in cycles (0 = none); bound as stats.interval by SmParams
   IssuePolicyParams policy;         // one policy instance per scheduler
   IBufferParams ibuffer;
+  // Branch unit (sm/branch_unit.h): pdom | tbc | dwf, likely-convergence
+  // points (pdom, tbc), TBC's compactor on/off, DWF's warp barriers.
+  std::string reconvergence = "pdom";
+  bool likely_convergence = false;
+  bool compaction = true;           // tbc.compaction
+  bool warp_barrier = false;        // dwf.warp_barrier
 
   // Binds <prefix>.warp_size, .max_warps, .max_ctas, .schedulers,
-  // .watchdog_cycles, <prefix>.policy / .active_warps and <prefix>.ibuffer.entries.
+  // .watchdog_cycles, <prefix>.policy / .active_warps, <prefix>.ibuffer.entries,
+  // <prefix>.reconvergence, <prefix>.likely_convergence, tbc.compaction and
+  // dwf.warp_barrier.
   void bind(config::ParamRegistry& r, const std::string& prefix);
   void validate(const std::string& prefix) const;
 };
@@ -93,6 +106,10 @@ class IssueUnit : public sc_core::sc_module {
   util::PacketInitiator<IssueUnit, IssuePacket> to_sp, to_sfu, to_ldst;
   // A tlm_target_socket binds one initiator, so each pipe has its own target.
   util::PacketTarget<IssueUnit, WritebackPacket> wb_sp, wb_sfu, wb_ldst;
+  // TBC: block-wide masks to the thread compactor, compacted warps back
+  // (bound only when sm.reconvergence = tbc).
+  util::OptionalPacketInitiator<IssueUnit, CompactRequest> to_compactor;
+  util::OptionalPacketTarget<IssueUnit, GeneratedWarp> from_compactor;
 
   // Statistics go under `stats_name` (e.g. "sm0"); `sm_id` is reported in
   // CtaDone and read by %smid. `waveform` (may be null) offers the VCD
@@ -113,6 +130,13 @@ class IssueUnit : public sc_core::sc_module {
   // No CTA resident and nothing queued.
   bool idle() const;
   const IssueParams& params() const { return p_; }
+  const BranchUnit& branch_unit() const { return *branch_; }
+  // Deepest reconvergence stack since the last call (per-kernel stat).
+  uint32_t take_max_stack_depth() {
+    const uint32_t d = std::max(kernel_max_depth_, branch_->take_max_depth());
+    kernel_max_depth_ = 0;
+    return d;
+  }
   uint32_t resident_ctas() const { return live_ctas_; }
   // Time series (<stats_name>.ipc, .active_warps): emits the samples due at
   // interval boundaries up to `now`. The method does this itself when it
@@ -126,6 +150,8 @@ class IssueUnit : public sc_core::sc_module {
     std::vector<uint32_t> stack_depth;   // per warp slot
     std::vector<int32_t> issued_warp;    // per scheduler: warp issued this cycle, -1 none
     std::vector<uint64_t> active_mask;   // per scheduler: lanes of the issued warp (bit = lane)
+    std::vector<uint32_t> cta_depth;     // per CTA slot: block-wide stack depth (TBC), 0 when free
+    std::vector<uint32_t> cta_pc;        // per CTA slot: its top-of-stack PC (TBC), kNoPc when free
   };
   void set_tracing(bool on) { tracing_ = on; }
   const Trace& trace() const { return trace_; }
@@ -166,22 +192,32 @@ class IssueUnit : public sc_core::sc_module {
     KernelInfo* info = nullptr;
     std::unique_ptr<func::CtaState> state;
     uint64_t index = 0;
-    uint32_t warps_left = 0;  // warp slots still held
+    uint64_t age = 0;          // launch order on this SM
+    uint32_t warps_left = 0;   // warp slots still held
+    std::vector<uint32_t> slots;  // warp slots reserved for it (static warp i in slots[i])
     CtaBarriers barriers;
   };
 
+  // Issue-side state of a warp slot; which threads it runs and at which PC
+  // is the branch unit's (branch_->slot(i)).
   struct Warp {
-    bool live = false;       // slot holds a warp
-    bool done = false;       // every thread exited; slot freed once in-flight work drains
+    bool live = false;       // slot reserved by a resident CTA
     uint32_t cta = 0;
-    uint32_t first_thread = 0;
-    func::ThreadMask threads;
-    SimtStack stack;
     int barrier = -1;        // barrier id it waits at, or -1
     uint32_t inflight = 0;   // issued to a pipe (or latched), not written back
+    uint32_t long_pending = 0;  // long-latency writes in flight
     uint32_t credits = 0;    // fetch credits outstanding in the current generation
     uint32_t fetch_pc = 0;   // PC of the next credit
+    uint32_t version = 0;    // branch unit slot version last seen
     uint64_t age = 0;
+  };
+
+  // A register reservation in flight: the write-back finds it by ticket.
+  struct Reservation {
+    uint32_t warp = 0, cta = 0;
+    func::ThreadMask threads;
+    const ptx::DefUse* du = nullptr;
+    bool long_latency = false;
   };
 
   // The operand-read stage of one scheduler for one pipe kind: an issued
@@ -205,12 +241,20 @@ class IssueUnit : public sc_core::sc_module {
   void on_launch(CtaLaunch& p, sc_core::sc_time& t);
   void on_fetched(FetchedInstr& p, sc_core::sc_time& t);
   void on_writeback(WritebackPacket& p, sc_core::sc_time& t);
+  void on_generated(GeneratedWarp& p, sc_core::sc_time& t);
 
   void tick();
   void cycle(uint64_t now);
   void account_skipped(uint64_t now);
   void drain_writebacks(uint64_t now);
   void drain_fetched(uint64_t now);
+  void drain_generated(uint64_t now);
+  bool send_requests();
+  // Follows the branch unit's view of slot `wi`: refetch after a jump or a
+  // new warp, drop the I-buffer of a parked or retired one.
+  void resync(uint32_t wi);
+  void resync_cta(uint32_t ci);
+  bool running(uint32_t wi) const { return warps_[wi].live && branch_->slot(wi).state == SlotState::Running; }
   void free_finished();
   void start_launches(uint64_t now);
   bool send_done();
@@ -250,6 +294,8 @@ class IssueUnit : public sc_core::sc_module {
   std::vector<std::unique_ptr<KernelInfo>> kernels_;
   InstructionBuffer ibuf_;
   Scoreboard sb_;
+  std::unique_ptr<BranchUnit> branch_;
+  util::SlotPool<Reservation> tickets_;
   std::vector<std::unique_ptr<IssuePolicy>> policies_;   // per scheduler
   std::vector<std::array<Latch, 3>> latches_;            // [scheduler][pipe kind]
   std::vector<WarpCandidate> cands_;
@@ -258,10 +304,12 @@ class IssueUnit : public sc_core::sc_module {
   Inbox<CtaLaunch> launch_q_;
   Inbox<FetchedInstr> fetched_q_;
   Inbox<WritebackPacket> wb_q_;
+  Inbox<GeneratedWarp> gen_q_;
   std::deque<CtaDone> done_q_;
 
   uint32_t live_warps_ = 0, live_ctas_ = 0;
-  uint64_t next_age_ = 0;
+  uint64_t next_age_ = 0, next_cta_age_ = 0;
+  uint32_t kernel_max_depth_ = 0;  // deepest stack since take_max_stack_depth()
   uint32_t credit_rr_ = 0;       // first warp offered a credit (rotates for fairness)
   uint64_t last_tick_ = ~uint64_t{0};
   uint64_t last_progress_ = 0;   // last cycle an instruction issued or wrote back
@@ -279,6 +327,7 @@ class IssueUnit : public sc_core::sc_module {
   std::vector<sc_core::sc_signal<int32_t>*> sig_warp_;
   std::vector<sc_core::sc_signal<uint64_t>*> sig_mask_;
   std::vector<sc_core::sc_signal<uint32_t>*> sig_pc_, sig_depth_;
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_cta_pc_, sig_cta_depth_;  // TBC only
   uint64_t flush_at_ = ~uint64_t{0};  // asleep when the window opens: write the held values then
 
   trace::WarpTrace* wt_ = nullptr;

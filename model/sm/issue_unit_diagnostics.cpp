@@ -37,12 +37,16 @@ void IssueUnit::fault(const Cta& c, uint32_t pc, const func::Fault& f) const {
 
 std::string IssueUnit::waiting_reason(uint32_t wi) const {
   const Warp& w = warps_[wi];
-  if (w.done) return "finished, " + std::to_string(w.inflight) + " instruction(s) still in a pipe";
+  const WarpSlot& ws = branch_->slot(wi);
+  if (ws.state == SlotState::Retired)
+    return "finished, " + std::to_string(w.inflight) + " instruction(s) still in a pipe";
+  if (ws.state == SlotState::Waiting) return "empty: its threads wait at a synchronisation point of the " +
+                                             std::string(branch_->name()) + " branch unit";
   if (w.barrier >= 0) return "waits at barrier " + std::to_string(w.barrier);
   const InstructionBuffer::Entry* e = ibuf_.front(wi);
-  if (!e || e->pc != w.stack.top().pc)
+  if (!e || e->pc != ws.pc)
     return "I-buffer empty (" + std::to_string(w.credits) + " fetch credit(s) outstanding)";
-  const Hazard h = sb_.check(wi, ctas_[w.cta].info->du[e->pc]);
+  const Hazard h = sb_.check(w.cta, ws.scope, ctas_[w.cta].info->du[e->pc]);
   if (h != Hazard::None) return std::string("scoreboard ") + hazard_name(h) + " hazard";
   const PipeKind pk = pipe_of(e->instr->cls);
   if (pk != PipeKind::None && latches_[wi % p_.schedulers][static_cast<size_t>(pk)].full())
@@ -65,22 +69,16 @@ void IssueUnit::deadlock(uint64_t now) const {
       if (c.barriers.arrived(id))
         s << "; barrier " << id << ": " << c.barriers.arrived(id) << " of " << c.barriers.expected(id, live)
           << " threads arrived";
-    for (uint32_t wi = 0; wi < p_.max_warps; ++wi) {
-      const Warp& w = warps_[wi];
-      if (!w.live || w.cta != ci) continue;
+    for (uint32_t wi : c.slots) {
+      if (!warps_[wi].live) continue;
       s << "\n    warp " << wi << ": " << waiting_reason(wi);
-      if (!w.stack.empty()) {
-        const uint32_t pc = w.stack.top().pc;
-        s << "; PC " << pc;
-        if (pc < prog.code.size()) s << " (line " << prog.code[pc].line << ")";
-        s << "; stack";
-        for (const StackEntry& e : w.stack.entries()) {
-          s << " [pc " << e.pc << " rpc ";
-          if (e.rpc == ptx::kNoPc) s << "-"; else s << e.rpc;
-          s << " threads " << e.mask.minus(cta.exited()).count() << "]";
-        }
+      const WarpSlot& ws = branch_->slot(wi);
+      if (ws.state == SlotState::Running) {
+        s << "; PC " << ws.pc;
+        if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << ")";
+        s << "; " << ws.mask.minus(cta.exited()).count() << " threads; stack depth " << ws.depth;
       }
-      const std::vector<uint32_t> regs = sb_.pending_regs(wi);
+      const std::vector<uint32_t> regs = sb_.pending_regs(ci, ws.scope);
       if (!regs.empty()) {
         s << "; pending";
         for (uint32_t r : regs) s << " " << (r < prog.regs.size() ? prog.regs[r].name : "r" + std::to_string(r));

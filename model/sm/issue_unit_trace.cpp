@@ -23,6 +23,14 @@ void IssueUnit::make_signals(trace::Waveform& wf) {
     sig_depth_.push_back(wf.signal<uint32_t>(k + "_depth", 0));
     any = any || sig_pc_.back() || sig_depth_.back();
   }
+  // Block-wide stacks (TBC): depth and top-of-stack PC per CTA slot.
+  const bool per_cta = p_.reconvergence == "tbc";
+  for (uint32_t c = 0; per_cta && c < p_.max_ctas; ++c) {
+    const std::string k = pre + "cta" + std::to_string(c);
+    sig_cta_depth_.push_back(wf.signal<uint32_t>(k + "_stack_depth", 0));
+    sig_cta_pc_.push_back(wf.signal<uint32_t>(k + "_tos_pc", ptx::kNoPc));
+    any = any || sig_cta_depth_.back() || sig_cta_pc_.back();
+  }
   if (!any) return;  // nothing of this unit is wanted: no per-cycle trace work
   wf_ = &wf;
   tracing_ = true;
@@ -39,6 +47,10 @@ void IssueUnit::write_signals(uint64_t now) {
     if (sig_pc_[w]) sig_pc_[w]->write(trace_.pc[w]);
     if (sig_depth_[w]) sig_depth_[w]->write(trace_.stack_depth[w]);
   }
+  for (size_t c = 0; c < sig_cta_pc_.size(); ++c) {
+    if (sig_cta_depth_[c]) sig_cta_depth_[c]->write(trace_.cta_depth[c]);
+    if (sig_cta_pc_[c]) sig_cta_pc_[c]->write(trace_.cta_pc[c]);
+  }
 }
 
 trace::StallReason IssueUnit::stall_reason(uint32_t s) const {
@@ -47,17 +59,18 @@ trace::StallReason IssueUnit::stall_reason(uint32_t s) const {
   bool any = false, ready = false, pipe = false, sb = false, mem = false, ibuf = false;
   for (uint32_t w = s; w < p_.max_warps; w += p_.schedulers) {
     const Warp& wp = warps_[w];
-    if (!wp.live || wp.done) continue;
+    if (!running(w)) continue;
     any = true;
     if (wp.barrier >= 0) continue;  // a barrier: the reason when no warp has a better one
+    const WarpSlot& ws = branch_->slot(w);
     const InstructionBuffer::Entry* e = ibuf_.front(w);
-    if (!e || e->pc != wp.stack.top().pc) {
+    if (!e || e->pc != ws.pc) {
       ibuf = true;
       continue;
     }
     const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
-    if (sb_.check(w, du) != Hazard::None) {
-      (sb_.waits_on_long(w, du) ? mem : sb) = true;
+    if (sb_.check(wp.cta, ws.scope, du) != Hazard::None) {
+      (sb_.waits_on_long(wp.cta, ws.scope, du) ? mem : sb) = true;
       continue;
     }
     const PipeKind pk = pipe_of(e->instr->cls);
@@ -80,7 +93,7 @@ void IssueUnit::trace_issue(uint32_t s, uint32_t wi, uint32_t pc, const func::Th
   const Warp& w = warps_[wi];
   const ptx::Program& prog = prog_of(w);
   uint64_t bits = 0;
-  mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t - w.first_thread); });
+  mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % p_.warp_size); });
   static const std::string kNoText = "?";
   wt_->issue(now, sm_id_, s, wi, pc, bits, pc < prog.text.size() ? prog.text[pc] : kNoText);
 }

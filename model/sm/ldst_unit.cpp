@@ -84,6 +84,7 @@ void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
   e.warp = p.warp;
   e.instr = p.instr;
   e.long_latency = p.long_latency;
+  e.ticket = p.ticket;
   e.atomic = p.is_atomic;
   e.store = p.is_store;
   e.cta_slot = p.cta_slot;
@@ -182,6 +183,7 @@ bool LdstUnit::try_writeback(uint64_t now) {
   wb.warp = e.warp;
   wb.instr = e.instr;
   wb.long_latency = e.long_latency;
+  wb.ticket = e.ticket;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   writeback->b_transport(wb, t);
   if (!wb.accepted) {

@@ -101,6 +101,7 @@ class LdstUnit : public sc_core::sc_module {
     uint32_t warp = 0;
     const ptx::Instr* instr = nullptr;
     bool long_latency = false;
+    uint32_t ticket = 0;         // issue's register reservation (IssuePacket::ticket)
     bool atomic = false, store = false;
     uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
     std::vector<func::MemAccess> accesses;  // reused: no allocation once warm

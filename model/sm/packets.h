@@ -44,7 +44,8 @@ struct IssuePacket {
   uint32_t warp = 0;        // SM-wide warp slot
   uint32_t pc = 0;
   const ptx::Instr* instr = nullptr;
-  func::ThreadMask active;  // threads that executed (guard true) — for lane activity
+  func::ThreadMask active;  // threads that executed (guard true)
+  uint64_t lanes = 0;       // their lanes: bit l = a thread t with t % warp_width == l (TBC keeps home lanes)
   uint32_t active_lanes = 0;
   uint32_t warp_width = 32;
   uint64_t issue_cycle = 0;
@@ -55,6 +56,7 @@ struct IssuePacket {
   uint32_t local_bytes = 0;   // per-thread local memory (local-memory interleaving)
   bool is_load = false, is_store = false, is_atomic = false;
   std::vector<func::MemAccess> accesses;
+  uint32_t ticket = 0;        // the issue stage's register reservation, returned at write-back
   bool accepted = false;
 };
 
@@ -64,6 +66,7 @@ struct WritebackPacket {
   uint32_t warp = 0;
   const ptx::Instr* instr = nullptr;
   bool long_latency = false;
+  uint32_t ticket = 0;        // IssuePacket::ticket
   bool accepted = false;
 };
 
@@ -79,6 +82,29 @@ struct CtaLaunch {
 struct CtaDone {
   uint32_t sm = 0;
   uint64_t cta_index = 0;
+  bool accepted = false;
+};
+
+// Issue (TBC branch unit) -> thread compactor: a block-wide active mask to
+// turn into compacted warps (seed 001 Figure 9). `cta` and `pc` come back
+// with every generated warp.
+struct CompactRequest {
+  uint32_t cta = 0;
+  uint32_t pc = 0;
+  func::ThreadMask mask;
+  uint32_t threads = 0;     // threads of the CTA
+  uint32_t warp_size = 32;
+  bool compact = true;      // false: hand back the static warps (compactor off)
+  bool accepted = false;
+};
+
+// Thread compactor -> issue (warp buffer): one generated warp per cycle.
+struct GeneratedWarp {
+  uint32_t cta = 0;
+  uint32_t pc = 0;
+  func::ThreadMask mask;    // its threads; thread t runs in lane t % warp_size
+  uint32_t index = 0;       // 0.. in generation order for this request
+  bool last = false;        // the request's final warp
   bool accepted = false;
 };
 

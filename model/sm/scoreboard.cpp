@@ -14,20 +14,19 @@ const char* hazard_name(Hazard h) {
   return "?";
 }
 
-void Scoreboard::configure(uint32_t warps, uint32_t regs) {
-  warps_ = warps;
+void Scoreboard::configure(uint32_t ctas, uint32_t regs) {
+  ctas_ = ctas;
   regs_ = regs;
-  words_ = (regs + 63) / 64;
-  pending_.assign(size_t(warps) * words_, 0);
-  long_.assign(size_t(warps) * words_, 0);
-  count_.assign(warps, 0);
-  long_count_.assign(warps, 0);
+  pending_.assign(size_t(ctas) * regs, ThreadMask{});
+  long_.assign(size_t(ctas) * regs, ThreadMask{});
+  count_.assign(ctas, 0);
+  long_count_.assign(ctas, 0);
 }
 
-void Scoreboard::check_warp(uint32_t warp) const {
-  if (warp >= warps_)
-    throw std::logic_error("scoreboard: warp " + std::to_string(warp) + " out of range (" +
-                           std::to_string(warps_) + " warps)");
+void Scoreboard::check_cta(uint32_t cta) const {
+  if (cta >= ctas_)
+    throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " out of range (" +
+                           std::to_string(ctas_) + " slots)");
 }
 void Scoreboard::check_reg(uint32_t reg) const {
   if (reg >= regs_)
@@ -35,81 +34,84 @@ void Scoreboard::check_reg(uint32_t reg) const {
                            std::to_string(regs_) + " registers)");
 }
 
-Hazard Scoreboard::check(uint32_t warp, const ptx::DefUse& du) const {
-  if (count_[warp] == 0) return Hazard::None;  // common case: nothing in flight
-  for (uint32_t r : du.uses)
-    if (test(pending_, warp, r)) return Hazard::Raw;
-  for (uint32_t r : du.defs)
-    if (test(pending_, warp, r)) return Hazard::Waw;
-  return Hazard::None;
-}
-
-bool Scoreboard::waits_on_long(uint32_t warp, const ptx::DefUse& du) const {
-  if (long_count_[warp] == 0) return false;
-  for (uint32_t r : du.uses)
-    if (test(long_, warp, r)) return true;
-  for (uint32_t r : du.defs)
-    if (test(long_, warp, r)) return true;
+bool Scoreboard::overlaps(const ThreadMask& a, const ThreadMask& b) {
+  for (uint32_t i = 0; i < ThreadMask::kWords; ++i)
+    if (a.word(i) & b.word(i)) return true;
   return false;
 }
 
-void Scoreboard::reserve(uint32_t warp, const ptx::DefUse& du, bool long_latency) {
-  check_warp(warp);
+Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+  if (count_[cta] == 0) return Hazard::None;  // common case: nothing in flight
+  for (uint32_t r : du.uses)
+    if (r < regs_ && overlaps(at(pending_, cta, r), scope)) return Hazard::Raw;
+  for (uint32_t r : du.defs)
+    if (r < regs_ && overlaps(at(pending_, cta, r), scope)) return Hazard::Waw;
+  return Hazard::None;
+}
+
+bool Scoreboard::is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg) const {
+  return cta < ctas_ && reg < regs_ && overlaps(at(pending_, cta, reg), scope);
+}
+
+bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+  if (long_count_[cta] == 0) return false;
+  for (uint32_t r : du.uses)
+    if (r < regs_ && overlaps(at(long_, cta, r), scope)) return true;
+  for (uint32_t r : du.defs)
+    if (r < regs_ && overlaps(at(long_, cta, r), scope)) return true;
+  return false;
+}
+
+void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency) {
+  check_cta(cta);
   for (uint32_t r : du.defs) {
     check_reg(r);
-    uint64_t bit = uint64_t{1} << (r & 63);
-    uint64_t& w = pending_[word(warp, r)];
-    if (w & bit)
-      throw std::logic_error("scoreboard: warp " + std::to_string(warp) + " reserves pending register " +
-                             std::to_string(r) + " (WAW not checked)");
-    w |= bit;
-    ++count_[warp];
+    ThreadMask& p = pending_[size_t(cta) * regs_ + r];
+    if (overlaps(p, threads))
+      throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " reserves register " +
+                             std::to_string(r) + " already pending for some of its threads (WAW not checked)");
+    p |= threads;
+    ++count_[cta];
     if (long_latency) {
-      long_[word(warp, r)] |= bit;
-      ++long_count_[warp];
+      long_[size_t(cta) * regs_ + r] |= threads;
+      ++long_count_[cta];
     }
   }
 }
 
-bool Scoreboard::release(uint32_t warp, uint32_t reg) {
-  check_warp(warp);
+bool Scoreboard::release(uint32_t cta, const ThreadMask& threads, uint32_t reg) {
+  check_cta(cta);
   check_reg(reg);
-  uint64_t bit = uint64_t{1} << (reg & 63);
-  uint64_t& w = pending_[word(warp, reg)];
-  if (!(w & bit))
-    throw std::logic_error("scoreboard: warp " + std::to_string(warp) + " releases register " +
-                           std::to_string(reg) + " that is not pending");
-  w &= ~bit;
-  --count_[warp];
-  uint64_t& l = long_[word(warp, reg)];
-  if (l & bit) {
-    l &= ~bit;
-    --long_count_[warp];
+  ThreadMask& p = pending_[size_t(cta) * regs_ + reg];
+  if (threads.none() || threads.minus(p).any())
+    throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " releases register " +
+                           std::to_string(reg) + " that is not pending for all its threads");
+  p = p.minus(threads);
+  --count_[cta];
+  ThreadMask& l = long_[size_t(cta) * regs_ + reg];
+  if (overlaps(l, threads)) {
+    l = l.minus(threads);
+    --long_count_[cta];
     return true;
   }
   return false;
 }
 
-void Scoreboard::clear_warp(uint32_t warp) {
-  check_warp(warp);
-  for (uint32_t i = 0; i < words_; ++i) {
-    pending_[size_t(warp) * words_ + i] = 0;
-    long_[size_t(warp) * words_ + i] = 0;
+void Scoreboard::clear_cta(uint32_t cta) {
+  check_cta(cta);
+  for (uint32_t r = 0; r < regs_; ++r) {
+    pending_[size_t(cta) * regs_ + r].clear();
+    long_[size_t(cta) * regs_ + r].clear();
   }
-  count_[warp] = 0;
-  long_count_[warp] = 0;
+  count_[cta] = 0;
+  long_count_[cta] = 0;
 }
 
-std::vector<uint32_t> Scoreboard::pending_regs(uint32_t warp) const {
-  check_warp(warp);
+std::vector<uint32_t> Scoreboard::pending_regs(uint32_t cta, const ThreadMask& scope) const {
+  check_cta(cta);
   std::vector<uint32_t> out;
-  for (uint32_t i = 0; i < words_; ++i) {
-    uint64_t w = pending_[size_t(warp) * words_ + i];
-    while (w) {
-      out.push_back(i * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
-      w &= w - 1;
-    }
-  }
+  for (uint32_t r = 0; r < regs_; ++r)
+    if (overlaps(at(pending_, cta, r), scope)) out.push_back(r);
   return out;
 }
 

@@ -1,20 +1,28 @@
-// In-order scoreboard of one SM: for every warp, the registers that an issued
-// instruction will write but has not written back yet.
+// In-order scoreboard of one SM, per thread: for every CTA slot and register,
+// the threads whose issued instruction will write that register but has not
+// written it back yet.
+//
+// Why per thread and not per warp: under TBC and DWF a warp is a changing set
+// of threads (seed 001 §3), so a pending write belongs to threads, not to a
+// warp slot. A warp asks with its `scope` (sm/branch_unit.h): under PDOM the
+// whole static warp, which gives exactly the per-warp scoreboard of a
+// conventional SM; under TBC/DWF its own threads.
 //
 // An instruction may issue only when none of the registers it reads is
-// pending (RAW) and none of the registers it writes is pending (WAW: an
+// pending for a thread of its scope (RAW) and none it writes is (WAW: an
 // in-order machine must not let a short op overtake a long one to the same
-// register). Pending writes of long-latency operations (global/local memory,
-// texture) are also kept in a second set, so the two-level scheduler can tell
-// "waits on memory" apart from "waits on the ALU pipeline".
+// register). Pending writes of long-latency operations (global/local memory)
+// are also kept apart, so the two-level scheduler can tell "waits on memory"
+// from "waits on the ALU pipeline".
 //
-// Storage is one bit per (warp, register) in flat arrays: hazard checks are a
-// handful of bit tests, no allocation after configure().
+// Storage: one 1024-bit thread mask per (CTA slot, register); a check is a
+// few word ANDs per register, no allocation after configure().
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "func/thread_mask.h"
 #include "ptx/def_use.h"
 #include "ptx/ir.h"
 
@@ -25,57 +33,65 @@ const char* hazard_name(Hazard h);
 
 class Scoreboard {
  public:
-  Scoreboard() = default;
-  Scoreboard(uint32_t warps, uint32_t regs) { configure(warps, regs); }
+  using ThreadMask = func::ThreadMask;
 
-  // Sizes the board for `warps` warp slots and register ids [0, regs); clears it.
-  void configure(uint32_t warps, uint32_t regs);
-  uint32_t warps() const { return warps_; }
+  Scoreboard() = default;
+  Scoreboard(uint32_t ctas, uint32_t regs) { configure(ctas, regs); }
+
+  // Sizes the board for `ctas` CTA slots and register ids [0, regs); clears it.
+  void configure(uint32_t ctas, uint32_t regs);
+  uint32_t ctas() const { return ctas_; }
   uint32_t regs() const { return regs_; }
 
-  // The first hazard `du` has against warp's pending writes (RAW before WAW).
-  // Hot path: `warp` must be < warps() (not checked here; reserve/release check).
-  Hazard check(uint32_t warp, const ptx::DefUse& du) const;
-  Hazard check(uint32_t warp, const ptx::Instr& in) const { return check(warp, ptx::def_use(in)); }
-  bool can_issue(uint32_t warp, const ptx::DefUse& du) const { return check(warp, du) == Hazard::None; }
-
-  // At issue: marks every register `du` writes as pending. `long_latency`
-  // marks them as memory results too. Reserving a register that is already
-  // pending is a model bug (the caller skipped check()) and throws.
-  void reserve(uint32_t warp, const ptx::DefUse& du, bool long_latency);
-  void reserve(uint32_t warp, const ptx::Instr& in, bool long_latency) {
-    reserve(warp, ptx::def_use(in), long_latency);
+  // The first hazard `du` has against pending writes of `scope`'s threads
+  // (RAW before WAW). Hot path: `cta` must be < ctas() (not checked here).
+  Hazard check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const;
+  Hazard check(uint32_t cta, const ThreadMask& scope, const ptx::Instr& in) const {
+    return check(cta, scope, ptx::def_use(in));
+  }
+  bool can_issue(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+    return check(cta, scope, du) == Hazard::None;
   }
 
-  // At writeback: clears `reg`. Returns true when it was a long-latency write.
-  // Releasing a register that is not pending throws (double writeback).
-  bool release(uint32_t warp, uint32_t reg);
+  // At issue: marks every register `du` writes as pending for `threads`.
+  // `long_latency` marks them as memory results too. Reserving a register
+  // already pending for one of the threads is a model bug (the caller
+  // skipped check()) and throws.
+  void reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency);
+  void reserve(uint32_t cta, const ThreadMask& threads, const ptx::Instr& in, bool long_latency) {
+    reserve(cta, threads, ptx::def_use(in), long_latency);
+  }
 
-  bool is_pending(uint32_t warp, uint32_t reg) const { return test(pending_, warp, reg); }
-  bool is_pending_long(uint32_t warp, uint32_t reg) const { return test(long_, warp, reg); }
-  uint32_t pending(uint32_t warp) const { return count_[warp]; }            // all pending writes
-  uint32_t pending_long(uint32_t warp) const { return long_count_[warp]; }  // memory ones
-  // True when `du` reads or writes a register still waiting on memory: the
-  // warp's next instruction is stuck behind a long-latency op.
-  bool waits_on_long(uint32_t warp, const ptx::DefUse& du) const;
+  // At write-back: clears `reg` for `threads` (the set reserve() was given).
+  // Returns true when it was a long-latency write. Throws when the register
+  // is not pending for those threads (double write-back).
+  bool release(uint32_t cta, const ThreadMask& threads, uint32_t reg);
 
-  // Forgets every pending write of `warp` (warp exit / slot reuse).
-  void clear_warp(uint32_t warp);
-  // Pending registers of `warp`, ascending (for the deadlock dump; allocates).
-  std::vector<uint32_t> pending_regs(uint32_t warp) const;
+  bool is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg) const;
+  // True when `du` reads or writes a register still waiting on memory for
+  // `scope`: the warp's next instruction is stuck behind a long-latency op.
+  bool waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const;
+  // Pending writes of the CTA (any thread, any register): 0 = nothing in flight.
+  uint32_t pending(uint32_t cta) const { return count_[cta]; }
+
+  // Forgets every pending write of the CTA slot (CTA end / slot reuse).
+  void clear_cta(uint32_t cta);
+  // Registers pending for `scope`, ascending (for the deadlock dump; allocates).
+  std::vector<uint32_t> pending_regs(uint32_t cta, const ThreadMask& scope) const;
 
  private:
-  size_t word(uint32_t warp, uint32_t reg) const { return size_t(warp) * words_ + (reg >> 6); }
-  bool test(const std::vector<uint64_t>& b, uint32_t warp, uint32_t reg) const {
-    return reg < regs_ && ((b[word(warp, reg)] >> (reg & 63)) & 1);
+  const ThreadMask& at(const std::vector<ThreadMask>& b, uint32_t cta, uint32_t reg) const {
+    return b[size_t(cta) * regs_ + reg];
   }
-  void check_warp(uint32_t warp) const;
+  static bool overlaps(const ThreadMask& a, const ThreadMask& b);
+  void check_cta(uint32_t cta) const;
   void check_reg(uint32_t reg) const;
 
-  uint32_t warps_ = 0, regs_ = 0, words_ = 0;
-  std::vector<uint64_t> pending_;  // [warp][words_]
-  std::vector<uint64_t> long_;     // subset of pending_
-  std::vector<uint32_t> count_, long_count_;
+  uint32_t ctas_ = 0, regs_ = 0;
+  std::vector<ThreadMask> pending_;  // [cta][reg]
+  std::vector<ThreadMask> long_;     // subset of pending_
+  std::vector<uint32_t> count_;      // per CTA: pending (register, reservation) pairs
+  std::vector<uint32_t> long_count_;
 };
 
 }  // namespace simt::sm

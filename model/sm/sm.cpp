@@ -30,6 +30,7 @@ void SmParams::bind(config::ParamRegistry& r) {
   l1i_port.bind(r, "l1i");
   l1d.bind(r, "l1d");
   l1d_port.bind(r, "l1d");
+  compactor.bind(r, "tbc");
 }
 
 void SmParams::validate() const {
@@ -43,6 +44,7 @@ void SmParams::validate() const {
   l1i_port.validate("l1i");
   l1d.validate("l1d");
   l1d_port.validate("l1d");
+  compactor.validate("tbc");
 }
 
 namespace {
@@ -73,6 +75,13 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, 
   sfu.writeback.bind(issue.wb_sfu);
   ldst.writeback.bind(issue.wb_ldst);
   ldst.l1d.socket.bind(l1d.up.socket);
+  // TBC: block-wide masks -> thread compactor -> warp buffer.
+  if (p.issue.reconvergence == "tbc") {
+    compactor = std::make_unique<tbc::ThreadCompactorUnit>("compactor", p.compactor, stats,
+                                                           sm_name(id) + ".compactor", wf);
+    issue.to_compactor.bind(compactor->in);
+    compactor->out.bind(issue.from_compactor);
+  }
 }
 
 void Sm::set_tracing(bool on) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <systemc>
@@ -16,6 +17,7 @@
 #include "sm/issue_unit.h"
 #include "sm/ldst_unit.h"
 #include "stats/stats.h"
+#include "tbc/thread_compactor_unit.h"
 
 namespace simt::config { class ParamRegistry; }
 namespace simt::trace { class Waveform; class WarpTrace; }
@@ -32,6 +34,7 @@ struct SmParams {
   LdstParams ldst;          // ldst.*, shmem.*
   mem::CacheParams l1i, l1d;            // l1i.*, l1d.*
   mem::CachePortParams l1i_port, l1d_port;
+  tbc::ThreadCompactorParams compactor;  // tbc.* (only with sm.reconvergence = tbc)
 
   SmParams();
   void bind(config::ParamRegistry& r);
@@ -51,6 +54,9 @@ class Sm : public sc_core::sc_module {
   ExecPipe sp, sfu;
   LdstUnit ldst;
   mem::CacheModule l1i, l1d;
+  // TBC's thread compactor between the branch unit and the warp buffer;
+  // present only when sm.reconvergence = tbc.
+  std::unique_ptr<tbc::ThreadCompactorUnit> compactor;
 
   // Forces the trace_/lane_activity() data on (tests); a waveform turns it
   // on by itself for the blocks whose signals it records.

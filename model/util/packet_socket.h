@@ -22,14 +22,19 @@ struct PacketTypes {
 template <class Owner, class P>
 using PacketInitiator = tlm_utils::simple_initiator_socket<Owner, 32, PacketTypes<P>>;
 
+// A socket a netlist may leave unbound (a block that only some machine
+// variants connect, e.g. the issue stage's link to TBC's thread compactor).
 template <class Owner, class P>
-class PacketTarget : public tlm::tlm_target_socket<32, PacketTypes<P>>,
+using OptionalPacketInitiator = tlm_utils::simple_initiator_socket_optional<Owner, 32, PacketTypes<P>>;
+
+template <class Owner, class P, sc_core::sc_port_policy POL = sc_core::SC_ONE_OR_MORE_BOUND>
+class PacketTarget : public tlm::tlm_target_socket<32, PacketTypes<P>, 1, POL>,
                      private tlm::tlm_fw_transport_if<PacketTypes<P>> {
  public:
   using Handler = void (Owner::*)(P&, sc_core::sc_time&);
 
   PacketTarget(const char* name, Owner* owner, Handler handler)
-      : tlm::tlm_target_socket<32, PacketTypes<P>>(name), owner_(owner), handler_(handler) {
+      : tlm::tlm_target_socket<32, PacketTypes<P>, 1, POL>(name), owner_(owner), handler_(handler) {
     this->bind(static_cast<tlm::tlm_fw_transport_if<PacketTypes<P>>&>(*this));
   }
 
@@ -45,5 +50,8 @@ class PacketTarget : public tlm::tlm_target_socket<32, PacketTypes<P>>,
   Owner* owner_;
   Handler handler_;
 };
+
+template <class Owner, class P>
+using OptionalPacketTarget = PacketTarget<Owner, P, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
 }  // namespace simt::util

@@ -41,20 +41,21 @@ Instr cls(Instr in) {
 uint64_t run(const std::vector<Instr>& prog, PipelineUnit& u, uint32_t warp_width,
              std::vector<uint64_t>* issue = nullptr) {
   sm::Scoreboard sb(1, 64);
+  const func::ThreadMask warp = func::ThreadMask::range(0, 32);
   std::vector<std::pair<uint64_t, uint32_t>> inflight;  // (ready cycle, register)
   size_t next = 0;
   uint64_t last = 0;
   for (uint64_t now = 0; next < prog.size() || !inflight.empty(); ++now) {
     for (size_t k = 0; k < inflight.size();)
       if (inflight[k].first == now) {
-        sb.release(0, inflight[k].second);
+        sb.release(0, warp, inflight[k].second);
         inflight.erase(inflight.begin() + long(k));
       } else {
         ++k;
       }
-    if (next < prog.size() && sb.can_issue(0, ptx::def_use(prog[next])) && u.can_accept(now)) {
+    if (next < prog.size() && sb.can_issue(0, warp, ptx::def_use(prog[next])) && u.can_accept(now)) {
       uint64_t done = u.accept(now, prog[next], kFull32, warp_width);
-      sb.reserve(0, prog[next], false);
+      sb.reserve(0, warp, prog[next], false);
       inflight.push_back({done, prog[next].ops[0].reg});
       if (issue) issue->push_back(now);
       last = std::max(last, done);

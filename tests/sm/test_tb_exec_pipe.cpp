@@ -49,6 +49,7 @@ IssuePacket packet(uint32_t warp, const ptx::Instr& in, const func::ThreadMask& 
   p.warp = warp;
   p.instr = &in;
   p.active = active;
+  active.for_each([&](uint32_t t) { p.lanes |= uint64_t{1} << (t % 32); });
   p.active_lanes = active.count();
   p.warp_width = 32;
   p.issue_cycle = now_cycle();

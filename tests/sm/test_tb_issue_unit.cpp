@@ -149,6 +149,7 @@ struct PipeStub : sc_core::sc_module {
     sm::WritebackPacket w;
     w.warp = p.warp;
     w.instr = p.instr;
+    w.ticket = p.ticket;
     w.long_latency = p.long_latency;
     q.emplace_back(now + latency, w);
     ev.notify(util::cycle_time());
