@@ -73,6 +73,14 @@ class TbcBranchUnit final : public sm::BranchUnit {
   // Inspection (tests, traces): the CTA's block-wide stack (Cta scope) or
   // the slot's per-warp stack (Warp scope); nullptr when there is none.
   const BlockStack* cta_stack(uint32_t cta) const;
+  // Waveforms: depth and top-of-stack PC of the CTA's block-wide stack.
+  bool cta_stack(uint32_t cta, uint32_t& depth, uint32_t& tos_pc) const override {
+    const BlockStack* b = cta_stack(cta);
+    if (!b) return false;
+    depth = b->depth();
+    tos_pc = b->top().pc;
+    return true;
+  }
   const BlockStack* warp_stack(uint32_t s) const;
   size_t queued_requests() const { return requests_.size(); }
 
