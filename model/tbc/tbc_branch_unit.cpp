@@ -340,7 +340,11 @@ void TbcBranchUnit::warp_generated(const sm::GeneratedWarp& g) {
   const Cta& c = ctas_[g.cta];
   if (g.index >= c.slots.size()) throw std::logic_error(me + ": more warps than the CTA has slots");
   const StackEntry& e = c.stack->executing();
-  if (g.pc != e.pc || g.mask.none() || g.mask.minus(e.mask).any())
+  // Warps generated earlier may already have reached the next branch, which
+  // moved the executing entry's PC to the reconvergence point: only check
+  // the PC while no branch is synchronising.
+  const bool pc_ok = c.stack->sync_pending() || g.pc == e.pc;
+  if (!pc_ok || g.mask.none() || g.mask.minus(e.mask).any())
     throw std::logic_error(me + ": does not belong to the executing stack entry");
   const uint32_t s = c.slots[g.index];
   if (slots_[s].state != SlotState::Waiting) throw std::logic_error(me + ": its slot is not waiting");
