@@ -60,10 +60,14 @@
 //    (a top-level divergence: all threads of the executing warp belong to
 //    static warps without a warp barrier; our coherent warps are always one
 //    static warp). Coherent warps never merge and nothing merges into them;
-//    they simply jump. At a top-level divergence the static warp gets a
-//    warp barrier at the branch's IPDOM (Cfg reconv_pc; none when that is
-//    the function exit: its threads then never regroup as a static warp)
-//    and its threads regroup with DWF rules with other diverged threads.
+//    they simply jump (while warps wait for a slot, a jumping coherent warp
+//    yields its slot to the oldest of them, as a dissolving warp does). At a
+//    top-level divergence the static warp gets a warp barrier at the
+//    branch's IPDOM (Cfg reconv_pc) and its threads regroup with DWF rules
+//    with other diverged threads. When the IPDOM is the function exit there
+//    is no barrier; every later branch of those threads is control dependent
+//    on this one (the paper's definition of not top-level), so the static
+//    warp stays diverged and its threads regroup freely until they exit.
 //    Threads reaching their static warp's barrier PC (after a branch, a
 //    sequential advance or a release) leave their warp and wait; when every
 //    live thread of the static warp arrived it resumes there as one warp

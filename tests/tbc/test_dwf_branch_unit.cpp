@@ -369,6 +369,31 @@ BOOST_AUTO_TEST_CASE(warp_barrier_restores_the_static_warp_at_the_ipdom) {
   BOOST_TEST(h.slot(0).pc == kEnd);
 }
 
+// DWF-WB: a top-level divergence whose IPDOM is the function exit sets no
+// barrier; the diverged threads regroup freely.
+BOOST_AUTO_TEST_CASE(divergence_to_separate_exits_sets_no_warp_barrier) {
+  // 0 setp; 1 @p bra L; 2 exit; 3 L: add; 4 exit
+  auto k = build([](CfgProgramBuilder& b, uint32_t p) {
+    b.op(Op::Setp, {});
+    b.bra("L", p);
+    b.exit();
+    b.label("L");
+    b.op(Op::Add, {});
+    b.exit();
+  });
+  BOOST_TEST(k->cfg->branch(1)->reconv_pc == simt::ptx::kNoPc);
+  Harness h(2, 4, true);
+  h.start(0, *k, 8, {0, 1});
+  h.exec(0, next());
+  h.exec(1, next());
+  h.exec(0, branch(mask_of({0, 1}), 3));
+  BOOST_TEST(h.unit.warp_barrier_pc(0, 0) == simt::ptx::kNoPc);
+  BOOST_TEST(h.unit.counts().warp_barrier_waits == 0u);
+  h.exec(1, branch(mask_of({6, 7}), 3));
+  BOOST_TEST(h.slot(0).mask == mask_of({0, 1, 6, 7}));
+  BOOST_TEST(h.slot(0).pc == 3u);
+}
+
 // DWF-WB: a coherent warp that jumps while warps wait for a slot yields its
 // slot to the oldest of them and waits itself, still one static warp.
 BOOST_AUTO_TEST_CASE(coherent_warps_yield_their_slot_to_waiting_warps) {
