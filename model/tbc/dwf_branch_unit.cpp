@@ -160,7 +160,7 @@ void DwfBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const Thr
 
 // ---------------------------------------------------------------- execution
 
-void DwfBranchUnit::executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
+void DwfBranchUnit::executed(uint32_t s, const ptx::Instr&, const func::StepResult& r,
                              const ThreadMask& exited) {
   if (s >= num_slots() || slots_[s].state != SlotState::Running || slots_[s].cta >= ctas_.size() ||
       !ctas_[slots_[s].cta].active)
@@ -213,7 +213,6 @@ void DwfBranchUnit::executed(uint32_t s, const ptx::Instr& in, const func::StepR
     case Control::Fault:
       throw kernel_fault(where(c, pc) + ": " + r.fault.message);
   }
-  (void)in;
   if (someone_exited) recheck_after_exit(c);
   settle(c, blocking);
   if (c.threads.minus(c.exited).none()) retire(c);
