@@ -42,10 +42,21 @@ bool Scoreboard::overlaps(const ThreadMask& a, const ThreadMask& b) {
 
 Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
   if (count_[cta] == 0) return Hazard::None;  // common case: nothing in flight
+  // Only the words the scope occupies (one for a static warp of <= 64 threads).
+  uint32_t lo = 0, hi = ThreadMask::kWords;
+  while (lo < hi && !scope.word(lo)) ++lo;
+  while (hi > lo && !scope.word(hi - 1)) --hi;
+  auto hit = [&](uint32_t r) {
+    if (r >= regs_) return false;
+    const ThreadMask& p = at(pending_, cta, r);
+    for (uint32_t i = lo; i < hi; ++i)
+      if (p.word(i) & scope.word(i)) return true;
+    return false;
+  };
   for (uint32_t r : du.uses)
-    if (r < regs_ && overlaps(at(pending_, cta, r), scope)) return Hazard::Raw;
+    if (hit(r)) return Hazard::Raw;
   for (uint32_t r : du.defs)
-    if (r < regs_ && overlaps(at(pending_, cta, r), scope)) return Hazard::Waw;
+    if (hit(r)) return Hazard::Waw;
   return Hazard::None;
 }
 
