@@ -590,7 +590,6 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   const uint32_t pc = ws.pc;
   const ptx::Instr& in = prog.code[pc];
   const func::ThreadMask mask = ws.mask.minus(cta.exited());
-  const func::ThreadMask scope = ws.scope;
   const uint32_t lanes = mask.count();
 
   // Threads whose guard holds (before the instruction may change it).
