@@ -6,15 +6,12 @@
 // Each run is its own simtlab process (SystemC elaborates once per process).
 #include "workloads/workload_cases.h"
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
-#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
 
 using namespace simt;
 namespace fs = std::filesystem;
@@ -34,24 +31,13 @@ const std::vector<std::pair<std::string, std::string>> kSetups = {
     {"dwf-wb", "--config " SIMT_SOURCE_DIR "/configs/dwf-wb.toml"},
 };
 
-fs::path scratch() {
-  static fs::path d = [] {
-    fs::path p = fs::temp_directory_path() / ("simtlab_tbc_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
-  return d;
-}
+fs::path scratch() { return test::scratch_dir("simtlab_tbc"); }
 
 // Runs simtlab; returns its --stats document, or null after a failed check.
 nlohmann::json run(const std::string& args, const std::string& tag) {
-  fs::path stats = scratch() / (tag + ".json");
-  const std::string full = "run " + args + " --stats " + stats.string();
-  const test::ProcessRun r = test::run_simtlab(full, scratch());
-  BOOST_TEST(r.code == 0, full << "\n" << r.out << r.err);
-  if (r.code != 0) return nullptr;
-  std::ifstream f(stats);
-  return nlohmann::json::parse(f);
+  const test::StatsRun r = test::run_with_stats(args, scratch(), tag);
+  BOOST_TEST(r.proc.code == 0, r.cmd << "\n" << r.proc.out << r.proc.err);
+  return r.stats;
 }
 
 double simd_efficiency(const nlohmann::json& j) { return j["simd_efficiency"].get<double>(); }

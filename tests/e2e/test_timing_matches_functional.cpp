@@ -4,13 +4,11 @@
 // simtlab process (SystemC elaborates once per process).
 #include "workloads/workload_cases.h"
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
-#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
 
 using namespace simt;
 namespace fs = std::filesystem;
@@ -19,23 +17,13 @@ namespace {
 
 const char* kConfigs[] = {"vws-baseline", "tbc-baseline", "fermi-gtx480"};
 
-fs::path scratch() {
-  static fs::path d = [] {
-    fs::path p = fs::temp_directory_path() / ("simtlab_e2e_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
-  return d;
-}
+fs::path scratch() { return test::scratch_dir("simtlab_e2e"); }
 
 // Runs simtlab and returns its --stats document.
 nlohmann::json run(const std::string& args, const std::string& tag) {
-  fs::path stats = scratch() / (tag + ".json");
-  const std::string full = "run " + args + " --stats " + stats.string();
-  const test::ProcessRun r = test::run_simtlab(full, scratch());
-  BOOST_TEST_REQUIRE(r.code == 0, full << "\n" << r.out << r.err);
-  std::ifstream f(stats);
-  return nlohmann::json::parse(f);
+  const test::StatsRun r = test::run_with_stats(args, scratch(), tag);
+  BOOST_TEST_REQUIRE(r.proc.code == 0, r.cmd << "\n" << r.proc.out << r.proc.err);
+  return r.stats;
 }
 
 }  // namespace

@@ -1,0 +1,46 @@
+// For end-to-end tests that read simtlab's --stats document: a scratch
+// folder per test process, and one run returning its exit and its stats.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+
+namespace simt::test {
+
+// <tmp>/<prefix>_<pid>, created on first use; the caller removes it at exit.
+inline std::filesystem::path scratch_dir(const std::string& prefix) {
+  static const std::filesystem::path d = [&] {
+    std::filesystem::path p = std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+struct StatsRun {
+  std::string cmd;       // the simtlab arguments, for messages
+  ProcessRun proc;
+  nlohmann::json stats;  // null unless the run exited 0
+};
+
+// `simtlab run <args> --stats <dir>/<tag>.json`.
+inline StatsRun run_with_stats(const std::string& args, const std::filesystem::path& dir, const std::string& tag) {
+  const std::filesystem::path file = dir / (tag + ".json");
+  StatsRun r;
+  r.cmd = "run " + args + " --stats " + file.string();
+  r.proc = run_simtlab(r.cmd, dir);
+  if (r.proc.code == 0) {
+    std::ifstream f(file);
+    r.stats = nlohmann::json::parse(f);
+  }
+  return r;
+}
+
+}  // namespace simt::test
