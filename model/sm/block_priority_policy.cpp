@@ -1,5 +1,7 @@
 #include "sm/block_priority_policy.h"
 
+#include "sm/lrr_policy.h"
+
 namespace simt::sm {
 
 const char* BlockPriorityPolicy::name() const {
@@ -18,8 +20,7 @@ int BlockPriorityPolicy::pick_in_block(const std::vector<WarpCandidate>& c, uint
   uint64_t best_key = UINT64_MAX;
   for (size_t i = 0; i < c.size(); ++i) {
     if (!c[i].ready || c[i].block != block) continue;
-    const uint64_t w = c[i].warp;
-    const uint64_t key = int64_t(w) > last ? w : w + (uint64_t{1} << 33);
+    const uint64_t key = lrr_key(c[i].warp, last);
     if (key < best_key) {
       best_key = key;
       best = static_cast<int>(i);

@@ -9,8 +9,7 @@ int LrrPolicy::pick(const std::vector<WarpCandidate>& c, uint64_t) {
   uint64_t best_key = UINT64_MAX;
   for (size_t i = 0; i < c.size(); ++i) {
     if (!c[i].ready) continue;
-    uint64_t w = c[i].warp;
-    uint64_t key = int64_t(w) > last_ ? w : w + (uint64_t{1} << 33);
+    const uint64_t key = lrr_key(c[i].warp, last_);
     if (key < best_key) {
       best_key = key;
       best = static_cast<int>(i);

@@ -7,6 +7,12 @@
 
 namespace simt::sm {
 
+// Loose round-robin order: distance of warp `w` from the one after `last`
+// (the warp that issued last, -1 = none), wrapping. Smaller goes first.
+inline uint64_t lrr_key(uint32_t w, int64_t last) {
+  return int64_t(w) > last ? w : w + (uint64_t{1} << 33);
+}
+
 class LrrPolicy final : public IssuePolicy {
  public:
   int pick(const std::vector<WarpCandidate>& c, uint64_t now) override;
