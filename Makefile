@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WORKLOAD ?= bfs
 SIZE ?= small
 
-.PHONY: all bootstrap build run test test-long bench clean
+.PHONY: all bootstrap build simtlab run test test-long bench clean
 
 all: build
 
@@ -19,7 +19,11 @@ $(BUILD)/CMakeCache.txt:
 build: bootstrap $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# Running needs only the command line, not the test binaries.
+simtlab: bootstrap $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target simtlab
+
+run: simtlab
 	$(BUILD)/simtlab run --workload $(WORKLOAD) --size $(SIZE)
 
 # Everything except the long-running label.

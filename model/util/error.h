@@ -1,7 +1,6 @@
-// The one exception type the model throws for anything a user can cause.
-// The command line maps it to an exit code: 2 = bad input (PTX, config,
-// manifest, option), 3 = the kernel misbehaved at run time (bad address,
-// barrier deadlock, trap).
+// The one exception type the model throws for anything a user can cause,
+// and the exit codes the command line maps it to. Every code has one
+// meaning; docs/exit-codes.md lists them for users.
 #pragma once
 
 #include <stdexcept>
@@ -9,7 +8,16 @@
 
 namespace simt {
 
-enum class ExitCode : int { Ok = 0, Failure = 1, BadInput = 2, KernelFault = 3 };
+enum class ExitCode : int {
+  Ok = 0,
+  Failure = 1,        // a workload ran but its results failed verification
+  BadInput = 2,       // PTX, config, manifest, option, or an output path that cannot be written
+  KernelFault = 3,    // the kernel misbehaved: bad address, barrier deadlock, trap, runaway limit
+  OutputError = 4,    // writing a result failed after the run had started (disk full, I/O error)
+  HostResources = 5,  // the host cannot hold what the run needs (out of host memory)
+  Internal = 6,       // a bug in simtlab: please report it
+  Interrupted = 130,  // SIGINT/SIGTERM: stopped by the user, partial outputs removed
+};
 
 class Error : public std::runtime_error {
  public:
@@ -24,5 +32,11 @@ class Error : public std::runtime_error {
 inline Error input_error(const std::string& what) { return Error(ExitCode::BadInput, what); }
 // The kernel did something a GPU would fault or hang on.
 inline Error kernel_fault(const std::string& what) { return Error(ExitCode::KernelFault, what); }
+// Writing an output failed while or after the run (the path itself was checked before).
+inline Error output_error(const std::string& what) { return Error(ExitCode::OutputError, what); }
+// The host machine cannot provide what the run needs.
+inline Error resource_error(const std::string& what) { return Error(ExitCode::HostResources, what); }
+// A broken invariant inside simtlab, not the user's fault.
+inline Error internal_error(const std::string& what) { return Error(ExitCode::Internal, what); }
 
 }  // namespace simt
