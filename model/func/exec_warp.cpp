@@ -88,11 +88,10 @@ std::string check_shfl(const ptx::Instr& in) {
   return "";
 }
 
-// The value lane `l` of group `g` reads from `src_lane`, which does not take part.
-uint32_t undefined_read(ExecContext& c, uint32_t g, uint32_t l, uint32_t src_lane, uint32_t own) {
+// The value a thread of group `g` reads from `src_lane`, which does not take part; `own` is its own `a`.
+uint32_t undefined_read(ExecContext& c, uint32_t g, uint32_t src_lane, uint32_t own) {
   const ShflUndefined policy = c.env.shfl_undefined;
   if (c.env.shfl_log) c.env.shfl_log->note(c.cta.program(), c.pc, src_lane, policy);
-  (void)l;
   switch (policy) {
     case ShflUndefined::Self: return own;
     case ShflUndefined::Zero: return 0;
@@ -134,7 +133,7 @@ void exec_shfl(ExecContext& c) {
       // Reading one's own lane is always defined.
       const uint32_t part = (exec & member_mask(c, 4, t)) | (1u << l);
       const uint32_t src_lane = static_cast<uint32_t>(j);
-      const uint32_t v = (part >> src_lane) & 1 ? val[src_lane] : undefined_read(c, g, l, src_lane, val[l]);
+      const uint32_t v = (part >> src_lane) & 1 ? val[src_lane] : undefined_read(c, g, src_lane, val[l]);
       c.dst(0, t, Type::B32, v);
       if (has_p) c.write_reg(c.in.pout.reg, t, Type::Pred, in_range);
     });

@@ -347,7 +347,7 @@ BOOST_AUTO_TEST_CASE(file_without_kernels_is_refused_by_kernel_names) {
       kernel_names(m);
     } catch (const simt::Error& e) {
       const std::string what = e.what();
-      BOOST_TEST(what.find(path + ": no kernel") != std::string::npos, what);
+      BOOST_CHECK_MESSAGE(what.find(path + ": no kernel") != std::string::npos, what);
       BOOST_TEST(static_cast<int>(e.code()) == 2);
       return true;
     }
