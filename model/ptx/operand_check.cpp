@@ -140,7 +140,10 @@ Form form_of(const Instr& in) {
     case Op::Red: return make({A, S(t)});
     case Op::Prefetch: case Op::Prefetchu: return make({A});
     case Op::Bar: case Op::Barrier:
-      if (in.flags & kRedBar) return make({D(in.bop == BoolOp::Popc ? Type::U32 : Type::Pred), U, U, P}, 1);
+      if (in.flags & kRedBar) {  // bar.red.op d, a{, b}, {!}c: the predicate is always last
+        const OperandSpec d = D(in.bop == BoolOp::Popc ? Type::U32 : Type::Pred);
+        return in.nops > 3 ? make({d, U, U, P}) : make({d, U, P});
+      }
       if (in.flags & kArrive) return make({U, U});
       return make({U, U}, 1);
     case Op::BarWarp: return make({U});
