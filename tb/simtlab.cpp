@@ -149,7 +149,7 @@ int run_manifest(const RunOptions& o, Machine& m) {
 
 int inspect(const std::string& file, const std::string& kernel) {
   ptx::Module m = ptx::parse_file(file);
-  std::vector<std::string> entries = ptx::entry_names(m);
+  std::vector<std::string> entries = ptx::kernel_names(m);
   if (!kernel.empty()) entries = {kernel};
   // Addresses of globals do not matter for the report; give each a distinct one.
   ptx::SymbolAddresses addrs(m.globals.size());

@@ -125,7 +125,11 @@ bool resolve_all(ExecContext& c, int addr_op, uint32_t elem, uint32_t nelem, Kin
     constexpr Space S = decltype(tag)::value;
     c.mask.for_each([&](uint32_t t) {
       if (!ok) return;
-      const uint64_t a = address(c, addr_op, t);
+      uint64_t a = address(c, addr_op, t);
+      // Shared, local and param addresses are 32 bits wide: the hardware adds
+      // base and offset modulo 2^32, and nvcc relies on it (a base formed as
+      // buf - 68 in a 32-bit register, then [base+72]).
+      if constexpr (S == Space::Shared || S == Space::Local || S == Space::Param) a &= kWindowSize - 1;
       if (a % bytes != 0) {
         c.fail_at(t, a, std::string("misaligned ") + (k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic") +
                             " address (access of " + std::to_string(bytes) + " bytes)");
@@ -329,7 +333,10 @@ void exec_cvta(ExecContext& c) {
   const bool to_space = (c.in.flags & ptx::kToSpace) != 0;
   c.mask.for_each([&](uint32_t t) {
     const uint64_t a = c.src(1, t, Type::U64);
-    c.dst(0, t, ty, to_space ? a - base : a + base);
+    // A window's offsets are 32 bits (see resolve_all): wrap them the same way
+    // in both directions. Global and const addresses (base 0) stay 64-bit.
+    const uint64_t wrap = base ? kWindowSize - 1 : ~uint64_t{0};
+    c.dst(0, t, ty, to_space ? (a - base) & wrap : base + (a & wrap));
   });
 }
 

@@ -4,9 +4,10 @@
 // of the CTA (thread t is lane t % 32 of group t / 32) on the threads that
 // execute the instruction, whatever warp width the timing model uses. A
 // membermask further limits which of those threads take part. Lanes that do
-// not execute the instruction contribute nothing: a shfl whose source lane
-// is not executing returns the reading thread's own value (real hardware
-// leaves that undefined).
+// not execute the instruction contribute nothing. A shfl whose source lane is
+// not executing or not in membermask reads a value PTX leaves undefined; the
+// machine parameter func.shfl_undefined picks it (ExecEnv::shfl_undefined)
+// and every such read is counted and warned about (ShflUndefinedLog).
 #include <cstdint>
 
 #include "func/exec_context.h"
@@ -87,6 +88,21 @@ std::string check_shfl(const ptx::Instr& in) {
   return "";
 }
 
+// The value a thread of group `g` reads from `src_lane`, which does not take part; `own` is its own `a`.
+uint32_t undefined_read(ExecContext& c, uint32_t g, uint32_t src_lane, uint32_t own) {
+  const ShflUndefined policy = c.env.shfl_undefined;
+  if (c.env.shfl_log) c.env.shfl_log->note(c.cta.program(), c.pc, src_lane, policy);
+  switch (policy) {
+    case ShflUndefined::Self: return own;
+    case ShflUndefined::Zero: return 0;
+    case ShflUndefined::Source: {
+      const uint32_t src = g * kLanes + src_lane;
+      return src < c.cta.threads() ? static_cast<uint32_t>(c.src(1, src, Type::B32)) : 0;
+    }
+  }
+  return 0;
+}
+
 // shfl{.sync}.mode.b32 d{|p}, a, b, c{, membermask}; c = (segmask << 8) | clamp.
 void exec_shfl(ExecContext& c) {
   const auto mode = static_cast<ptx::ShflMode>(c.in.mode);
@@ -114,9 +130,10 @@ void exec_shfl(ExecContext& c) {
         case ptx::ShflMode::Idx: j = min_lane | (b & ~seg); in_range = j <= max_lane; break;
       }
       if (!in_range) j = lane;
-      const uint32_t part = exec & member_mask(c, 4, t);
+      // Reading one's own lane is always defined.
+      const uint32_t part = (exec & member_mask(c, 4, t)) | (1u << l);
       const uint32_t src_lane = static_cast<uint32_t>(j);
-      const uint32_t v = (part >> src_lane) & 1 ? val[src_lane] : val[l];
+      const uint32_t v = (part >> src_lane) & 1 ? val[src_lane] : undefined_read(c, g, src_lane, val[l]);
       c.dst(0, t, Type::B32, v);
       if (has_p) c.write_reg(c.in.pout.reg, t, Type::Pred, in_range);
     });

@@ -12,6 +12,7 @@
 
 #include "func/cta_state.h"
 #include "func/global_memory.h"
+#include "func/shfl_undefined.h"
 #include "func/thread_mask.h"
 #include "ptx/ir.h"
 
@@ -21,6 +22,9 @@ namespace simt::func {
 struct ExecEnv {
   GlobalMemory* global = nullptr;
   std::ostream* printf_out = nullptr;  // device printf; nullptr discards
+  // shfl.sync reading a lane that is not executing it or not in membermask.
+  ShflUndefined shfl_undefined = ShflUndefined::Zero;
+  ShflUndefinedLog* shfl_log = nullptr;  // counts and warns; nullptr: neither
 };
 
 enum class Control : uint8_t {

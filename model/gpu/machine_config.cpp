@@ -46,6 +46,8 @@ void MachineConfig::bind(config::ParamRegistry& r) {
   l2_port.bind(r, "l2");
   xbar.bind(r, "xbar");
   dram.bind(r, "dram");
+  r.add_choice("func.shfl_undefined", shfl_undefined, {"source", "zero", "self"},
+               "value shfl.sync reads from a lane that is inactive or not in membermask (undefined in PTX)");
 }
 
 void MachineConfig::finalize() {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "gpu/cta_dispatcher.h"
 #include "mem/cache.h"
@@ -26,6 +27,8 @@ struct MachineConfig {
   mem::CachePortParams l2_port;
   mem::CrossbarParams xbar;   // xbar.*
   mem::DramParams dram;       // dram.*
+  // func.*: functional semantics both modes share (the executor's choices where PTX leaves a value undefined).
+  std::string shfl_undefined = "zero";  // func.shfl_undefined: source | zero | self (docs/ptx-support.md)
 
   MachineConfig();
   void bind(config::ParamRegistry& r);

@@ -369,4 +369,10 @@ std::vector<std::string> entry_names(const Module& m) {
   return names;
 }
 
+std::vector<std::string> kernel_names(const Module& m) {
+  std::vector<std::string> names = entry_names(m);
+  if (names.empty()) throw input_error(m.path + ": no kernel in this file (no .entry with a body)");
+  return names;
+}
+
 }  // namespace simt::ptx

@@ -31,4 +31,9 @@ Program link(const Module& m, const std::string& entry, const SymbolAddresses& a
 // Names of the .entry functions with a body, in file order.
 std::vector<std::string> entry_names(const Module& m);
 
+// entry_names(), for callers that need at least one kernel (simtlab inspect):
+// throws simt::input_error naming the file when it has none (an empty or
+// header-only file, or only .func / extern declarations).
+std::vector<std::string> kernel_names(const Module& m);
+
 }  // namespace simt::ptx

@@ -17,8 +17,8 @@ Liveness::Liveness(const Program& p, const Cfg& cfg) {
   // Per-block upward-exposed uses (gen) and unconditional definitions (kill).
   std::vector<uint64_t> gen(nb * words_, 0), kill(nb * words_, 0);
   for (const BasicBlock& b : blocks) {
-    uint64_t* g = &gen[b.id * words_];
-    uint64_t* k = &kill[b.id * words_];
+    uint64_t* g = gen.data() + size_t{b.id} * words_;
+    uint64_t* k = kill.data() + size_t{b.id} * words_;
     for (uint32_t pc = b.begin; pc < b.end; ++pc) {
       const DefUse du = def_use(p.code[pc]);
       for (uint32_t r : du.uses) {
@@ -43,14 +43,14 @@ Liveness::Liveness(const Program& p, const Cfg& cfg) {
     changed = false;
     for (size_t i = nb; i-- > 0;) {
       const BasicBlock& b = blocks[i];
-      uint64_t* o = &out_[i * words_];
+      uint64_t* o = out_.data() + i * words_;
       for (uint32_t s : b.succs) {
-        const uint64_t* si = &in_[static_cast<size_t>(s) * words_];
+        const uint64_t* si = in_.data() + static_cast<size_t>(s) * words_;
         for (uint32_t w = 0; w < words_; ++w) o[w] |= si[w];
       }
-      uint64_t* in = &in_[i * words_];
-      const uint64_t* g = &gen[i * words_];
-      const uint64_t* k = &kill[i * words_];
+      uint64_t* in = in_.data() + i * words_;
+      const uint64_t* g = gen.data() + i * words_;
+      const uint64_t* k = kill.data() + i * words_;
       for (uint32_t w = 0; w < words_; ++w) {
         const uint64_t v = g[w] | (o[w] & ~k[w]);
         if (v != in[w]) {

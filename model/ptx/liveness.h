@@ -25,8 +25,10 @@ class Liveness {
   Liveness(const Program& p, const Cfg& cfg);
 
   uint32_t words() const { return words_; }  // uint64_t words per set
-  const uint64_t* live_in(uint32_t block) const { return &in_[static_cast<size_t>(block) * words_]; }
-  const uint64_t* live_out(uint32_t block) const { return &out_[static_cast<size_t>(block) * words_]; }
+  // data() + offset, not &v[offset]: with no registers (words_ == 0) the
+  // vectors are empty and v[0] would bind a reference to nothing.
+  const uint64_t* live_in(uint32_t block) const { return in_.data() + static_cast<size_t>(block) * words_; }
+  const uint64_t* live_out(uint32_t block) const { return out_.data() + static_cast<size_t>(block) * words_; }
   bool is_live_in(uint32_t block, uint32_t reg) const { return test(live_in(block), reg); }
   bool is_live_out(uint32_t block, uint32_t reg) const { return test(live_out(block), reg); }
   uint32_t live_in_count(uint32_t block) const { return count(live_in(block)); }

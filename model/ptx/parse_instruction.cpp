@@ -1,10 +1,12 @@
 // Instructions: guard, mnemonic (decoded by opcode_table), operands, calls,
 // immediates, and the normalised source text kept for traces.
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
 #include "ptx/opcode_table.h"
+#include "ptx/operand_check.h"
 #include "ptx/parser_state.h"
 
 namespace simt::ptx::detail {
@@ -385,15 +387,21 @@ void Parser::parse_instruction() {
     fail(mn, "expected an instruction, found '" + std::string(mn.text) + "'");
   next();
   if (!decode_mnemonic(mn.text, in)) fail(mn, "unknown instruction '" + std::string(mn.text) + "'");
+  std::array<const Token*, kMaxOperands> op_at{};  // where each operand starts, for messages
+  const Token* pout_at = &mn;
   if (in.op == Op::Call) {
     parse_call(in);
   } else {
     int k = 0;
     if (!is_punct(';')) {
       for (;;) {
+        const Token* at = &peek();
+        const int first_op = k;
         parse_operand(in, k);
+        for (int i = first_op; i < k; ++i) op_at[static_cast<size_t>(i)] = at;
         if (k == 1 && accept('|')) {
           const Token& p = peek();
+          pout_at = &p;
           if (p.kind != Tok::Word || (p.text[0] != '%' && p.text != "_" && !is_reg_name(p)))
             fail(p, "bad operand '" + std::string(p.text) + "' after '|'");
           next();
@@ -406,6 +414,14 @@ void Parser::parse_instruction() {
     }
     in.nops = static_cast<uint8_t>(k);
     expect(';', "after instruction");
+    OperandError err;
+    if (!check_operands(in, f.regs, std::string(mn.text), err)) {
+      const Token* at = &mn;
+      if (err.index == -2) at = pout_at;
+      else if (err.index == -3) at = &start;
+      else if (err.index >= 0 && err.index < k && op_at[static_cast<size_t>(err.index)]) at = op_at[static_cast<size_t>(err.index)];
+      fail(*at, err.message);
+    }
   }
   f.code.push_back(in);
   f.text.push_back(instruction_text(first, mn_idx, pos_ - 1));

@@ -30,6 +30,7 @@ struct Kernel {
   std::unique_ptr<ptx::Cfg> cfg;
   std::unique_ptr<func::Executor> exec;
   uint32_t regs_per_thread = 0;  // for occupancy in timing mode
+  func::ShflUndefinedLog shfl_log{&std::cerr};  // warns once per PC of this kernel, over all launches
 };
 
 // Instruction addresses seen by the I-caches: each linked kernel gets its own
@@ -254,8 +255,14 @@ LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3
   totals_.warp_instructions += st.warp_instructions;
   totals_.thread_instructions += st.thread_instructions;
   totals_.wall_seconds += st.wall_seconds;
+  totals_.shfl_undefined_reads += st.shfl_undefined_reads;
   launch_log_.push_back(st);
   return st;
+}
+
+// func.shfl_undefined of the machine (the default when there is none).
+func::ShflUndefined Device::shfl_policy() const {
+  return opts_.machine ? func::shfl_undefined_from_name(opts_.machine->shfl_undefined) : func::ShflUndefined::Zero;
 }
 
 LaunchStats Device::launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
@@ -264,6 +271,9 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   func::ExecEnv env;
   env.global = &mem_;
   env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  env.shfl_undefined = shfl_policy();
+  env.shfl_log = &k.shfl_log;
+  const uint64_t shfl0 = k.shfl_log.reads();
   FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
   RunnerStats rs;
   uint64_t index = 0;
@@ -280,6 +290,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   st.warp_instructions = rs.warp_instructions;
   st.thread_instructions = rs.thread_instructions;
   st.max_stack_depth = static_cast<uint32_t>(rs.max_stack_depth);
+  st.shfl_undefined_reads = k.shfl_log.reads() - shfl0;
   return st;
 }
 
@@ -299,6 +310,9 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   ctx->params = params;
   ctx->env.global = &mem_;
   ctx->env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  ctx->env.shfl_undefined = shfl_policy();
+  ctx->env.shfl_log = &k.shfl_log;
+  const uint64_t shfl0 = k.shfl_log.reads();
   ctx->code_base = kCodeBase + (launches_ % 4096) * kCodeRegion;
   ctx->regs_per_thread = k.regs_per_thread;
   ctx->launch_id = launches_;
@@ -316,6 +330,7 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   st.warp_instructions = reg.sum("sm*.warp_instructions") - w0;
   st.thread_instructions = reg.sum("sm*.thread_instructions") - t0;
   st.max_stack_depth = timing_->gpu->take_max_stack_depth();
+  st.shfl_undefined_reads = k.shfl_log.reads() - shfl0;
   return st;
 }
 

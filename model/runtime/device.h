@@ -14,6 +14,7 @@
 
 #include "func/cta_state.h"
 #include "func/global_memory.h"
+#include "func/shfl_undefined.h"
 #include "ptx/ir.h"
 #include "trace/progress.h"
 #include "trace/warp_trace.h"
@@ -82,6 +83,7 @@ struct LaunchStats {
   uint64_t thread_instructions = 0;  // sum of active threads over issued instructions
   uint64_t ctas = 0;
   uint32_t max_stack_depth = 0;      // deepest reconvergence stack (totals(): over every launch)
+  uint64_t shfl_undefined_reads = 0;  // shfl.sync reads of an inactive / non-member lane (func.shfl_undefined)
   double wall_seconds = 0;
 };
 
@@ -157,6 +159,7 @@ class Device {
                                 const std::vector<uint8_t>& params);
   LaunchStats launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                             const std::vector<uint8_t>& params);
+  func::ShflUndefined shfl_policy() const;
   struct Timing;  // the SystemC machine, built at the first timing launch (or memory_socket())
   Timing& timing();
 

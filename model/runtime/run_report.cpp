@@ -81,6 +81,7 @@ nlohmann::json kernel_records(const Device& dev, bool timing) {
     k["thread_instructions"] = l.thread_instructions;
     k["ctas"] = l.ctas;
     k["max_stack_depth"] = l.max_stack_depth;
+    k["shfl_undefined_reads"] = l.shfl_undefined_reads;
     out.push_back(std::move(k));
   }
   return out;
@@ -100,6 +101,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
   r["thread_instructions"] = t.thread_instructions;
   r["ctas"] = t.ctas;
   r["max_stack_depth"] = t.max_stack_depth;
+  // shfl.sync reads of an inactive / non-member lane: the kernel relies on undefined behaviour.
+  r["shfl_undefined_reads"] = t.shfl_undefined_reads;
   r["kernels"] = kernel_records(dev, dev.timing_stats() != nullptr);
   // Equal for two runs that leave device memory identical (e.g. timing vs functional).
   r["memory_checksum"] = dev.memory().checksum();

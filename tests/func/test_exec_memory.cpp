@@ -389,3 +389,66 @@ BOOST_AUTO_TEST_CASE(unsupported_memory_forms_rejected_at_construction) {
     BOOST_CHECK(std::string(e.what()).find("test.ptx:2: unsupported instruction 'atom.global.max.f32") == 0);
   }
 }
+
+// Shared, local and param addresses wrap modulo 2^32 (Rodinia nw: base = buf - 68
+// in a 32-bit register, then ld.shared [base+72]); global addresses do not.
+BOOST_AUTO_TEST_CASE(window_addresses_wrap_modulo_2_pow_32) {
+  ExecFixture f;
+  f.params.resize(16);
+  const uint32_t pval = 0xabcd1234u;
+  std::memcpy(f.params.data() + 4, &pval, 4);
+  const uint32_t base = f.reg(Type::U32), base64 = f.reg(Type::U64), v = f.reg(Type::U32);
+  const uint32_t g = f.reg(Type::U64), back = f.reg(Type::U32);
+  const uint32_t ld_sh = f.add(make(Op::Ld, Type::U32, {R(v), Addr(base, 72)}, Space::Shared));
+  const uint32_t ld_sh64 = f.add(make(Op::Ld, Type::U32, {R(v), Addr(base64, 72)}, Space::Shared));
+  const uint32_t st_loc = f.add(make(Op::St, Type::U32, {Addr(base, 72), R(back)}, Space::Local));
+  const uint32_t ld_loc = f.add(make(Op::Ld, Type::U32, {R(v), Addr(ptx::kNoReg, 4)}, Space::Local));
+  const uint32_t ld_par = f.add(make(Op::Ld, Type::U32, {R(v), Addr(base, 72)}, Space::Param));
+  const uint32_t ld_far = f.add(make(Op::Ld, Type::U32, {R(v), Addr(base, 200)}, Space::Shared));
+  const uint32_t cvta = f.add(make(Op::Cvta, Type::U64, {R(g), R(base64)}, Space::Shared));
+  const uint32_t ld_gen = f.add(make(Op::Ld, Type::U32, {R(v), Addr(g, 72)}, Space::Generic));
+  Instr to_sh = make(Op::Cvta, Type::U64, {R(base64), R(g)}, Space::Shared);
+  to_sh.flags |= ptx::kToSpace;
+  const uint32_t cvta_to = f.add(to_sh);
+  const uint32_t ld_glob = f.add(make(Op::Ld, Type::U32, {R(v), Addr(base64, 72)}, Space::Global));
+  f.build(2, 64, 16);
+  const uint32_t w = 0x5eed0004u;
+  std::memcpy(f.cta->shared().data() + 4, &w, 4);
+  f.set_all(base, 0xFFFFFFBCull);    // 4 - 72 modulo 2^32
+  f.set_all(base64, 0xFFFFFFBCull);  // the same offset zero-extended into a 64-bit register
+  f.run(ld_sh);
+  BOOST_REQUIRE(f.out.control == Control::Next);
+  BOOST_CHECK_EQUAL(f.r(v, 1), w);
+  BOOST_CHECK_EQUAL(f.out.accesses[1].addr, 4u);
+  f.run(ld_sh64);
+  BOOST_REQUIRE(f.out.control == Control::Next);
+  BOOST_CHECK_EQUAL(f.r(v, 0), w);
+  f.set_all(back, 99);
+  f.run(st_loc);
+  BOOST_REQUIRE(f.out.control == Control::Next);
+  f.run(ld_loc);
+  BOOST_CHECK_EQUAL(f.r(v, 1), 99u);
+  f.run(ld_par);
+  BOOST_REQUIRE(f.out.control == Control::Next);
+  BOOST_CHECK_EQUAL(f.r(v, 0), pval);
+  // Wrapping does not hide a real overrun: 4 - 72 + 200 = 132 is past 64 bytes.
+  f.run(ld_far);
+  BOOST_CHECK(f.out.control == Control::Fault);
+  BOOST_CHECK_EQUAL(f.out.fault.addr, 132u);
+  // cvta keeps the window's offset 32-bit: generic + 72 reaches offset 4 as well.
+  f.run(cvta);
+  BOOST_CHECK_EQUAL(f.r(g, 0), func::kSharedWindow + 0xFFFFFFBCull);
+  f.set_all(base64, 0x1'FFFF'FFBCull);  // a 64-bit offset above 2^32 wraps too
+  f.run(cvta);
+  BOOST_CHECK_EQUAL(f.r(g, 0), func::kSharedWindow + 0xFFFFFFBCull);
+  // A generic pointer just below the window plus an offset lands inside it (64-bit arithmetic).
+  f.set_all(g, func::kSharedWindow - 68);
+  f.run(ld_gen);
+  BOOST_REQUIRE(f.out.control == Control::Next);
+  BOOST_CHECK_EQUAL(f.r(v, 1), w);
+  f.run(cvta_to);
+  BOOST_CHECK_EQUAL(f.r(base64, 0), 0xFFFFFFBCull);
+  // Global addresses are 64-bit: no wrap, so this is unmapped.
+  f.run(ld_glob);
+  BOOST_CHECK(f.out.control == Control::Fault);
+}

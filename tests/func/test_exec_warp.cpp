@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE exec_warp
 #include <boost/test/unit_test.hpp>
 
+#include <sstream>
+
 #include "exec_fixture.h"
 #include "util/error.h"
 
@@ -133,13 +135,63 @@ BOOST_AUTO_TEST_CASE(shfl_segments_and_inactive_sources) {
   Shfl i(ShflMode::Idx, 2, (24 << 8) | 0x1f);
   i.f.run(i.pc);
   BOOST_CHECK_EQUAL(i.f.r(i.d, 13), 1010u);
-  // Source lane not executing: the reader keeps its own value, p still says in range.
-  Shfl u(ShflMode::Idx, 0, 0x1f);
-  u.f.run(u.pc, lanes({1, 2, 32, 33}));
-  BOOST_CHECK_EQUAL(u.f.r(u.d, 1), 1001u);
-  BOOST_CHECK_EQUAL(u.f.r(u.p, 1), 1u);
-  BOOST_CHECK_EQUAL(u.f.r(u.d, 33), 1032u);
-  BOOST_CHECK_EQUAL(u.f.r(u.d, 0), 0u);  // not executing: untouched
+  // Source lane not executing: the value is func.shfl_undefined's, p still says in range.
+  using func::ShflUndefined;
+  for (ShflUndefined policy : {ShflUndefined::Source, ShflUndefined::Zero, ShflUndefined::Self}) {
+    Shfl u(ShflMode::Idx, 0, 0x1f);
+    std::ostringstream warn;
+    func::ShflUndefinedLog log(&warn);
+    u.f.env.shfl_undefined = policy;
+    u.f.env.shfl_log = &log;
+    u.f.run(u.pc, lanes({1, 2, 32, 33}));
+    const uint32_t want1 = policy == ShflUndefined::Source ? 1000u : policy == ShflUndefined::Zero ? 0u : 1001u;
+    BOOST_CHECK_EQUAL(u.f.r(u.d, 1), want1);
+    BOOST_CHECK_EQUAL(u.f.r(u.p, 1), 1u);
+    BOOST_CHECK_EQUAL(u.f.r(u.d, 33), 1032u);  // lane 0 of group 1 executes: defined
+    BOOST_CHECK_EQUAL(u.f.r(u.d, 0), 0u);      // not executing: untouched
+    BOOST_CHECK_EQUAL(log.reads(), 2u);        // threads 1 and 2 read lane 0
+    u.f.run(u.pc, lanes({1, 2, 32, 33}));
+    BOOST_CHECK_EQUAL(log.reads(), 4u);
+    // One warning for the PC, naming kernel, PC, file:line, lane and policy.
+    const std::string w = warn.str();
+    BOOST_CHECK_EQUAL(w.find("warning: kernel k pc 0 (test.ptx:1): shfl.sync reads lane 0 that is "
+                             "inactive/not in membermask; value is undefined in PTX, using " +
+                             std::string(func::shfl_undefined_name(policy))),
+                      0u);
+    BOOST_CHECK_EQUAL(w.find("warning", 1), std::string::npos);
+  }
+}
+
+// NVIDIA's reduction sample (reduce7's final warp, shuffle path): only lanes
+// 0..7 hold partial sums and execute __shfl_down_sync(0xff, v, 16, 8, 4, 2, 1)
+// and lane 0's result must be their sum. Only "zero" gives it whatever the
+// other lanes' registers hold; "self" double-counts (the old behaviour: 4x).
+BOOST_AUTO_TEST_CASE(shfl_down_reduction_over_partial_warp) {
+  using func::ShflUndefined;
+  auto lane0_sum = [](ShflUndefined policy, uint64_t* reads) {
+    ExecFixture f;
+    const uint32_t v = f.reg(Type::B32), x = f.reg(Type::B32);
+    std::vector<uint32_t> pcs;
+    for (int64_t off : {16, 8, 4, 2, 1}) {
+      pcs.push_back(f.add(moded(Op::Shfl, Type::B32, uint8_t(ptx::ShflMode::Down), {R(x), R(v), Imm(off), Imm(0x1f), Imm(0xff)})));
+      pcs.push_back(f.add(make(Op::Add, Type::S32, {R(v), R(v), R(x)})));
+    }
+    f.build(32);
+    for (uint32_t t = 0; t < 32; ++t) f.r(v, t) = t < 8 ? t + 1 : 500;  // lanes >= 8: stale values
+    func::ShflUndefinedLog log(nullptr);
+    f.env.shfl_undefined = policy;
+    f.env.shfl_log = &log;
+    for (uint32_t pc : pcs) f.run(pc, ThreadMask::range(0, 8));
+    *reads = log.reads();
+    return static_cast<uint32_t>(f.r(v, 0));
+  };
+  uint64_t reads = 0;
+  BOOST_CHECK_EQUAL(lane0_sum(ShflUndefined::Zero, &reads), 36u);  // 1 + 2 + ... + 8
+  BOOST_CHECK_GT(reads, 0u);
+  BOOST_CHECK_NE(lane0_sum(ShflUndefined::Self, &reads), 36u);
+  BOOST_CHECK_NE(lane0_sum(ShflUndefined::Source, &reads), 36u);
+  BOOST_CHECK(func::shfl_undefined_from_name("source") == ShflUndefined::Source);
+  BOOST_CHECK_THROW(func::shfl_undefined_from_name("garbage"), Error);
 }
 
 BOOST_AUTO_TEST_CASE(match_any_and_all) {

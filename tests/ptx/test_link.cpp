@@ -338,3 +338,24 @@ BOOST_AUTO_TEST_CASE(param_through_a_register_and_generic_access_to_a_named_vari
   BOOST_TEST(ld_gen.ops[1].reg == kNoReg);
   BOOST_TEST(ld_gen.ops[1].imm == 4);
 }
+
+// simtlab inspect lists kernel_names(): a file with no kernel says so, naming the file.
+BOOST_AUTO_TEST_CASE(file_without_kernels_is_refused_by_kernel_names) {
+  auto refused = [](const std::string& text, const std::string& path) {
+    const Module m = parse(text, path);
+    try {
+      kernel_names(m);
+    } catch (const simt::Error& e) {
+      const std::string what = e.what();
+      BOOST_CHECK_MESSAGE(what.find(path + ": no kernel") != std::string::npos, what);
+      BOOST_TEST(static_cast<int>(e.code()) == 2);
+      return true;
+    }
+    return false;
+  };
+  BOOST_TEST(refused("", "empty.ptx"));
+  BOOST_TEST(refused(kHeader, "header.ptx"));
+  BOOST_TEST(refused(kHeader + ".func f()\n{\nret;\n}\n", "funcs.ptx"));
+  const Module ok = parse(kHeader + ".visible .entry k()\n{\nret;\n}\n", "one.ptx");
+  BOOST_TEST(kernel_names(ok) == std::vector<std::string>{"k"});
+}

@@ -6,7 +6,9 @@
 #include "ptx/cfg.h"
 #include "ptx/cfg_program_builder.h"
 #include "ptx/def_use.h"
+#include "ptx/link.h"
 #include "ptx/liveness.h"
+#include "ptx/parser.h"
 
 using namespace simt::ptx;
 using B = simt::test::CfgProgramBuilder;
@@ -181,5 +183,24 @@ BOOST_AUTO_TEST_CASE(functions_do_not_interfere_and_many_registers) {
   for (uint32_t blk = 0; blk < cfg.func_end_block(0); ++blk) {
     BOOST_TEST(!live.is_live_in(blk, regs[68]));
     BOOST_TEST(!live.is_live_out(blk, regs[65]));
+  }
+}
+
+// A kernel that declares no registers has empty live sets; building them and
+// reading them must not touch memory that is not there (UBSan found a null
+// reference here when the register file was empty).
+BOOST_AUTO_TEST_CASE(kernel_without_registers_has_empty_live_sets) {
+  const Module m = parse(".version 8.0\n.target sm_75\n.address_size 64\n"
+                         ".visible .entry k()\n{\n  ret;\n}\n",
+                         "noregs.ptx");
+  const Program p = link(m, "k", SymbolAddresses(m.globals.size()));
+  BOOST_TEST(p.num_regs() == 0u);
+  const Cfg cfg(p);
+  const Liveness live(p, cfg);
+  BOOST_TEST(live.words() == 0u);
+  for (uint32_t b = 0; b < cfg.blocks().size(); ++b) {
+    BOOST_TEST(live.live_in_count(b) == 0u);
+    BOOST_TEST(live.live_out_regs(b).empty());
+    BOOST_TEST(!live.is_live_in(b, 0));
   }
 }

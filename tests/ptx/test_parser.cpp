@@ -481,6 +481,85 @@ BOOST_AUTO_TEST_CASE(errors_carry_position_and_exit_code) {
   }
 }
 
+// Operands are checked against each instruction's form, as ptxas does, with
+// the line and column of the offending operand (kernel() puts the body on line 12).
+BOOST_AUTO_TEST_CASE(operand_counts_and_kinds_are_checked) {
+  // Too few, too many.
+  expect_error(kernel("add.s32 %r1, %r2;"), "bad.ptx:12:1: 'add.s32': expects 3 operands, found 2");
+  expect_error(kernel("add.s32 %r1, %r2, %r3, %r4;"), "bad.ptx:12:24: 'add.s32': extra operand (expects 3 operands)");
+  expect_error(kernel("ret %r1;"), "bad.ptx:12:5: 'ret': extra operand (expects 0 operands)");
+  expect_error(kernel("mad.lo.s32 %r1, %r2, %r3;"), "expects 4 operands, found 3");
+  expect_error(kernel("setp.eq.s32 %p1, %r1, %r2, %p2;"), "bad.ptx:12:28: 'setp.eq.s32': extra operand");
+  expect_error(kernel("ld.global.u32 %r1;"), "expects 2 operands, found 1");
+  // Kinds: an address where a value goes, a value where an address goes, a non-register destination.
+  expect_error(kernel("add.s32 %r1, [%rd1], %r3;"), "bad.ptx:12:14: 'add.s32': operand 2: an address operand [..] where a value is expected");
+  expect_error(kernel("ld.global.u32 %r1, %rd1;"), "bad.ptx:12:20: 'ld.global.u32': operand 2: expected an address [..]");
+  expect_error(kernel("add.s32 5, %r2, %r3;"), "bad.ptx:12:9: 'add.s32': operand 1: the destination must be a register");
+  expect_error(kernel("mov.u32 %tid.x, %r1;"), "the destination must be a register");
+  expect_error(kernel("add.s32 %r1, {%r2, %r3}, %r4;"), "a vector operand is not allowed here");
+  expect_error(kernel("add.s32 %r1|%p1, %r2, %r3;"), "bad.ptx:12:13: 'add.s32': this instruction has no second destination");
+  // A float immediate in an integer operation (it used to read as 0).
+  expect_error(kernel("add.s32 %r1, %r2, 1.5;"), "bad.ptx:12:19: 'add.s32': operand 3: a floating-point immediate for an integer operand (.s32)");
+  expect_error(kernel("add.u32 %r1, %r2, 0f3F800000;"), "a floating-point immediate for an integer operand (.u32)");
+  expect_error(kernel("shl.b32 %r1, %r2, 1.0;"), "a floating-point immediate for an integer operand");
+  // Register sizes and kinds against the instruction type.
+  expect_error(kernel("add.s32 %r1, %rd2, %r3;"), "bad.ptx:12:14: 'add.s32': operand 2: %rd2 is .b64 but the operand is .s32");
+  expect_error(kernel("add.s64 %rd1, %rd2, %r3;"), "operand 3: %r3 is .b32 but the operand is .s64: the register is narrower");
+  expect_error(kernel("add.f32 %f1, %fd1, %f2;"), "%fd1 is .f64 but the operand is .f32");
+  expect_error(kernel("setp.eq.s32 %r1, %r2, %r3;"), "operand 1: %r1 is .b32 but the operand is .pred");
+  expect_error(kernel("@%r1 add.s32 %r1, %r2, %r3;"), "bad.ptx:12:1: 'add.s32': the guard %r1 is not a predicate register");
+  expect_error(kernel("selp.b32 %r1, %r2, %r3, %r4;"), "operand 4: %r4 is .b32 but the operand is .pred");
+  expect_error(kernel("ld.global.f32 %fd1, [%rd1];"), "a wider float register cannot hold this float type");
+  expect_error(kernel("mul.wide.s32 %r1, %r2, %r3;"), "operand 1: %r1 is .b32 but the operand is .s64");
+  expect_error(kernel("shl.b32 %r1, %r2, %rd1;"), "operand 3: %rd1 is .b64 but the operand is a 32-bit integer");
+}
+
+// What nvcc emits and the PTX ISA allows must still parse: .b registers for any
+// type of their size, u/s interchange, wider registers for ld/st/cvt (not for a
+// float type unless the register is .b), wide destinations, predicates as
+// immediates, float immediates in float operations, symbols in mov/cvta.
+BOOST_AUTO_TEST_CASE(operand_forms_nvcc_emits_are_accepted) {
+  const char* ok[] = {
+      "add.s32 %r1, %r2, 7;",
+      "add.f32 %f1, %f2, 0f3F800000;",
+      "add.f32 %f1, %f2, 1;",
+      "mov.b32 %f1, %r1;",
+      "mov.u32 %r1, %tid.x;",
+      "mov.u64 %rd1, gu;",
+      "cvta.global.u64 %rd1, %rd2;",
+      "cvt.u32.u16 %r1, %rs1;",
+      "cvt.rn.f32.s32 %f1, %r1;",
+      "cvt.u16.u32 %rs1, %r1;",
+      "cvt.f32.f16 %f1, %rs1;",
+      "ld.global.u8 %r1, [%rd1];",
+      "ld.global.u8 %rs1, [%rd1];",
+      "ld.global.f32 %rd1, [%rd2];",
+      "st.global.u8 [%rd1], %r1;",
+      "st.shared.v2.f32 [%rd1], {%f1, %f2};",
+      "mul.wide.u32 %rd1, %r1, 4;",
+      "mad.wide.s32 %rd1, %r1, %r2, %rd2;",
+      "shl.b64 %rd1, %rd2, 3;",
+      "popc.b64 %r1, %rd1;",
+      "setp.lt.and.s32 %p1, %r1, %r2, !%p2;",
+      "selp.b32 %r1, 1, 0, %p1;",
+      "set.eq.u32.f32 %r1, %f1, %f2;",
+      "and.pred %p1, %p2, %p3;",
+      "shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1;",
+      "vote.sync.ballot.b32 %r1, %p1, -1;",
+      "atom.global.add.u32 %r1, [%rd1], 1;",
+      "atom.global.cas.b32 %r1, [%rd1], %r2, %r3;",
+      "bar.sync 0;",
+      "mov.b64 {%r1, %r2}, %rd1;",
+      "mov.b32 %r1, {%rs1, %rs2};",
+      "mov.u32 %r1, 0f3F800000;",
+  };
+  for (const char* text : ok) {
+    BOOST_TEST_CONTEXT(text) {
+      BOOST_CHECK_NO_THROW(parse(kernel(text, ".global .u32 gu;\n"), "ok.ptx"));
+    }
+  }
+}
+
 // ---------------------------------------------------------------- real nvcc output
 namespace {
 std::string data(const char* name) { return std::string(SIMT_SOURCE_DIR) + "/tests/ptx/data/" + name; }
