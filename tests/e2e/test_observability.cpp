@@ -91,7 +91,8 @@ BOOST_AUTO_TEST_CASE(vcd_offers_the_block_signals_filtered_and_windowed) {
   const fs::path vcd = scratch() / "run.vcd";
   // The window is cycles 300..2000; a time unit is 100 ps, so a cycle is 10 units.
   Run r = simtlab(kSaxpy + " --vcd " + vcd.string() +
-                  " --vcd-signals 'sm0.sp.u0_lanes,sm0.issue.s0_*,sm0.issue.w3_*,sm0.l1d.mshrs,l2.0.mshrs'"
+                  " --vcd-signals 'sm0.sp.u0_lanes,sm0.issue.s0_*,sm0.issue.w3_*,sm0.l1d.mshrs,l2.0.mshrs,"
+                  "sm0.fetch.pc,sm0.decode.queue,sm0.ldst.queue,xbar.req_in_flight,dram.ch0.busy'"
                   " --vcd-window 300:2000");
   BOOST_TEST_REQUIRE(r.code == 0, r.err);
   const std::string text = slurp(vcd);
@@ -100,7 +101,9 @@ BOOST_AUTO_TEST_CASE(vcd_offers_the_block_signals_filtered_and_windowed) {
     const char* name;
   };
   for (Want w : {Want{"sp", "u0_lanes"}, Want{"issue", "s0_warp"}, Want{"issue", "s0_mask"},
-                 Want{"issue", "w3_pc"}, Want{"issue", "w3_depth"}, Want{"l1d", "mshrs"}, Want{"0", "mshrs"}}) {
+                 Want{"issue", "w3_pc"}, Want{"issue", "w3_depth"}, Want{"l1d", "mshrs"}, Want{"0", "mshrs"},
+                 Want{"fetch", "pc"}, Want{"decode", "queue"}, Want{"ldst", "queue"}, Want{"xbar", "req_in_flight"},
+                 Want{"ch0", "busy"}}) {
     const std::string id = vcd_id(text, w.scope, w.name);
     BOOST_TEST(!id.empty(), "missing " << w.scope << "." << w.name);
     if (id.empty()) continue;
