@@ -71,7 +71,7 @@ void DecodeUnit::tick() {
   last_tick_ = now;
 
   bool refused = false;
-  FetchedInstr passed;  // the last one passed on (waveform)
+  FetchedInstr passed;  // the last one passed on (kept only when traced)
   passed.warp = UINT32_MAX;
   for (uint32_t n = 0; n < p_.width && !q_.empty() && q_.front().ready_at <= now; ++n) {
     FetchedInstr fi = q_.front().fi;
@@ -82,7 +82,7 @@ void DecodeUnit::tick() {
       refused = true;
       break;
     }
-    passed = q_.front().fi;
+    if (wf_) passed = q_.front().fi;
     q_.pop_front();
     if (popped_cycle_ != now) {
       popped_cycle_ = now;
