@@ -151,6 +151,28 @@ std::vector<std::string> vcd_values(const std::string& vcd, const std::string& i
 
 bool undefined(const std::string& value) { return value.find_first_of("xX") != std::string::npos; }
 
+// VCD: the sum over cycles of a numeric variable's value (a one-cycle count
+// such as hits summed over the run; a bool: the cycles it was 1).
+uint64_t vcd_cycle_sum(const std::string& vcd, const std::string& id) {
+  std::istringstream in(vcd.substr(vcd.find("$enddefinitions")));
+  std::string line;
+  uint64_t now = 0, since = 0, value = 0, sum = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '$') continue;
+    if (line[0] == '#') {
+      now = std::stoull(line.substr(1));
+      continue;
+    }
+    const size_t sp = line.rfind(' ');
+    const bool vec = line[0] == 'b';
+    if ((vec ? line.substr(sp + 1) : line.substr(1)) != id) continue;
+    sum += value * (now - since);
+    since = now;
+    value = vec ? std::stoull(line.substr(1, sp - 1), nullptr, 2) : uint64_t(line[0] == '1');
+  }
+  return (sum + value * (now - since)) / 10;  // 10 time units per cycle
+}
+
 // The VCD must load in GTKWave (its converter vcd2fst accepts it).
 void check_gtkwave_loads(const fs::path& vcd) {
   if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0) {
@@ -168,11 +190,27 @@ void check_gtkwave_loads(const fs::path& vcd) {
 
 BOOST_AUTO_TEST_CASE(vcd_covers_every_block_of_the_sm_and_the_memory_side) {
   const fs::path vcd = scratch() / "blocks.vcd";
+  const fs::path stats = scratch() / "blocks.json";
   Run r = simtlab("run --workload bfs --size small --quiet " + kConfig + " --vcd " + vcd.string() +
                   " --vcd-signals 'sm0.fetch.*,sm0.decode.*,sm0.ldst.*,sm0.l1i.*,sm0.l1d.*,xbar.*,l2.0.*,"
-                  "dram.ch0.*,sm0.issue.w*_pc'");
+                  "dram.ch0.*,sm0.issue.w*_pc' --stats " + stats.string());
   BOOST_TEST_REQUIRE(r.code == 0, r.err);
   const std::string text = slurp(vcd);
+  // One-cycle counts summed over the run are the blocks' counters: every
+  // value was recorded in its cycle and cleared after it.
+  const nlohmann::json counters = stats_of(stats)["counters"];
+  struct Sum {
+    const char* scope;
+    const char* name;
+    const char* counter;
+  };
+  for (Sum w : {Sum{"l1i", "misses", "sm0.l1i.misses"}, Sum{"l1d", "hits", "sm0.l1d.hits"},
+                Sum{"l1d", "misses", "sm0.l1d.misses"}, Sum{"0", "hits", "l2.0.hits"},
+                Sum{"0", "misses", "l2.0.misses"}, Sum{"ch0", "busy", "dram.ch0.busy_cycles"}}) {
+    const uint64_t want = counters[w.counter].get<uint64_t>();
+    BOOST_TEST(want > 0u, w.counter);
+    BOOST_TEST(vcd_cycle_sum(text, vcd_id(text, w.scope, w.name)) == want, w.counter);
+  }
   struct Want {
     const char* scope;
     const char* name;
