@@ -18,8 +18,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
       waveform_(waveform),
       progress_(progress),
       dispatcher_("dispatcher", cfg.num_sms, cfg.limits, stats),
-      xbar_("xbar", cfg.xbar, 2 * cfg.num_sms, stats, "xbar"),
-      dram_("dram", cfg.dram, stats, "dram"),
+      xbar_("xbar", cfg.xbar, 2 * cfg.num_sms, stats, "xbar", waveform),
+      dram_("dram", cfg.dram, stats, "dram", waveform),
       memory_port_("memory_port", stats, "memory_port") {
   memory_port_.socket.bind(memory_socket);  // hierarchical: the port's socket is the GPU's
   // Crossbar sources: 2*i is SM i's L1I, 2*i+1 its L1D.

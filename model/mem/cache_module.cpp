@@ -58,7 +58,14 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
       bytes_(st.counter(n + ".bytes", "bytes requested by the level above (reads, writes and atomics accepted)")) {
   if (waveform && waveform->enabled()) {
     sig_mshrs_ = waveform->signal<uint32_t>(n + ".mshrs", 0);
-    if (sig_mshrs_) wf_ = waveform;
+    sig_queue_ = waveform->signal<uint32_t>(n + ".queue", 0);
+    sig_down_queue_ = waveform->signal<uint32_t>(n + ".down_queue", 0);
+    sig_hits_ = waveform->signal<uint32_t>(n + ".hits", 0);
+    sig_misses_ = waveform->signal<uint32_t>(n + ".misses", 0);
+    hits_total_ = st.find_counter(n + ".hits");
+    misses_total_ = st.find_counter(n + ".misses");
+    if (!hits_total_ || !misses_total_) throw std::logic_error(n + ": the cache registered no hit/miss counters");
+    if (sig_mshrs_ || sig_queue_ || sig_down_queue_ || sig_hits_ || sig_misses_) wf_ = waveform;
   }
   SC_METHOD(tick);
 }
@@ -185,12 +192,12 @@ void CacheModule::tick() {
     bytes_ += r.bytes;
   }
 
-  if (sig_mshrs_ && wf_->in_window(now)) sig_mshrs_->write(cache_.mshrs_in_use());
+  const bool clear_next = wf_ && write_signals(now);
 
   // Work that needs the next cycle: a visible request (accepted or stalled),
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
-  if (up.has_request() || down.has_response() || down_ready) {
+  if (up.has_request() || down.has_response() || down_ready || clear_next) {
     next_trigger(util::cycle_time());
     return;
   }
@@ -198,12 +205,36 @@ void CacheModule::tick() {
   uint64_t wake = UINT64_MAX;
   if (!hits_.empty()) wake = hits_.front().ready;
   if (!down_q_.empty()) wake = std::min(wake, down_q_.front().ready);
-  // Asleep when the VCD window opens: wake then to record the MSHRs held.
-  if (sig_mshrs_ && now < wf_->window_start()) wake = std::min(wake, wf_->window_start());
+  // Asleep when the VCD window opens: wake then to record the values held.
+  if (wf_ && now < wf_->window_start()) wake = std::min(wake, wf_->window_start());
   if (wake != UINT64_MAX)
     next_trigger(util::cycles(wake - now), up.request_event() | down.response_event());
   else
     next_trigger(up.request_event() | down.response_event());
+}
+
+bool CacheModule::write_signals(uint64_t now) {
+  // Counter differences: lookups since this method's previous run (lookups
+  // happen only here). A reset of the counters restarts them.
+  auto since = [](uint64_t total, uint64_t& seen) {
+    const uint64_t d = total >= seen ? total - seen : total;
+    seen = total;
+    return static_cast<uint32_t>(d);
+  };
+  if (now != counted_at_) {  // a second run in one cycle adds to the first's
+    counted_at_ = now;
+    hits_now_ = misses_now_ = 0;
+  }
+  hits_now_ += since(hits_total_->value, hits_seen_);
+  misses_now_ += since(misses_total_->value, misses_seen_);
+  if (!wf_->in_window(now)) return false;
+  const uint32_t hits = hits_now_, misses = misses_now_;
+  if (sig_mshrs_) sig_mshrs_->write(cache_.mshrs_in_use());
+  if (sig_queue_) sig_queue_->write(static_cast<uint32_t>(up.queued()));
+  if (sig_down_queue_) sig_down_queue_->write(static_cast<uint32_t>(down_q_.size()));
+  if (sig_hits_) sig_hits_->write(hits);
+  if (sig_misses_) sig_misses_->write(misses);
+  return hits != 0 || misses != 0;
 }
 
 }  // namespace simt::mem

@@ -69,7 +69,9 @@ class CacheModule : public sc_core::sc_module {
   // Counters: the Cache's under `stats_name` plus stalls, down_stalls,
   // atomics_forwarded, down_requests and bytes (payload bytes of every
   // request accepted from `up`: the traffic the level above asks for). `waveform` (may be null) offers the
-  // VCD signal <stats_name>.mshrs (MSHR entries in use).
+  // VCD signals <stats_name>.mshrs (MSHR entries in use), .queue (requests
+  // waiting at `up`), .down_queue (requests waiting to go down), and .hits /
+  // .misses (lookups this cycle that hit / missed, merged misses included).
   CacheModule(sc_core::sc_module_name name, const CacheParams& p, stats::Registry& stats,
               const std::string& stats_name);
   CacheModule(sc_core::sc_module_name name, const CacheParams& p, const CachePortParams& pp,
@@ -98,6 +100,9 @@ class CacheModule : public sc_core::sc_module {
   void answer(uint32_t slot);
   void push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool write, bool atomic, bool instruction,
                  uint32_t source, DownKind kind, uint64_t tag);
+  // Waveform: this cycle's values (inside the window); true when one must be
+  // cleared next cycle.
+  bool write_signals(uint64_t now);
 
   CachePortParams pp_;
   bool perform_atomics_;
@@ -108,8 +113,19 @@ class CacheModule : public sc_core::sc_module {
   std::deque<HitEntry> hits_;
   std::deque<DownEntry> down_q_;
 
-  trace::Waveform* wf_ = nullptr;
+  trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<uint32_t>* sig_mshrs_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_queue_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_down_queue_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_hits_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_misses_ = nullptr;
+  // The Cache's hit and miss counters and their values at the last write:
+  // the difference is this cycle's lookups.
+  const stats::Counter* hits_total_ = nullptr;
+  const stats::Counter* misses_total_ = nullptr;
+  uint64_t hits_seen_ = 0, misses_seen_ = 0;
+  uint64_t counted_at_ = UINT64_MAX;  // the cycle hits_now_ / misses_now_ belong to
+  uint32_t hits_now_ = 0, misses_now_ = 0;
 
   stats::Counter& stalls_;
   stats::Counter& down_stalls_;

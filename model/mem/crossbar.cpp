@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -40,7 +41,7 @@ void CrossbarParams::check_matches(const DramParams& dram, const std::string& pr
 }
 
 Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32_t num_sources,
-                   stats::Registry& stats, const std::string& stats_name)
+                   stats::Registry& stats, const std::string& stats_name, trace::Waveform* waveform)
     : sc_core::sc_module(name),
       p_(p),
       requests_(stats.counter(stats_name + ".requests", "requests routed to an L2 partition")),
@@ -64,6 +65,17 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32
   };
   shape(req_, num_sources, p_.partitions);
   shape(rsp_, p_.partitions, num_sources);
+
+  if (waveform && waveform->enabled()) {
+    bool any = false;
+    for (int n = 0; n < 2; ++n) {
+      const std::string k = stats_name + (n == 0 ? ".req" : ".rsp");
+      sig_waiting_[n] = waveform->signal<uint32_t>(k + "_waiting", 0);
+      sig_in_flight_[n] = waveform->signal<uint32_t>(k + "_in_flight", 0);
+      any = any || sig_waiting_[n] || sig_in_flight_[n];
+    }
+    if (any) wf_ = waveform;
+  }
 
   for (auto& s : src_) wake_ |= s->request_event();
   for (auto& q : part_) wake_ |= q->response_event();
@@ -192,10 +204,31 @@ void Crossbar::run() {
   arbitrate(req_, true, now);
   arbitrate(rsp_, false, now);
   uint64_t next = 0;
-  if (pending_now(now, next))
+  bool pending = pending_now(now, next);
+  if (wf_) {
+    // The counts change only here; asleep when the window opens, wake then.
+    if (wf_->in_window(now)) {
+      write_signals();
+    } else if (now < wf_->window_start()) {
+      next = std::min(next, wf_->window_start());
+      pending = true;
+    }
+  }
+  if (pending)
     next_trigger(util::cycles(next - now), wake_);
   else
     next_trigger(wake_);  // idle: the next request or response wakes us
+}
+
+void Crossbar::write_signals() {
+  const Net* nets[2] = {&req_, &rsp_};
+  for (int n = 0; n < 2; ++n) {
+    uint32_t waiting = 0, in_flight = 0;
+    for (uint32_t slot : nets[n]->staged) waiting += slot != kNone;
+    for (const auto& q : nets[n]->outq) in_flight += static_cast<uint32_t>(q.size());
+    if (sig_waiting_[n]) sig_waiting_[n]->write(waiting);
+    if (sig_in_flight_[n]) sig_in_flight_[n]->write(in_flight);
+  }
 }
 
 }  // namespace simt::mem

@@ -30,6 +30,11 @@
 // networks), stall_cycles (message-cycles a ready message waited because its
 // output port was busy, full, or granted to another input, or because the
 // partition refused it).
+//
+// Waveform signals (when `waveform` records them), per network <n> = req
+// (toward the L2) or rsp (back to the SMs): <stats_name>.<n>_waiting,
+// messages staged at an input waiting for a grant, and <n>_in_flight,
+// messages granted and not yet handed to their output.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +50,8 @@
 #include "mem/mem_port.h"
 #include "stats/stats.h"
 #include "util/slot_pool.h"
+
+namespace simt::trace { class Waveform; }
 
 namespace simt::mem {
 
@@ -66,7 +73,7 @@ class Crossbar : public sc_core::sc_module {
  public:
   // `num_sources` source ports (SM side), `p.partitions` partition ports.
   Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32_t num_sources,
-           stats::Registry& stats, const std::string& stats_name);
+           stats::Registry& stats, const std::string& stats_name, trace::Waveform* waveform = nullptr);
   ~Crossbar() override;
 
   // Bind an L1's MemRequester socket to source_port(i).socket.
@@ -109,6 +116,7 @@ class Crossbar : public sc_core::sc_module {
   void deliver(uint64_t now);
   uint32_t flits(const Slot& s, bool request) const;
   bool pending_now(uint64_t now, uint64_t& next) const;
+  void write_signals();
 
   CrossbarParams p_;
   std::vector<std::unique_ptr<MemResponder>> src_;
@@ -118,6 +126,10 @@ class Crossbar : public sc_core::sc_module {
   Net rsp_;  // inputs = partitions, outputs = sources
   sc_core::sc_event_or_list wake_;
   uint64_t activations_ = 0;
+  // Waveform, per network (0 requests, 1 responses); null = not recorded.
+  trace::Waveform* wf_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_waiting_[2] = {nullptr, nullptr};
+  sc_core::sc_signal<uint32_t>* sig_in_flight_[2] = {nullptr, nullptr};
   stats::Counter& requests_;
   stats::Counter& responses_;
   stats::Counter& flits_;

@@ -133,7 +133,7 @@ uint64_t Dram::cmd_ready(const Channel& c, const Queued& q, Cmd cmd) const {
   return t;
 }
 
-void Dram::push_inflight(Channel& c, uint64_t done, uint64_t id) {
+void Dram::push_inflight(Channel& c, const InFlight& f) {
   if (c.inflight_count == c.inflight.size()) {  // grow (rare: only until the ring fits the pipeline)
     std::vector<InFlight> bigger(c.inflight.size() * 2);
     for (uint32_t i = 0; i < c.inflight_count; ++i)
@@ -141,7 +141,7 @@ void Dram::push_inflight(Channel& c, uint64_t done, uint64_t id) {
     c.inflight.swap(bigger);
     c.inflight_head = 0;
   }
-  c.inflight[(c.inflight_head + c.inflight_count) % c.inflight.size()] = InFlight{done, id};
+  c.inflight[(c.inflight_head + c.inflight_count) % c.inflight.size()] = f;
   ++c.inflight_count;
 }
 
@@ -171,7 +171,8 @@ void Dram::issue(Channel& c, size_t qi, Cmd cmd, uint64_t now) {
       ++(q.write ? writes_ : reads_);
       bytes_ += q.bytes;
       ++(q.activated ? row_misses_ : row_hits_);
-      push_inflight(c, end + p_.latency, q.id);
+      ++(q.activated ? c.row_misses : c.row_hits);
+      push_inflight(c, InFlight{end + p_.latency, q.id, start, end});
       c.queue.erase(c.queue.begin() + qi);  // <= queue entries, no allocation
       break;
     }
@@ -259,6 +260,17 @@ uint64_t Dram::next_event(uint64_t now) const {
   }
   if (t == kNever) return kNever;
   return std::max(t, now + 1);
+}
+
+bool Dram::bus_busy(uint32_t channel, uint64_t now) const {
+  // A transfer stays in flight `latency` cycles past its data, so every one
+  // that could still be on the bus is in the ring.
+  const Channel& c = ch_[channel];
+  for (uint32_t i = 0; i < c.inflight_count; ++i) {
+    const InFlight& f = c.inflight[(c.inflight_head + i) % c.inflight.size()];
+    if (f.bus_start <= now && now < f.bus_end) return true;
+  }
+  return false;
 }
 
 bool Dram::idle() const {

@@ -111,6 +111,11 @@ class Dram {
 
   uint32_t queued(uint32_t channel) const { return uint32_t(ch_[channel].queue.size()); }
   uint32_t in_flight(uint32_t channel) const { return ch_[channel].inflight_count; }
+  // For waveforms: column accesses of `channel` so far that found their row
+  // open / had to open it, and whether its data bus carries data in `now`.
+  uint64_t row_hits(uint32_t channel) const { return ch_[channel].row_hits; }
+  uint64_t row_misses(uint32_t channel) const { return ch_[channel].row_misses; }
+  bool bus_busy(uint32_t channel, uint64_t now) const;
   bool idle() const;
   const DramParams& params() const { return p_; }
 
@@ -136,6 +141,7 @@ class Dram {
   struct InFlight {
     uint64_t done;
     uint64_t id;
+    uint64_t bus_start, bus_end;  // its data on the bus: [start, end)
   };
   struct Channel {
     std::vector<Bank> banks;
@@ -145,6 +151,7 @@ class Dram {
     uint32_t inflight_count = 0;
     uint64_t act_ready = 0;          // t_rrd
     uint64_t bus_free = 0;           // first cycle the data bus is free
+    uint64_t row_hits = 0, row_misses = 0;  // per channel (the counters are totals)
     mutable std::vector<uint8_t> bank_claimed;  // scratch for one scheduling pass
     stats::Counter* busy_cycles = nullptr;
   };
@@ -155,7 +162,7 @@ class Dram {
   Cmd next_cmd(const Channel& c, const Queued& q) const;
   uint64_t cmd_ready(const Channel& c, const Queued& q, Cmd cmd) const;
   void issue(Channel& c, size_t qi, Cmd cmd, uint64_t now);
-  void push_inflight(Channel& c, uint64_t done, uint64_t id);
+  void push_inflight(Channel& c, const InFlight& f);
 
   DramParams p_;
   bool frfcfs_;

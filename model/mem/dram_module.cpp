@@ -3,17 +3,32 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
 namespace simt::mem {
 
 DramModule::DramModule(sc_core::sc_module_name name, const DramParams& p, stats::Registry& stats,
-                       const std::string& stats_name)
+                       const std::string& stats_name, trace::Waveform* waveform)
     : sc_core::sc_module(name), dram_(p, stats, stats_name), span_(std::min(p.interleave, p.row_bytes)) {
   for (uint32_t c = 0; c < p.channels; ++c)
     ports_.emplace_back(new MemResponder(("ch" + std::to_string(c)).c_str(), kPortCapacity));
   feed_.resize(p.channels);
+  if (waveform && waveform->enabled()) {
+    bool any = false;
+    for (uint32_t c = 0; c < p.channels; ++c) {
+      const std::string k = stats_name + ".ch" + std::to_string(c);
+      ChannelSignals s;
+      s.queue = waveform->signal<uint32_t>(k + ".queue", 0);
+      s.row_hits = waveform->signal<uint32_t>(k + ".row_hits", 0);
+      s.row_misses = waveform->signal<uint32_t>(k + ".row_misses", 0);
+      s.busy = waveform->signal<bool>(k + ".busy", false);
+      any = any || s.queue || s.row_hits || s.row_misses || s.busy;
+      sig_.push_back(s);
+    }
+    if (any) wf_ = waveform;
+  }
   for (auto& port : ports_) wake_ |= port->request_event();
   SC_HAS_PROCESS(DramModule);
   SC_METHOD(run);
@@ -83,6 +98,16 @@ void DramModule::run() {
   }
 
   uint64_t next = dram_.next_event(now);
+  if (wf_) {
+    write_signals(now);
+    // The bus turns busy and idle between the Dram's own events: look every
+    // cycle while it has work (the last look records it idle).
+    if (wf_->in_window(now)) {
+      if (!dram_.idle()) next = std::min(next, now + 1);
+    } else if (now < wf_->window_start()) {
+      next = std::min(next, wf_->window_start());
+    }
+  }
   for (uint32_t c = 0; c < ports_.size(); ++c) {
     const Feed& f = feed_[c];
     // A piece can go next cycle when its queue has room; a full queue frees at
@@ -95,6 +120,28 @@ void DramModule::run() {
     next_trigger(wake_);
   else
     next_trigger(util::cycles(next - now), wake_);
+}
+
+void DramModule::write_signals(uint64_t now) {
+  const bool show = wf_->in_window(now);
+  for (uint32_t c = 0; c < sig_.size(); ++c) {
+    ChannelSignals& s = sig_[c];
+    // Column accesses happen only in this method: the totals' growth since
+    // its last run belongs to this cycle (added up if it runs twice in one).
+    if (s.counted_at != now) {
+      s.counted_at = now;
+      s.hits_now = s.misses_now = 0;
+    }
+    s.hits_now += static_cast<uint32_t>(dram_.row_hits(c) - s.hits_seen);
+    s.misses_now += static_cast<uint32_t>(dram_.row_misses(c) - s.misses_seen);
+    s.hits_seen = dram_.row_hits(c);
+    s.misses_seen = dram_.row_misses(c);
+    if (!show) continue;
+    if (s.queue) s.queue->write(dram_.queued(c));
+    if (s.row_hits) s.row_hits->write(s.hits_now);
+    if (s.row_misses) s.row_misses->write(s.misses_now);
+    if (s.busy) s.busy->write(dram_.bus_busy(c, now));
+  }
 }
 
 }  // namespace simt::mem

@@ -17,6 +17,12 @@
 // t + 1, so its response goes out at t + 1 + Dram's own latency.
 // Statistics are Dram's own, under <stats_name>; queue_full_rejects counts
 // requests that found their channel's queue full (each once).
+//
+// Waveform signals per channel c (when `waveform` records them):
+// <stats_name>.ch<c>.queue (requests in the controller's queue),
+// .row_hits / .row_misses (column accesses this cycle that found their row
+// open / had to open it) and .busy (the data bus carries data this cycle).
+// While any is recorded the block runs every cycle the DRAM has work.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +37,8 @@
 #include "stats/stats.h"
 #include "util/slot_pool.h"
 
+namespace simt::trace { class Waveform; }
+
 namespace simt::mem {
 
 class DramModule : public sc_core::sc_module {
@@ -40,7 +48,7 @@ class DramModule : public sc_core::sc_module {
   static constexpr uint32_t kPortCapacity = 2;
 
   DramModule(sc_core::sc_module_name name, const DramParams& p, stats::Registry& stats,
-             const std::string& stats_name);
+             const std::string& stats_name, trace::Waveform* waveform = nullptr);
   ~DramModule() override;
 
   // Bind L2 partition c's MemRequester socket to channel_port(c).socket.
@@ -67,6 +75,7 @@ class DramModule : public sc_core::sc_module {
 
   void run();
   void take(uint32_t c, uint64_t now);
+  void write_signals(uint64_t now);  // every run when traced; writes inside the window
 
   Dram dram_;
   uint32_t span_;  // largest piece Dram accepts: min(interleave, row_bytes)
@@ -76,6 +85,19 @@ class DramModule : public sc_core::sc_module {
   std::vector<uint64_t> done_;
   sc_core::sc_event_or_list wake_;
   uint64_t activations_ = 0;
+
+  // Waveform, per channel; wf_ is null unless some signal is recorded.
+  struct ChannelSignals {
+    sc_core::sc_signal<uint32_t>* queue = nullptr;
+    sc_core::sc_signal<uint32_t>* row_hits = nullptr;
+    sc_core::sc_signal<uint32_t>* row_misses = nullptr;
+    sc_core::sc_signal<bool>* busy = nullptr;
+    uint64_t hits_seen = 0, misses_seen = 0;  // the Dram's per-channel totals at the last look
+    uint64_t counted_at = UINT64_MAX;         // the cycle hits_now / misses_now belong to
+    uint32_t hits_now = 0, misses_now = 0;
+  };
+  trace::Waveform* wf_ = nullptr;
+  std::vector<ChannelSignals> sig_;
 };
 
 }  // namespace simt::mem

@@ -1,6 +1,7 @@
 #include "sm/decode_unit.h"
 
 #include "config/param_registry.h"
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -17,7 +18,7 @@ void DecodeParams::validate(const std::string& prefix) const {
 }
 
 DecodeUnit::DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stats::Registry& reg,
-                       const std::string& stats_name)
+                       const std::string& stats_name, trace::Waveform* waveform)
     : sc_core::sc_module(name),
       in("in", this, &DecodeUnit::on_fetched),
       out("out"),
@@ -27,6 +28,12 @@ DecodeUnit::DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stat
       stall_cycles_(reg.counter(stats_name + ".stall_cycles", "cycles a decoded instruction was refused by issue")),
       refused_(reg.counter(stats_name + ".refused", "instructions from fetch refused (queue full or width used)")) {
   p_.validate(stats_name);
+  if (waveform && waveform->enabled()) {
+    sig_warp_ = waveform->signal<int32_t>(stats_name + ".warp", -1);
+    sig_pc_ = waveform->maybe_signal(stats_name + ".pc");
+    sig_queue_ = waveform->signal<uint32_t>(stats_name + ".queue", 0);
+    if (sig_warp_ || sig_pc_ || sig_queue_) wf_ = waveform;
+  }
   SC_HAS_PROCESS(DecodeUnit);
   SC_METHOD(tick);
   dont_initialize();
@@ -50,7 +57,8 @@ void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
   s.fi = fi;
   s.ready_at = now + p_.latency;
   q_.push_back(s);
-  wake_.notify(util::cycles(p_.latency));
+  // Traced: look next cycle already, so the queue depth is recorded as it grows.
+  wake_.notify(wf_ ? util::cycle_time() : util::cycles(p_.latency));
 }
 
 void DecodeUnit::tick() {
@@ -63,6 +71,8 @@ void DecodeUnit::tick() {
   last_tick_ = now;
 
   bool refused = false;
+  FetchedInstr passed;  // the last one passed on (kept only when traced)
+  passed.warp = UINT32_MAX;
   for (uint32_t n = 0; n < p_.width && !q_.empty() && q_.front().ready_at <= now; ++n) {
     FetchedInstr fi = q_.front().fi;
     fi.accepted = false;
@@ -72,6 +82,7 @@ void DecodeUnit::tick() {
       refused = true;
       break;
     }
+    if (wf_) passed = q_.front().fi;
     q_.pop_front();
     if (popped_cycle_ != now) {
       popped_cycle_ = now;
@@ -82,12 +93,36 @@ void DecodeUnit::tick() {
   }
   if (refused) ++stall_cycles_;
 
+  if (wf_) {
+    uint64_t at = UINT64_MAX;  // when the waveform needs this method again
+    if (!wf_->in_window(now))
+      at = now < wf_->window_start() ? wf_->window_start() : UINT64_MAX;
+    else if (write_signals(passed.warp != UINT32_MAX ? &passed : nullptr))
+      at = now + 1;
+    if (at != UINT64_MAX && (q_.empty() || q_.front().ready_at > at)) {
+      next_trigger(util::cycles(at - now), wake_);
+      return;
+    }
+  }
   if (q_.empty())
     next_trigger(wake_);
   else if (q_.front().ready_at > now)
     next_trigger(util::cycles(q_.front().ready_at - now));
   else
     next_trigger(util::cycle_time());
+}
+
+bool DecodeUnit::write_signals(const FetchedInstr* passed) {
+  if (sig_warp_) sig_warp_->write(passed ? static_cast<int32_t>(passed->warp) : -1);
+  if (sig_pc_) {
+    if (passed)
+      sig_pc_->set(passed->pc);
+    else
+      sig_pc_->set_undefined();
+  }
+  if (sig_queue_) sig_queue_->write(static_cast<uint32_t>(q_.size()));
+  // While instructions are held, look every cycle so the queue depth stays exact.
+  return passed || !q_.empty();
 }
 
 }  // namespace simt::sm

@@ -19,6 +19,7 @@
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
+namespace simt::trace { class Waveform; class MaybeSignal; }
 
 namespace simt::sm {
 
@@ -35,8 +36,11 @@ class DecodeUnit : public sc_core::sc_module {
   util::PacketTarget<DecodeUnit, FetchedInstr> in;     // from fetch
   util::PacketInitiator<DecodeUnit, FetchedInstr> out; // to issue's I-buffers
 
+  // `waveform` (may be null) offers <stats_name>.warp / .pc (the last
+  // instruction passed to the I-buffers this cycle: -1 and 'x' when none)
+  // and .queue (instructions held).
   DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stats::Registry& reg,
-             const std::string& stats_name);
+             const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   size_t occupancy() const { return q_.size(); }
   size_t capacity() const { return cap_; }
@@ -52,6 +56,9 @@ class DecodeUnit : public sc_core::sc_module {
 
   void on_fetched(FetchedInstr& fi, sc_core::sc_time& t);
   void tick();
+  // Waveform: this cycle's values; true when they must be rewritten next
+  // cycle (a one-cycle value to clear, or the queue is changing).
+  bool write_signals(const FetchedInstr* passed);
 
   DecodeParams p_;
   size_t cap_;
@@ -66,6 +73,11 @@ class DecodeUnit : public sc_core::sc_module {
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
   sc_core::sc_event wake_;
+
+  trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
+  sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;
+  trace::MaybeSignal* sig_pc_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_queue_ = nullptr;
 
   stats::Counter& decoded_;
   stats::Counter& stall_cycles_;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "config/param_registry.h"
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -32,7 +33,7 @@ void FetchParams::validate(const std::string& prefix) const {
 }
 
 FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_t warps,
-                     stats::Registry& reg, const std::string& stats_name)
+                     stats::Registry& reg, const std::string& stats_name, trace::Waveform* waveform)
     : sc_core::sc_module(name),
       credits("credits", this, &FetchUnit::on_credit),
       icache("icache"),
@@ -53,6 +54,13 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_
                                       "unfetched credits replaced by a newer generation")) {
   p_.validate(stats_name);
   if (warps == 0 || warps > kWarpMask) throw std::logic_error("fetch: warp count outside 1..2^20");
+  if (waveform && waveform->enabled()) {
+    sig_warp_ = waveform->signal<int32_t>(stats_name + ".warp", -1);
+    sig_pc_ = waveform->maybe_signal(stats_name + ".pc");
+    sig_credits_ = waveform->signal<uint32_t>(stats_name + ".credits", 0);
+    sig_in_flight_ = waveform->signal<uint32_t>(stats_name + ".in_flight", 0);
+    if (sig_warp_ || sig_pc_ || sig_credits_ || sig_in_flight_) wf_ = waveform;
+  }
   SC_HAS_PROCESS(FetchUnit);
   SC_METHOD(tick);
   dont_initialize();
@@ -200,16 +208,42 @@ void FetchUnit::tick() {
   merge_staged(now);
   bool decode_refused = !deliver();
   bool icache_refused = false;
-  start_fetches(now, icache_refused);
+  const uint32_t sent = start_fetches(now, icache_refused);
   if (decode_refused || icache_refused) ++stall_cycles_;
 
   bool credits_waiting = false;
   for (const Credit& k : credit_) credits_waiting |= k.valid;
   for (const Credit& k : staged_) credits_waiting |= k.valid;
+  const uint64_t trace_wake = wf_ ? write_signals(now, sent) : UINT64_MAX;
   if (credits_waiting || !ready_.empty())
     next_trigger(util::cycle_time());
+  else if (trace_wake != UINT64_MAX)
+    next_trigger(util::cycles(trace_wake - now), wake_ | icache.response_event());
   else
     next_trigger(wake_ | icache.response_event());  // idle until a credit or a read returns
+}
+
+uint64_t FetchUnit::write_signals(uint64_t now, uint32_t sent) {
+  if (!wf_->in_window(now)) return now < wf_->window_start() ? wf_->window_start() : UINT64_MAX;
+  // With width 1, a read started this cycle is the newest of last_warp_'s.
+  const bool started = sent > 0;
+  const uint32_t w = last_warp_;
+  if (sig_warp_) sig_warp_->write(started ? static_cast<int32_t>(w) : -1);
+  if (sig_pc_) {
+    if (started)
+      sig_pc_->set(inflight_[w].back().pc);
+    else
+      sig_pc_->set_undefined();
+  }
+  if (sig_credits_) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < warps_; ++k) n += credit_[k].valid || staged_[k].valid;
+    sig_credits_->write(n);
+  }
+  if (sig_in_flight_) sig_in_flight_->write(static_cast<uint32_t>(icache.outstanding()));
+  // A started read is shown for one cycle: come back to clear it. The read
+  // in flight changes when the L1I answers, which wakes this method anyway.
+  return started ? now + 1 : UINT64_MAX;
 }
 
 }  // namespace simt::sm

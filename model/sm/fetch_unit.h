@@ -27,6 +27,7 @@
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
+namespace simt::trace { class Waveform; class MaybeSignal; }
 
 namespace simt::sm {
 
@@ -45,9 +46,12 @@ class FetchUnit : public sc_core::sc_module {
   util::PacketInitiator<FetchUnit, FetchedInstr> out;  // to decode
 
   // `warps`: warp slots of the SM (credits name warps 0..warps-1).
-  // Counters go under `stats_name` (e.g. "sm0.fetch").
+  // Counters go under `stats_name` (e.g. "sm0.fetch"). `waveform` (may be
+  // null) offers <stats_name>.warp / .pc (the read started this cycle: -1 and
+  // 'x' when none), .credits (warps holding a credit) and .in_flight (reads
+  // the L1I has not answered); whether a read hits is the L1I's own signal.
   FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_t warps, stats::Registry& reg,
-            const std::string& stats_name);
+            const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   // Credits waiting to be fetched plus fetches in flight or waiting for decode.
   size_t pending_work() const;
@@ -76,6 +80,10 @@ class FetchUnit : public sc_core::sc_module {
   void collect_responses(uint64_t now);
   bool deliver();
   uint32_t start_fetches(uint64_t now, bool& stalled);
+  // Waveform: writes this cycle's values; returns the cycle to wake at so
+  // that a one-cycle value is cleared or the window's first cycle recorded
+  // (UINT64_MAX: no need).
+  uint64_t write_signals(uint64_t now, uint32_t sent);
 
   FetchParams p_;
   uint32_t warps_;
@@ -90,6 +98,12 @@ class FetchUnit : public sc_core::sc_module {
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
   sc_core::sc_event wake_;
+
+  trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
+  sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;
+  trace::MaybeSignal* sig_pc_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_credits_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_in_flight_ = nullptr;
 
   stats::Counter& fetches_;
   stats::Counter& stall_cycles_;

@@ -53,7 +53,7 @@
 #include "util/slot_pool.h"
 
 namespace simt::config { class ParamRegistry; }
-namespace simt::trace { class Waveform; }
+namespace simt::trace { class Waveform; class MaybeSignal; }
 
 namespace simt::sm {
 
@@ -326,8 +326,8 @@ class IssueUnit : public sc_core::sc_module {
   trace::Waveform* wf_ = nullptr;
   std::vector<sc_core::sc_signal<int32_t>*> sig_warp_;
   std::vector<sc_core::sc_signal<uint64_t>*> sig_mask_;
-  std::vector<sc_core::sc_signal<uint32_t>*> sig_pc_, sig_depth_;
-  std::vector<sc_core::sc_signal<uint32_t>*> sig_cta_pc_, sig_cta_depth_;  // TBC only
+  std::vector<trace::MaybeSignal*> sig_pc_, sig_cta_pc_;  // 'x' while the slot is idle
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_depth_, sig_cta_depth_;  // cta: TBC only
   uint64_t flush_at_ = ~uint64_t{0};  // asleep when the window opens: write the held values then
 
   trace::WarpTrace* wt_ = nullptr;

@@ -19,7 +19,7 @@ void IssueUnit::make_signals(trace::Waveform& wf) {
   }
   for (uint32_t w = 0; w < p_.max_warps; ++w) {
     const std::string k = pre + "w" + std::to_string(w);
-    sig_pc_.push_back(wf.signal<uint32_t>(k + "_pc", ptx::kNoPc));
+    sig_pc_.push_back(wf.maybe_signal(k + "_pc"));
     sig_depth_.push_back(wf.signal<uint32_t>(k + "_depth", 0));
     any = any || sig_pc_.back() || sig_depth_.back();
   }
@@ -28,7 +28,7 @@ void IssueUnit::make_signals(trace::Waveform& wf) {
   for (uint32_t c = 0; per_cta && c < p_.max_ctas; ++c) {
     const std::string k = pre + "cta" + std::to_string(c);
     sig_cta_depth_.push_back(wf.signal<uint32_t>(k + "_stack_depth", 0));
-    sig_cta_pc_.push_back(wf.signal<uint32_t>(k + "_tos_pc", ptx::kNoPc));
+    sig_cta_pc_.push_back(wf.maybe_signal(k + "_tos_pc"));
     any = any || sig_cta_depth_.back() || sig_cta_pc_.back();
   }
   if (!any) return;  // nothing of this unit is wanted: no per-cycle trace work
@@ -44,12 +44,12 @@ void IssueUnit::write_signals(uint64_t now) {
     if (sig_mask_[s]) sig_mask_[s]->write(w >= 0 ? trace_.active_mask[s] : 0);
   }
   for (uint32_t w = 0; w < p_.max_warps; ++w) {
-    if (sig_pc_[w]) sig_pc_[w]->write(trace_.pc[w]);
+    if (sig_pc_[w]) sig_pc_[w]->set_or_undefined(trace_.pc[w], ptx::kNoPc);
     if (sig_depth_[w]) sig_depth_[w]->write(trace_.stack_depth[w]);
   }
   for (size_t c = 0; c < sig_cta_pc_.size(); ++c) {
     if (sig_cta_depth_[c]) sig_cta_depth_[c]->write(trace_.cta_depth[c]);
-    if (sig_cta_pc_[c]) sig_cta_pc_[c]->write(trace_.cta_pc[c]);
+    if (sig_cta_pc_[c]) sig_cta_pc_[c]->set_or_undefined(trace_.cta_pc[c], ptx::kNoPc);
   }
 }
 

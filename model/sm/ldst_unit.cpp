@@ -4,6 +4,7 @@
 
 #include "config/param_registry.h"
 #include "func/address_space.h"
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -39,7 +40,7 @@ uint64_t make_id(uint32_t slot, uint64_t seq) { return (seq << kSlotBits) | slot
 }  // namespace
 
 LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Registry& st,
-                   const std::string& n, uint32_t sm)
+                   const std::string& n, uint32_t sm, trace::Waveform* waveform)
     : sc_module(name),
       in("in", this, &LdstUnit::receive),
       l1d("l1d"),
@@ -61,6 +62,12 @@ LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Reg
                                     "line requests per warp memory instruction")) {
   if (p.queue >= (1u << kSlotBits)) throw input_error("option ldst.queue: too large");
   order_.reserve(p.queue);
+  if (waveform && waveform->enabled()) {
+    sig_queue_ = waveform->signal<uint32_t>(n + ".queue", 0);
+    sig_requests_ = waveform->signal<uint32_t>(n + ".requests", 0);
+    sig_warp_ = waveform->signal<int32_t>(n + ".warp", -1);
+    if (sig_queue_ || sig_requests_ || sig_warp_) wf_ = waveform;
+  }
   SC_METHOD(tick);
   sensitive << wake_ << l1d.response_event();
   dont_initialize();
@@ -143,6 +150,7 @@ void LdstUnit::address_step(uint64_t now) {
     }
   }
   Slot& e = slots_[cur_];
+  if (wf_) stage_warp_ = static_cast<int32_t>(e.warp);
   if (shared_left_ > 0) {
     --shared_left_;
   } else if (next_line_ < lines_.size()) {
@@ -214,6 +222,7 @@ void LdstUnit::tick() {
   bool busy = false;
   if (now != last_cycle_) {  // a second wake-up in the same cycle only drains responses
     last_cycle_ = now;
+    stage_warp_ = -1;
     address_step(now);
     busy = try_writeback(now);
   }
@@ -225,10 +234,25 @@ void LdstUnit::tick() {
     wake_at = std::min(wake_at, std::max(e.shared_done, now + 1));
   }
   if (busy) wake_at = now + 1;
+  if (wf_) {
+    // Every value here changes only in this method or on an arrival that
+    // wakes it; asleep when the window opens, wake then to record them.
+    if (wf_->in_window(now)) {
+      write_signals();
+      if (stage_warp_ >= 0) wake_at = now + 1;  // shown for this cycle only: clear it next
+    } else if (now < wf_->window_start())
+      wake_at = std::min(wake_at, wf_->window_start());
+  }
   if (wake_at != UINT64_MAX)
     next_trigger(util::cycles(wake_at - now), wake_ | l1d.response_event());
   else
     next_trigger(wake_ | l1d.response_event());  // idle until an instruction or a response arrives
+}
+
+void LdstUnit::write_signals() {
+  if (sig_queue_) sig_queue_->write(in_flight_);
+  if (sig_requests_) sig_requests_->write(static_cast<uint32_t>(l1d.outstanding()));
+  if (sig_warp_) sig_warp_->write(stage_warp_);
 }
 
 }  // namespace simt::sm

@@ -48,6 +48,7 @@
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
+namespace simt::trace { class Waveform; }
 
 namespace simt::sm {
 
@@ -79,9 +80,12 @@ class LdstUnit : public sc_core::sc_module {
   // writeback_stall_cycles, requests_per_instruction. The bank model counts
   // under "<parent>.shmem" (sm0.shmem.bank_conflicts), the coalescer under
   // "<stats_name>.coalescer". `sm` is the SM index: MemRequest::source and
-  // part of the local-memory addresses.
+  // part of the local-memory addresses. `waveform` (may be null) offers
+  // <stats_name>.queue (instructions in flight), .requests (line requests
+  // the L1D has not answered) and .warp (the warp whose instruction the
+  // address stage worked on this cycle, -1 when none).
   LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Registry& stats,
-           const std::string& stats_name, uint32_t sm = 0);
+           const std::string& stats_name, uint32_t sm = 0, trace::Waveform* waveform = nullptr);
 
   // Instructions accepted and not yet written back.
   uint32_t in_flight() const { return in_flight_; }
@@ -112,6 +116,7 @@ class LdstUnit : public sc_core::sc_module {
   void start(uint32_t slot, uint64_t now);
   void address_step(uint64_t now);
   bool try_writeback(uint64_t now);
+  void write_signals();
 
   LdstParams p_;
   uint32_t sm_;
@@ -136,6 +141,12 @@ class LdstUnit : public sc_core::sc_module {
   uint64_t activations_ = 0;
   uint64_t last_cycle_ = UINT64_MAX;      // guards against two steps in one cycle
   sc_core::sc_event wake_;
+
+  trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
+  sc_core::sc_signal<uint32_t>* sig_queue_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_requests_ = nullptr;
+  sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;
+  int32_t stage_warp_ = -1;  // the address stage's warp this cycle (kept only when traced)
 
   stats::Counter& instructions_;
   stats::Counter& requests_;

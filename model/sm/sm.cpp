@@ -55,12 +55,12 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, 
        trace::Waveform* wf, trace::WarpTrace* wt)
     : sc_core::sc_module(name),
       issue("issue", p.issue, stats, sm_name(id), id, wf, wt),
-      fetch("fetch", p.fetch, p.issue.max_warps, stats, sm_name(id) + ".fetch"),
-      decode("decode", p.decode, stats, sm_name(id) + ".decode"),
+      fetch("fetch", p.fetch, p.issue.max_warps, stats, sm_name(id) + ".fetch", wf),
+      decode("decode", p.decode, stats, sm_name(id) + ".decode", wf),
       sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp", wf),
       sfu("sfu", p.sfu, p.ops, stats, sm_name(id) + ".sfu", wf),
-      ldst("ldst", p.ldst, stats, sm_name(id) + ".ldst", id),
-      l1i("l1i", p.l1i, p.l1i_port, stats, sm_name(id) + ".l1i"),
+      ldst("ldst", p.ldst, stats, sm_name(id) + ".ldst", id, wf),
+      l1i("l1i", p.l1i, p.l1i_port, stats, sm_name(id) + ".l1i", wf),
       l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d", wf) {
   // Front end: credits -> fetch -> L1I -> decode -> I-buffers.
   issue.credits.bind(fetch.credits);

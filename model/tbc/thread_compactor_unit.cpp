@@ -32,7 +32,7 @@ ThreadCompactorUnit::ThreadCompactorUnit(sc_core::sc_module_name name, const Thr
   if (waveform && waveform->enabled()) {
     sig_valid_ = waveform->signal<bool>(stats_name + ".out_valid", false);
     sig_cta_ = waveform->signal<uint32_t>(stats_name + ".out_cta", 0);
-    sig_pc_ = waveform->signal<uint32_t>(stats_name + ".out_pc", 0);
+    sig_pc_ = waveform->maybe_signal(stats_name + ".out_pc");  // 'x' when no warp
     sig_mask_ = waveform->signal<uint64_t>(stats_name + ".out_mask", 0);
     if (sig_valid_ || sig_cta_ || sig_pc_ || sig_mask_) wf_ = waveform;
   }
@@ -89,7 +89,12 @@ void ThreadCompactorUnit::show(uint64_t now, bool valid) {
   }
   if (sig_valid_) sig_valid_->write(valid);
   if (sig_cta_) sig_cta_->write(valid ? warp_.cta : 0);
-  if (sig_pc_) sig_pc_->write(valid ? warp_.pc : 0);
+  if (sig_pc_) {
+    if (valid)
+      sig_pc_->set(warp_.pc);
+    else
+      sig_pc_->set_undefined();
+  }
   if (sig_mask_) sig_mask_->write(lanes);
 }
 

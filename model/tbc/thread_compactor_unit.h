@@ -31,7 +31,7 @@
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
-namespace simt::trace { class Waveform; }
+namespace simt::trace { class Waveform; class MaybeSignal; }
 
 namespace simt::tbc {
 
@@ -83,7 +83,7 @@ class ThreadCompactorUnit : public sc_core::sc_module {
   trace::Waveform* wf_ = nullptr;
   sc_core::sc_signal<bool>* sig_valid_ = nullptr;
   sc_core::sc_signal<uint32_t>* sig_cta_ = nullptr;
-  sc_core::sc_signal<uint32_t>* sig_pc_ = nullptr;
+  trace::MaybeSignal* sig_pc_ = nullptr;
   sc_core::sc_signal<uint64_t>* sig_mask_ = nullptr;
   bool shown_ = false;  // the signals show a warp: clear them next cycle
 

@@ -14,6 +14,32 @@
 
 namespace simt::trace {
 
+// A 32-bit value that is sometimes undefined, such as the PC of an idle warp
+// slot: traced as a logic vector so that viewers show 'x' rather than a
+// sentinel number. It starts undefined. set() remembers the last value, so
+// writing an unchanged value every cycle costs no logic-vector arithmetic.
+class MaybeSignal : public sc_core::sc_signal<sc_dt::sc_lv<32>> {
+ public:
+  explicit MaybeSignal(const char* name) : sc_core::sc_signal<sc_dt::sc_lv<32>>(name) {}
+  void set(uint32_t v) {
+    if (defined_ && v == last_) return;
+    defined_ = true;
+    last_ = v;
+    write(sc_dt::sc_lv<32>(v));
+  }
+  void set_undefined() {
+    if (!defined_) return;
+    defined_ = false;
+    write(sc_dt::sc_lv<32>());  // all 'x'
+  }
+  // `v`, or undefined when v == `none` (e.g. ptx::kNoPc).
+  void set_or_undefined(uint32_t v, uint32_t none) { v == none ? set_undefined() : set(v); }
+
+ private:
+  bool defined_ = false;
+  uint32_t last_ = 0;
+};
+
 struct WaveformOptions {
   std::string path;                       // empty = no waveform
   std::vector<std::string> globs{"*"};    // which signals ('*' matches any run of characters)
@@ -46,6 +72,15 @@ class Waveform : public sc_core::sc_module {
     if (!enabled() || !wants(name)) return nullptr;
     auto s = std::make_shared<sc_core::sc_signal<T>>(sc_core::sc_gen_unique_name("sig"), init);
     owned_.push_back(s);  // shared_ptr<void> keeps the right deleter
+    sc_core::sc_trace(file_, *s, name);
+    ++signals_;
+    return s.get();
+  }
+  // The same for a value that may be undefined ('x' until first set).
+  MaybeSignal* maybe_signal(const std::string& name) {
+    if (!enabled() || !wants(name)) return nullptr;
+    auto s = std::make_shared<MaybeSignal>(sc_core::sc_gen_unique_name("sig"));
+    owned_.push_back(s);
     sc_core::sc_trace(file_, *s, name);
     ++signals_;
     return s.get();

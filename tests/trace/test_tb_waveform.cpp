@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "trace/waveform.h"
@@ -21,6 +22,7 @@ struct Counter : sc_core::sc_module {
   sc_core::sc_signal<uint32_t>* count;
   sc_core::sc_signal<sc_dt::sc_bv<32>>* lanes;
   sc_core::sc_signal<uint32_t>* unwanted;
+  trace::MaybeSignal* pc;  // defined in the first half of every ten cycles
   uint32_t n = 0;
   trace::Waveform& wf;
   SC_HAS_PROCESS(Counter);
@@ -28,6 +30,7 @@ struct Counter : sc_core::sc_module {
     count = wf.signal<uint32_t>("sm0.issue.count");
     lanes = wf.signal<sc_dt::sc_bv<32>>("sm0.sp.lanes");
     unwanted = wf.signal<uint32_t>("sm0.l1d.mshrs");
+    pc = wf.maybe_signal("sm0.issue.pc");
     SC_METHOD(tick);
   }
   void tick() {
@@ -36,6 +39,12 @@ struct Counter : sc_core::sc_module {
     if (wf.in_window(now)) {
       if (count) count->write(n);
       if (lanes) lanes->write(sc_dt::sc_bv<32>((1u << (n % 32)) - 1));
+      if (pc) {
+        if (n % 10 < 5)
+          pc->set(n);
+        else
+          pc->set_undefined();
+      }
     }
     if (n < 100) next_trigger(util::cycle_time());
   }
@@ -65,6 +74,7 @@ BOOST_AUTO_TEST_CASE(vcd_with_filter_and_window_loads_in_gtkwave) {
     BOOST_TEST(c.count != nullptr);
     BOOST_TEST(c.lanes != nullptr);
     BOOST_TEST(c.unwanted == nullptr);  // filtered out
+    BOOST_TEST(c.pc != nullptr);
     wf.kick();
     sc_core::sc_start();  // must return: the clock stops once the counter is done
     BOOST_TEST(c.n == 100u);
@@ -76,6 +86,18 @@ BOOST_AUTO_TEST_CASE(vcd_with_filter_and_window_loads_in_gtkwave) {
   BOOST_TEST(text.find(" count ") != std::string::npos);
   BOOST_TEST(text.find("mshrs") == std::string::npos);  // filtered out
   BOOST_TEST(text.find(" clk ") != std::string::npos);
+  // The maybe-defined value: undefined ('X', as SystemC writes it) before
+  // the window and in its undefined cycles, the number otherwise (12 = 0b1100
+  // and 13, cycles in the window), never both at once.
+  std::smatch m;
+  BOOST_TEST_REQUIRE(std::regex_search(text, m, std::regex(R"(\$var wire +32 +(\S+) +pc )")));
+  const std::string id = m[1];
+  const std::string undefined = "b" + std::string(32, 'X') + " " + id + "\n";
+  BOOST_TEST(text.find(undefined) != std::string::npos);
+  BOOST_TEST(text.find("b1100 " + id + "\n") != std::string::npos);
+  BOOST_TEST(text.find("b1101 " + id + "\n") != std::string::npos);
+  BOOST_TEST(text.find("b1111 " + id + "\n") == std::string::npos);  // cycle 15: undefined
+  BOOST_TEST(text.rfind(undefined) > text.find("b1100 " + id + "\n"));  // undefined again after
   // Nothing changes before the window opens at cycle 10 (time unit 100 ps).
   size_t first_change = text.find("\n#");
   BOOST_TEST(text.substr(first_change + 2, 3) == "100");
