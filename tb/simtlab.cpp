@@ -116,7 +116,7 @@ void write_outputs(const RunOptions& o, const runtime::Device& dev, const Machin
   info.machine = machine_name(o);
   info.verified = verified;
   info.warp_size = m.config->sm.issue.warp_size;
-  nlohmann::json report = runtime::run_report(dev, info, m.registry.to_json(), *m.config);
+  nlohmann::json report = runtime::run_report(dev, info, m.registry.to_json());
   outs.write_report(report, runtime::csv_columns(), runtime::csv_row(report));
 }
 
@@ -212,6 +212,20 @@ int inspect(const std::string& file, const std::string& kernel) {
   return 0;
 }
 
+// CLI11 reads unsigned options with strtoull, which wraps "-1" and clamps
+// numbers past 2^64 without a word: check the text first.
+const CLI::Validator kUnsigned64(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        return "'" + text + "' is not a non-negative integer";
+      const std::string max = std::to_string(UINT64_MAX);
+      const std::string digits = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
+      if (digits.size() > max.size() || (digits.size() == max.size() && digits > max))
+        return text + " is too large (at most " + max + ")";
+      return "";
+    },
+    "");
+
 // `run --help` starts with a few examples.
 class RunHelp : public CLI::Formatter {
  public:
@@ -280,6 +294,8 @@ int sc_main(int argc, char* argv[]) {
                   "Restrict --trace-warps: comma-separated warps=N|N-M, sm=N|N-M, cycles=START:END; a bare value "
                   "adds to the previous key (e.g. warps=0-3,8,sm=0,cycles=1000:2000)");
   run->add_flag("--quiet", ro.quiet, "No progress lines on stderr during long runs");
+  for (const char* name : {"--seed", "--max-warp-instructions", "--max-cycles"})
+    if (CLI::Option* opt = run->get_option_no_throw(name)) opt->check(kUnsigned64);
   machine.registry.bind_cli(*run);
 
   std::string ptx_file, kernel;

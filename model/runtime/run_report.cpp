@@ -156,7 +156,7 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"derived.dram_bandwidth_utilisation",
        "DRAM bytes / (cycles x dram.channels x dram.bytes_per_cycle): share of peak DRAM bandwidth used"},
       {"derived.achieved_occupancy",
-       "mean resident warps per SM / sm.max_warps, from the sm*.active_warps series (null when stats.interval = 0)"},
+       "mean resident warps per SM / sm.max_warps, from the sampled sm*.active_warps series (null when stats.interval = 0)"},
       {"counters", "every block's counters by hierarchical name"},
       {"histograms", "every block's histograms: lo, width, bins, labels"},
       {"series", "values sampled every stats.interval cycles"},

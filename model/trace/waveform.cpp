@@ -39,7 +39,7 @@ void WaveformOptions::parse_window(const std::string& text, uint64_t* start, uin
       if (c < '0' || c > '9') bad();
       const uint64_t digit = static_cast<uint64_t>(c - '0');
       if (v > (UINT64_MAX - digit) / 10)
-        throw input_error("--vcd-window " + text + ": " + t + " is too large (at most " +
+        throw input_error("--vcd-window '" + text + "': " + t + " is too large (at most " +
                           std::to_string(UINT64_MAX) + ")");
       v = v * 10 + digit;
     }
