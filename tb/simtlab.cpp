@@ -234,7 +234,7 @@ class RunHelp : public CLI::Formatter {
            "Examples:\n"
            "  simtlab run --workload bfs --size small --mode functional\n"
            "  simtlab run --workload matmul --config configs/fermi-gtx480.toml --stats run.json\n"
-           "  simtlab run --workload saxpy --set l1d.size=32768 --sm.max_warps 16 --csv sweep.csv\n"
+           "  simtlab run --workload saxpy --set l1d.size=32768 --sm.policy lrr --csv sweep.csv\n"
            "  simtlab run --manifest m.json --out-dir out --vcd out/run.vcd --vcd-window 1000:2000\n"
            "Machine parameters come last, one group per block; `--set KEY=VALUE` sets any of them.\n\n";
   }

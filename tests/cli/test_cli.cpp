@@ -371,6 +371,12 @@ BOOST_AUTO_TEST_CASE(option_values_out_of_range_exit_2_naming_the_option) {
   r = simtlab("run --workload saxpy --quiet --seed 99999999999999999999999");
   BOOST_TEST(r.code == 2, r.err);
   BOOST_TEST(has(r.err, "--seed"), r.err);
+  r = simtlab("run --workload saxpy --quiet --seed -1");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--seed"), r.err);
+  r = simtlab("run --workload saxpy --quiet --mode functional --max-warp-instructions 99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--max-warp-instructions"), r.err);
   r = simtlab("run --workload saxpy --quiet --sm.max_warps 99999999999999999999999");
   BOOST_TEST(r.code == 2, r.err);
   BOOST_TEST(has(r.err, "sm.max_warps"), r.err);
