@@ -174,9 +174,10 @@ struct Spawned {
   std::string out, err;
 };
 
-// Runs simtlab with `args` (no shell), optionally sending SIGINT after
+// Runs simtlab with `args` (no shell), optionally sending `sig` after
 // `interrupt_ms`; kills it after `timeout_s` (then timed_out is set).
-Spawned spawn(const std::vector<std::string>& args, const fs::path& dir, int interrupt_ms = 0, int timeout_s = 120) {
+Spawned spawn(const std::vector<std::string>& args, const fs::path& dir, int interrupt_ms = 0, int timeout_s = 120,
+              int sig = SIGINT) {
   const std::string out = (dir / "out").string(), err = (dir / "err").string();
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -200,7 +201,7 @@ Spawned spawn(const std::vector<std::string>& args, const fs::path& dir, int int
     if (::waitpid(pid, &status, WNOHANG) == pid) break;
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (interrupt_ms > 0 && !interrupted && ms >= interrupt_ms) {
-      ::kill(pid, SIGINT);
+      ::kill(pid, sig);
       interrupted = true;
     }
     if (ms > timeout_s * 1000.0) {
@@ -383,19 +384,21 @@ BOOST_AUTO_TEST_CASE(option_values_out_of_range_exit_2_naming_the_option) {
 }
 
 BOOST_AUTO_TEST_CASE(sigint_leaves_no_partial_file_and_exits_130) {
-  fs::path d = scratch("sigint");
-  write(d / "s.json", "previous stats");
-  Spawned r = spawn({"run", "--workload", "bfs", "--size", "large", "--stats", (d / "s.json").string(), "--vcd",
-                     (d / "t.vcd").string(), "--trace-warps", (d / "w.txt").string()},
-                    d, 1500, 120);
-  BOOST_TEST(!r.timed_out);
-  BOOST_TEST(r.code == 130, r.err);
-  BOOST_TEST(has(r.err, "interrupted"), r.err);
-  BOOST_TEST(slurp(d / "s.json") == "previous stats");
-  BOOST_TEST(!fs::exists(d / "t.vcd"));
-  BOOST_TEST(!fs::exists(d / "w.txt"));
-  BOOST_TEST(temporaries(d).empty());
-  fs::remove_all(d);
+  for (int sig : {SIGINT, SIGTERM}) {
+    fs::path d = scratch("sigint");
+    write(d / "s.json", "previous stats");
+    Spawned r = spawn({"run", "--workload", "bfs", "--size", "large", "--stats", (d / "s.json").string(), "--vcd",
+                       (d / "t.vcd").string(), "--trace-warps", (d / "w.txt").string()},
+                      d, 1500, 120, sig);
+    BOOST_TEST(!r.timed_out);
+    BOOST_TEST(r.code == 130, r.err);
+    BOOST_TEST(has(r.err, "interrupted"), r.err);
+    BOOST_TEST(slurp(d / "s.json") == "previous stats");
+    BOOST_TEST(!fs::exists(d / "t.vcd"));
+    BOOST_TEST(!fs::exists(d / "w.txt"));
+    BOOST_TEST(temporaries(d).empty());
+    fs::remove_all(d);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(kernel_fault_keeps_traces_and_writes_no_stats) {
