@@ -6,13 +6,17 @@
 //   simtlab run --manifest FILE.json --out-dir DIR
 //   simtlab inspect FILE.ptx [--kernel NAME]
 //   simtlab list
-// Exit codes: 0 ok, 1 a workload failed verification, 2 bad input
-// (options, PTX, manifest), 3 the kernel faulted (bad address, barrier
-// deadlock, trap).
+//   simtlab --version
+// Exit codes (docs/exit-codes.md, util/error.h): 0 ok, 1 a workload failed
+// verification, 2 bad input (options, PTX, manifest, an output path that
+// cannot be written), 3 the kernel faulted, 4 writing an output failed,
+// 5 out of host memory, 6 internal error, 130 interrupted.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <memory>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -25,9 +29,12 @@
 #include "ptx/parser.h"
 #include "runtime/device.h"
 #include "runtime/manifest.h"
+#include "run_outputs.h"
 #include "runtime/run_report.h"
+#include "simt_version.h"
 #include "stats/stats.h"
 #include "util/error.h"
+#include "util/output_file.h"
 #include "workload.h"
 
 namespace {
@@ -62,7 +69,17 @@ struct Machine {
   }
 };
 
-runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m) {
+// The machine in one phrase, for the run summary.
+std::string machine_name(const RunOptions& o) {
+  if (o.configs.empty()) return "built-in vws-baseline";
+  std::string s;
+  for (const auto& f : o.configs) s += (s.empty() ? "" : " + ") + f;
+  return s;
+}
+
+tb::OutputPaths output_paths(const RunOptions& o) { return {o.stats_file, o.csv_file, o.vcd, o.trace_warps}; }
+
+runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m, const tb::RunOutputs& outs) {
   runtime::DeviceOptions d;
   d.mode = o.mode == "functional" ? runtime::Mode::Functional : runtime::Mode::Timing;
   d.machine = m.config;
@@ -72,13 +89,13 @@ runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m) {
   d.max_warp_instructions = o.max_warp_instructions;
   if (!o.vcd.empty()) {
     if (d.mode != runtime::Mode::Timing) throw input_error("--vcd: waveforms need --mode timing");
-    d.waveform.path = o.vcd;
+    d.waveform.path = outs.vcd_write_path();
     d.waveform.globs = trace::WaveformOptions::parse_globs(o.vcd_signals);
     trace::WaveformOptions::parse_window(o.vcd_window, &d.waveform.start, &d.waveform.end);
   }
   if (!o.trace_warps.empty()) {
     if (d.mode != runtime::Mode::Timing) throw input_error("--trace-warps: the warp trace needs --mode timing");
-    d.warp_trace_path = o.trace_warps;
+    d.warp_trace_path = outs.trace_write_path();
     d.warp_trace_filter = trace::WarpTraceFilter::parse(o.trace_filter);
   } else if (!o.trace_filter.empty()) {
     throw input_error("--trace-filter: give --trace-warps FILE too");
@@ -90,26 +107,48 @@ runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m) {
 
 // Writes --stats / --csv for a finished run.
 void write_outputs(const RunOptions& o, const runtime::Device& dev, const Machine& m, const std::string& what,
-                   bool verified) {
+                   bool verified, tb::RunOutputs& outs) {
   if (o.stats_file.empty() && o.csv_file.empty()) return;
   runtime::RunInfo info;
   info.what = what;
   info.mode = o.mode;
   info.config_files = o.configs;
+  info.machine = machine_name(o);
   info.verified = verified;
   info.warp_size = m.config->sm.issue.warp_size;
   nlohmann::json report = runtime::run_report(dev, info, m.registry.to_json());
-  if (!o.stats_file.empty()) stats::write_json_file(o.stats_file, report);
-  if (!o.csv_file.empty()) stats::append_csv_row(o.csv_file, runtime::csv_columns(), runtime::csv_row(report));
+  outs.write_report(report, runtime::csv_columns(), runtime::csv_row(report));
 }
 
-void print_totals(const runtime::LaunchStats& t, bool timing) {
+// Runs `body` on a device built for `o`; the waveform and warp trace are put
+// under their final names after the device is gone, also after a kernel
+// fault (they show what led to it). Other errors discard them.
+template <class Body>
+int with_device(const RunOptions& o, Machine& m, tb::RunOutputs& outs, Body body) {
+  int rc = 0;
+  std::unique_ptr<Error> fault;
+  {
+    runtime::Device dev(device_options(o, m, outs));
+    try {
+      rc = body(dev);
+    } catch (const Error& e) {
+      if (e.code() != ExitCode::KernelFault) throw;
+      fault = std::make_unique<Error>(e);
+    }
+  }
+  outs.finish_traces();
+  if (fault) throw *fault;
+  return rc;
+}
+
+void print_totals(const runtime::LaunchStats& t, bool timing, const std::string& machine) {
+  if (timing) std::printf("  machine: %s\n", machine.c_str());
   double tips = t.wall_seconds > 0 ? t.thread_instructions / t.wall_seconds : 0;
   std::printf("  CTAs %llu, warp instructions %llu, thread instructions %llu\n",
               static_cast<unsigned long long>(t.ctas), static_cast<unsigned long long>(t.warp_instructions),
               static_cast<unsigned long long>(t.thread_instructions));
   if (timing && t.cycles)
-    std::printf("  cycles %llu, IPC %.2f\n", static_cast<unsigned long long>(t.cycles),
+    std::printf("  cycles %llu, IPC %.2f (thread instructions per cycle)\n", static_cast<unsigned long long>(t.cycles),
                 static_cast<double>(t.thread_instructions) / t.cycles);
   std::printf("  wall %.3f s, %.2f M thread instructions/s (%s)\n", t.wall_seconds, tips / 1e6,
               timing ? "timing" : "functional");
@@ -125,26 +164,37 @@ int run_workload(const RunOptions& o, Machine& m) {
   workloads::Size size;
   if (!workloads::parse_size(o.size, &size))
     throw input_error("--size: '" + o.size + "' is not one of small, medium, large");
-  runtime::Device dev(device_options(o, m));
-  workloads::Result r = w->run(dev, size);
-  std::printf("simtlab: workload %s (%s), size %s, warp size %u, %s mode: %s\n", w->name,
-              workloads::class_name(w->cls), workloads::size_name(size), m.config->sm.issue.warp_size,
-              o.mode.c_str(), r.ok ? "PASSED" : "FAILED");
-  std::printf("  %s\n", r.message.c_str());
-  print_totals(dev.totals(), o.mode == "timing");
-  write_outputs(o, dev, m, std::string("workload ") + w->name + " (" + workloads::size_name(size) + ")", r.ok);
-  return r.ok ? 0 : static_cast<int>(ExitCode::Failure);
+  tb::RunOutputs outs(output_paths(o), stats::csv_header(runtime::csv_columns()));
+  return with_device(o, m, outs, [&](runtime::Device& dev) {
+    workloads::Result r = w->run(dev, size);
+    std::printf("simtlab: workload %s (%s), size %s, warp size %u, %s mode: %s\n", w->name,
+                workloads::class_name(w->cls), workloads::size_name(size), m.config->sm.issue.warp_size,
+                o.mode.c_str(), r.ok ? "PASSED" : "FAILED");
+    std::printf("  %s\n", r.message.c_str());
+    print_totals(dev.totals(), o.mode == "timing", machine_name(o));
+    write_outputs(o, dev, m, std::string("workload ") + w->name + " (" + workloads::size_name(size) + ")", r.ok,
+                  outs);
+    return r.ok ? 0 : static_cast<int>(ExitCode::Failure);
+  });
 }
 
 int run_manifest(const RunOptions& o, Machine& m) {
   runtime::Manifest man = runtime::Manifest::load(o.manifest);
-  runtime::Device dev(device_options(o, m));
-  runtime::ManifestRun run = runtime::run_manifest(man, dev, o.out_dir);
-  std::printf("simtlab: manifest %s: %zu launch(es) done\n", o.manifest.c_str(), run.launches.size());
-  for (const auto& f : run.written) std::printf("  wrote %s\n", f.c_str());
-  print_totals(dev.totals(), o.mode == "timing");
-  write_outputs(o, dev, m, "manifest " + o.manifest, true);
-  return 0;
+  // --out-dir is created (with its parents) first, so other outputs may go
+  // into it (--out-dir new --vcd new/t.vcd).
+  std::error_code ec;
+  std::filesystem::create_directories(o.out_dir, ec);
+  if (ec || !std::filesystem::is_directory(o.out_dir))
+    throw input_error("--out-dir " + o.out_dir + ": cannot create the folder" + (ec ? ": " + ec.message() : ""));
+  tb::RunOutputs outs(output_paths(o), stats::csv_header(runtime::csv_columns()));
+  return with_device(o, m, outs, [&](runtime::Device& dev) {
+    runtime::ManifestRun run = runtime::run_manifest(man, dev, o.out_dir);
+    std::printf("simtlab: manifest %s: %zu launch(es) done\n", o.manifest.c_str(), run.launches.size());
+    for (const auto& f : run.written) std::printf("  wrote %s\n", f.c_str());
+    print_totals(dev.totals(), o.mode == "timing", machine_name(o));
+    write_outputs(o, dev, m, "manifest " + o.manifest, true, outs);
+    return 0;
+  });
 }
 
 int inspect(const std::string& file, const std::string& kernel) {
@@ -162,25 +212,65 @@ int inspect(const std::string& file, const std::string& kernel) {
   return 0;
 }
 
+// CLI11 reads unsigned options with strtoull, which wraps "-1" and clamps
+// numbers past 2^64 without a word: check the text first.
+const CLI::Validator kUnsigned64(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        return "'" + text + "' is not a non-negative integer";
+      const std::string max = std::to_string(UINT64_MAX);
+      const std::string digits = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
+      if (digits.size() > max.size() || (digits.size() == max.size() && digits > max))
+        return text + " is too large (at most " + max + ")";
+      return "";
+    },
+    "");
+
+// `run --help` starts with a few examples.
+class RunHelp : public CLI::Formatter {
+ public:
+  std::string make_description(const CLI::App* app) const override {
+    return CLI::Formatter::make_description(app) +
+           "Examples:\n"
+           "  simtlab run --workload bfs --size small --mode functional\n"
+           "  simtlab run --workload matmul --config configs/fermi-gtx480.toml --stats run.json\n"
+           "  simtlab run --workload saxpy --set l1d.size=32768 --sm.policy lrr --csv sweep.csv\n"
+           "  simtlab run --manifest m.json --out-dir out --vcd out/run.vcd --vcd-window 1000:2000\n"
+           "Machine parameters come last, one group per block; `--set KEY=VALUE` sets any of them.\n\n";
+  }
+};
+
 }  // namespace
 
 // The model prints results, not SystemC's banner: set before SystemC's own
 // main() starts (static initialisation).
 static const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
+namespace {
+
+// SystemC's informational reports ("tracing timescale unit set", "Simulation
+// stopped by user") are not for simtlab's users; warnings and errors still show.
+void quiet_systemc_info() { sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING); }
+
+}  // namespace
+
 // SystemC's own main() calls this.
 int sc_main(int argc, char* argv[]) {
+  quiet_systemc_info();
+  util::install_interrupt_cleanup();
   CLI::App app{"simtlab: a SystemC/TLM-2.0 model of a GPU streaming multiprocessor"};
+  app.set_version_flag("--version", std::string("simtlab ") + simt::kVersion, "Print the version and exit");
   app.require_subcommand(1);
   RunOptions ro;
   Machine machine;
   auto* run = app.add_subcommand("run", "Run a built-in workload (verified against its CPU reference) or a JSON manifest");
+  run->formatter(std::make_shared<RunHelp>());
   auto* wopt = run->add_option("--workload", ro.workload, "Built-in workload name (see `simtlab list`)");
   auto* mopt = run->add_option("--manifest", ro.manifest, "JSON manifest describing PTX, buffers, launches, outputs")
                    ->check(CLI::ExistingFile);
   wopt->excludes(mopt);
   run->add_option("--size", ro.size, "Workload size: small, medium or large")->capture_default_str();
-  run->add_option("--out-dir", ro.out_dir, "Where a manifest's outputs are written")->capture_default_str();
+  run->add_option("--out-dir", ro.out_dir, "Where a manifest's outputs are written (created if missing)")->capture_default_str();
   run->add_option("--mode", ro.mode, "timing: the cycle-level SM model; functional: results only, fast")
       ->check(CLI::IsMember({"timing", "functional"}))->capture_default_str();
   run->add_option("--config", ro.configs, "Machine file (TOML); repeat to overlay: later files win")
@@ -192,9 +282,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--max-warp-instructions", ro.max_warp_instructions,
                   "Functional mode: stop a runaway kernel after this many warp instructions per CTA (0 = no limit)")
       ->capture_default_str();
-  run->add_option("--stats", ro.stats_file, "Write the run's statistics (JSON) here");
+  run->add_option("--stats", ro.stats_file, "Write the run's statistics (JSON, docs/stats.md) here; the folder must exist");
   run->add_option("--csv", ro.csv_file, "Append one row per run to this CSV file (for sweeps)");
-  run->add_option("--vcd", ro.vcd, "Write a VCD waveform (timing mode)");
+  run->add_option("--vcd", ro.vcd, "Write a VCD waveform to exactly this file (timing mode)");
   run->add_option("--vcd-signals", ro.vcd_signals, "Signals to record: comma-separated globs")->capture_default_str();
   run->add_option("--vcd-window", ro.vcd_window, "Cycles to record: START:END (END may be empty)")
       ->capture_default_str();
@@ -204,6 +294,8 @@ int sc_main(int argc, char* argv[]) {
                   "Restrict --trace-warps: comma-separated warps=N|N-M, sm=N|N-M, cycles=START:END; a bare value "
                   "adds to the previous key (e.g. warps=0-3,8,sm=0,cycles=1000:2000)");
   run->add_flag("--quiet", ro.quiet, "No progress lines on stderr during long runs");
+  for (const char* name : {"--seed", "--max-warp-instructions", "--max-cycles"})
+    if (CLI::Option* opt = run->get_option_no_throw(name)) opt->check(kUnsigned64);
   machine.registry.bind_cli(*run);
 
   std::string ptx_file, kernel;
@@ -216,6 +308,8 @@ int sc_main(int argc, char* argv[]) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
@@ -242,11 +336,13 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "simtlab: error: " << e.what() << "\n";
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
     std::cerr << "simtlab: error: out of host memory\n";
-    return static_cast<int>(ExitCode::Failure);
+    return static_cast<int>(ExitCode::HostResources);
   } catch (const std::exception& e) {
+    std::fflush(stdout);
     std::cerr << "simtlab: internal error: " << e.what() << "\n";
-    return static_cast<int>(ExitCode::Failure);
+    return static_cast<int>(ExitCode::Internal);
   }
   return 0;
 }

@@ -446,8 +446,10 @@ void ParamRegistry::bind_cli(CLI::App& app) {
       for (size_t i = 0; i < e->choices.size(); ++i) type += (i ? "," : "") + e->choices[i];
       type += "}";
     }
+    // One help group per block (sm, l1d, l2, dram, ...), in binding order.
+    const std::string block = e->name.substr(0, e->name.find('.'));
     app.add_option("--" + e->name, CLI::callback_t{}, e->doc, false)
-        ->group("Machine parameters")
+        ->group("Machine parameters: " + block + ".*")
         ->type_name(type)
         ->default_str(value_text(e->default_value))
         ->take_all();  // repeated flags: each one applies, in order

@@ -244,6 +244,7 @@ LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3
   geom.block = block;
   geom.dynamic_shared_bytes = dynamic_shared_bytes;
 
+  progress_->begin_launch(kernel);
   LaunchStats st = opts_.mode == Mode::Timing ? launch_timing(m, kernel, geom, params)
                                               : launch_functional(m, kernel, geom, params);
   ++launches_;

@@ -151,6 +151,8 @@ class Device {
   const LaunchStats& totals() const { return totals_; }
   // One record per launch so far, in launch order (the run report's "kernels").
   const std::vector<LaunchStats>& launches() const { return launch_log_; }
+  // Progress lines (e.g. set_launch_count() when the number of launches is known).
+  trace::Progress& progress() { return *progress_; }
   // Timing mode: every block's counters (null before the first timing launch).
   const stats::Registry* timing_stats() const;
 

@@ -7,12 +7,14 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/output_file.h"
 #include "util/rng.h"
 
 namespace simt::runtime {
@@ -301,6 +303,28 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
     addr[b.name] = a;
     spec[b.name] = &b;
   }
+  // Every output path is checked (and --out-dir created) before anything
+  // runs: a bad one is input_error naming it. Each output is written to a
+  // temporary and renamed into place only after every launch succeeded.
+  std::vector<std::unique_ptr<util::OutputFile>> files;
+  if (!m.outputs.empty()) {
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec || !fs::is_directory(out_dir))
+      throw input_error("--out-dir " + out_dir + ": cannot create the folder" + (ec ? ": " + ec.message() : ""));
+  }
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    const OutputSpec& o = m.outputs[i];
+    fs::path target = fs::path(o.path).is_absolute() ? fs::path(o.path) : fs::path(out_dir) / o.path;
+    // Sub-folders below --out-dir are created; a missing folder elsewhere is an error.
+    if (!fs::path(o.path).is_absolute() && target.has_parent_path()) {
+      std::error_code ec;
+      fs::create_directories(target.parent_path(), ec);
+    }
+    files.push_back(std::make_unique<util::OutputFile>(m.file + ": outputs[" + std::to_string(i) + "]",
+                                                       target.string()));
+  }
+  dev.progress().set_launch_count(m.launches.size());
   ManifestRun run;
   for (size_t i = 0; i < m.launches.size(); ++i) {
     const LaunchSpec& l = m.launches[i];
@@ -319,26 +343,12 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
       throw Error(e.code(), m.file + ": launches[" + std::to_string(i) + "]: " + e.what());
     }
   }
-  if (m.outputs.empty()) return run;
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) throw input_error("--out-dir " + out_dir + ": " + ec.message());
-  for (const auto& o : m.outputs) {
-    const BufferSpec& b = *spec.at(o.buffer);
-    std::vector<uint8_t> data(b.count * elem_bytes(b.type));
-    dev.copy_to_host(data.data(), addr.at(o.buffer), data.size());
-    fs::path target = fs::path(o.path).is_absolute() ? fs::path(o.path) : fs::path(out_dir) / o.path;
-    fs::create_directories(target.parent_path(), ec);
-    fs::path tmp = target;
-    tmp += ".partial";
-    {
-      std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-      f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-      if (!f.flush()) throw Error(ExitCode::Failure, "cannot write " + tmp.string());
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) throw Error(ExitCode::Failure, "cannot write " + target.string() + ": " + ec.message());
-    run.written.push_back(target.string());
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    const BufferSpec& b = *spec.at(m.outputs[i].buffer);
+    std::string data(b.count * elem_bytes(b.type), '\0');
+    dev.copy_to_host(data.data(), addr.at(m.outputs[i].buffer), data.size());
+    files[i]->write(data);
+    run.written.push_back(files[i]->path());
   }
   return run;
 }

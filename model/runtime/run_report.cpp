@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "simt_version.h"
 #include "stats/stats.h"
 
 namespace simt::runtime {
@@ -87,13 +88,95 @@ nlohmann::json kernel_records(const Device& dev, bool timing) {
   return out;
 }
 
+double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
+
+// Every cache's hit rate: each "<cache>.hits" counter with its "<cache>.accesses".
+nlohmann::json hit_rates(const nlohmann::json& counters) {
+  nlohmann::json out = nlohmann::json::object();
+  const std::string tail = ".hits";
+  for (auto it = counters.begin(); it != counters.end(); ++it) {
+    const std::string& name = it.key();
+    if (name.size() <= tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0) continue;
+    const std::string cache = name.substr(0, name.size() - tail.size());
+    auto acc = counters.find(cache + ".accesses");
+    if (acc == counters.end()) continue;
+    out[cache] = ratio(it.value().get<double>(), acc.value().get<double>());
+  }
+  return out;
+}
+
+uint64_t config_uint(const nlohmann::json& config, const char* key, uint64_t dflt) {
+  auto it = config.find(key);
+  return it != config.end() && it->is_number_unsigned() ? it->get<uint64_t>() : dflt;
+}
+
+// Mean of every sample of the per-SM "sm<N>.active_warps" series (null when
+// stats.interval is 0: nothing was sampled).
+nlohmann::json mean_active_warps(const nlohmann::json& series) {
+  double sum = 0;
+  uint64_t n = 0;
+  std::string rest;
+  for (auto it = series.begin(); it != series.end(); ++it) {
+    if (!sm_counter(it.key(), rest) || rest != "active_warps") continue;
+    for (const auto& v : it.value()["values"]) {
+      sum += v.get<double>();
+      ++n;
+    }
+  }
+  return n ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+}
+
+// What each top-level number of the document means (the blocks' own
+// counters carry theirs in "descriptions" too).
+const std::map<std::string, std::string>& field_descriptions() {
+  static const std::map<std::string, std::string> d = {
+      {"simulator", "simtlab version that wrote this file"},
+      {"run", "what ran: a built-in workload and size, or a manifest"},
+      {"mode", "timing (cycle-level model) or functional (results only)"},
+      {"machine", "the machine: its config files, or the built-in vws-baseline"},
+      {"config_files", "--config files, in the order applied"},
+      {"verified", "the workload's results matched its CPU reference (manifests: true)"},
+      {"config", "every machine parameter's effective value"},
+      {"warp_instructions", "warp instructions executed (issued with at least one active thread)"},
+      {"thread_instructions", "sum over executed warp instructions of their active threads"},
+      {"ctas", "CTAs (thread blocks) run"},
+      {"max_stack_depth", "deepest reconvergence stack of any warp"},
+      {"kernels", "one record per kernel launch, in launch order"},
+      {"memory_checksum", "checksum of device memory at the end (equal for runs leaving equal memory)"},
+      {"wall_seconds", "host wall-clock time of the launches"},
+      {"cycles", "simulated core cycles (timing mode)"},
+      {"ipc", "thread instructions per cycle, over all SMs"},
+      {"simd_efficiency", "active lanes / (warp instructions x warp size)"},
+      {"issue_breakdown", "cycles by issue outcome, summed over SMs (W1-4 = issued with 1-4 active lanes, ...)"},
+      {"fetches_per_cycle", "instruction fetches per cycle, over all SMs"},
+      {"memory_pipeline_stalls", "cycles the LDST unit's memory pipeline stalled, summed over SMs"},
+      {"traffic", "bytes each level was asked for by the level above"},
+      {"branch", "branch-unit counters summed over SMs (max_* are maxima)"},
+      {"derived", "rates computed from the counters (see the entries)"},
+      {"derived.hit_rate", "per cache: hits / accesses"},
+      {"derived.dram_bandwidth_utilisation",
+       "DRAM bytes / (cycles x dram.channels x dram.bytes_per_cycle): share of peak DRAM bandwidth used"},
+      {"derived.achieved_occupancy",
+       "mean resident warps per SM / sm.max_warps, from the sampled sm*.active_warps series (null when stats.interval = 0)"},
+      {"counters", "every block's counters by hierarchical name"},
+      {"histograms", "every block's histograms: lo, width, bins, labels"},
+      {"series", "values sampled every stats.interval cycles"},
+      {"descriptions", "what each entry of this document and each counter, histogram and series means"},
+      {"speed", "simulation speed on the host"},
+  };
+  return d;
+}
+
 }  // namespace
 
 nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann::json& config) {
   const LaunchStats& t = dev.totals();
+  nlohmann::json descriptions(field_descriptions());
   nlohmann::json r;
+  r["simulator"] = std::string("simtlab ") + kVersion;
   r["run"] = info.what;
   r["mode"] = info.mode;
+  r["machine"] = info.machine.empty() ? "built-in vws-baseline" : info.machine;
   r["config_files"] = info.config_files;
   r["verified"] = info.verified;
   r["config"] = config;
@@ -129,12 +212,23 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
                     {"dram_bytes", reg->sum("dram.bytes")}};
     r["max_stack_depth"] = std::max<uint64_t>(t.max_stack_depth, max_sm_counter(all["counters"], "max_stack_depth"));
     r["branch"] = branch_counters(all["counters"]);
+    nlohmann::json derived;
+    derived["hit_rate"] = hit_rates(all["counters"]);
+    const double peak = cycles * config_uint(config, "dram.channels", 1) * config_uint(config, "dram.bytes_per_cycle", 1);
+    derived["dram_bandwidth_utilisation"] = ratio(static_cast<double>(reg->sum("dram.bytes")), peak);
+    nlohmann::json warps = mean_active_warps(all["series"]);
+    const double max_warps = static_cast<double>(config_uint(config, "sm.max_warps", 0));
+    derived["achieved_occupancy"] =
+        warps.is_null() || max_warps <= 0 ? nlohmann::json(nullptr) : nlohmann::json(warps.get<double>() / max_warps);
+    r["derived"] = derived;
     r["counters"] = all["counters"];
     r["histograms"] = all["histograms"];
     r["series"] = all["series"];
+    descriptions.update(all["docs"]);
     speed["simulated_cycles_per_second"] = cycles / wall;
   }
   r["speed"] = speed;
+  r["descriptions"] = descriptions;
   return r;
 }
 

@@ -1,7 +1,10 @@
 // The statistics document of one run (`simtlab run --stats FILE.json`) and
 // its one-line CSV form (`--csv FILE`): the effective configuration, the
 // headline numbers (cycles, instructions, IPC, SIMD efficiency, issue
-// breakdown, fetches per cycle), every block's counters, and speed.
+// breakdown, fetches per cycle), derived rates (cache hit rates, DRAM
+// bandwidth utilisation, achieved occupancy), every block's counters with a
+// description of each, the simulator version, and speed. docs/stats.md
+// describes the document.
 #pragma once
 
 #include <string>
@@ -17,6 +20,7 @@ struct RunInfo {
   std::string what;                      // "workload bfs (small)" or the manifest path
   std::string mode;                      // "functional" | "timing"
   std::vector<std::string> config_files;
+  std::string machine;                   // "built-in vws-baseline" or the config files
   bool verified = true;                  // workload runs: the CPU reference agreed
   uint32_t warp_size = 32;
 };

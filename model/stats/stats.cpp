@@ -20,7 +20,7 @@ void check_name(const std::string& name) {
             name.find("..") == std::string::npos;
   for (char c : name)
     if (c == '*' || static_cast<unsigned char>(c) <= ' ') ok = false;
-  if (!ok) throw Error(ExitCode::Failure, "stats name '" + name + "' is not a dotted name");
+  if (!ok) throw internal_error("stats name '" + name + "' is not a dotted name");
 }
 
 std::vector<std::string> split_dots(const std::string& s) {
@@ -46,17 +46,6 @@ bool match_component(const char* pat, const char* text) {
   return *pat == *text && *text != '\0' && match_component(pat + 1, text + 1);
 }
 
-std::filesystem::path parent_of(const std::string& path) {
-  std::filesystem::path p(path);
-  return p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-}
-
-void require_parent_dir(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(parent_of(path), ec))
-    throw input_error(path + ": directory " + parent_of(path).string() + " does not exist");
-}
-
 // One CSV field per RFC 4180: quoted when it holds a comma, quote or line break.
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -78,14 +67,14 @@ std::string csv_value(const std::string& path, const std::string& column, const 
     if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
   }
   if (v.is_number()) return v.dump();
-  throw Error(ExitCode::Failure, path + ": column '" + column + "' holds " + v.type_name() +
+  throw internal_error(path + ": column '" + column + "' holds " + v.type_name() +
                                      "; CSV cells are numbers or strings");
 }
 
 }  // namespace
 
 void Histogram::add(int64_t sample, uint64_t n) {
-  if (bins.empty()) throw Error(ExitCode::Failure, "histogram without bins (register it through stats::Registry)");
+  if (bins.empty()) throw internal_error("histogram without bins (register it through stats::Registry)");
   size_t i = 0;
   if (sample > lo) {
     // Unsigned difference: exact even when sample - lo overflows int64.
@@ -100,7 +89,7 @@ Counter& Registry::counter(const std::string& name, const std::string& doc) {
   if (auto it = counter_by_name_.find(name); it != counter_by_name_.end()) return *it->second;
   check_name(name);
   if (histogram_by_name_.count(name) || series_by_name_.count(name))
-    throw Error(ExitCode::Failure, "stats name '" + name + "' already names a histogram or series");
+    throw internal_error("stats name '" + name + "' already names a histogram or series");
   counters_.emplace_back();
   counter_by_name_[name] = &counters_.back();
   if (!doc.empty()) docs_[name] = doc;
@@ -112,14 +101,14 @@ Histogram& Registry::histogram(const std::string& name, int64_t lo, int64_t widt
   if (auto it = histogram_by_name_.find(name); it != histogram_by_name_.end()) {
     Histogram& h = *it->second;
     if (h.lo != lo || h.width != width || h.bins.size() != bins)
-      throw Error(ExitCode::Failure, "histogram '" + name + "' registered again with a different shape");
+      throw internal_error("histogram '" + name + "' registered again with a different shape");
     return h;
   }
   check_name(name);
   if (width <= 0 || bins == 0)
-    throw Error(ExitCode::Failure, "histogram '" + name + "' needs width > 0 and at least one bin");
+    throw internal_error("histogram '" + name + "' needs width > 0 and at least one bin");
   if (counter_by_name_.count(name) || series_by_name_.count(name))
-    throw Error(ExitCode::Failure, "stats name '" + name + "' already names a counter or series");
+    throw internal_error("stats name '" + name + "' already names a counter or series");
   histograms_.emplace_back();
   Histogram& h = histograms_.back();
   h.lo = lo;
@@ -133,13 +122,13 @@ Histogram& Registry::histogram(const std::string& name, int64_t lo, int64_t widt
 TimeSeries& Registry::series(const std::string& name, uint64_t interval, const std::string& doc) {
   if (auto it = series_by_name_.find(name); it != series_by_name_.end()) {
     if (it->second->interval != interval)
-      throw Error(ExitCode::Failure, "series '" + name + "' registered again with a different interval");
+      throw internal_error("series '" + name + "' registered again with a different interval");
     return *it->second;
   }
   check_name(name);
-  if (interval == 0) throw Error(ExitCode::Failure, "series '" + name + "' needs an interval > 0");
+  if (interval == 0) throw internal_error("series '" + name + "' needs an interval > 0");
   if (counter_by_name_.count(name) || histogram_by_name_.count(name))
-    throw Error(ExitCode::Failure, "stats name '" + name + "' already names a counter or histogram");
+    throw internal_error("stats name '" + name + "' already names a counter or histogram");
   series_.emplace_back();
   series_.back().interval = interval;
   series_by_name_[name] = &series_.back();
@@ -192,61 +181,70 @@ void Registry::reset() {
   for (TimeSeries& s : series_) s.values.clear();
 }
 
+void write_json(util::OutputFile& out, const nlohmann::json& doc) { out.write(doc.dump(2) + "\n"); }
+
 void write_json_file(const std::string& path, const nlohmann::json& doc) {
-  require_parent_dir(path);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ExitCode::Failure, tmp + ": cannot open for writing");
-    out << doc.dump(2) << "\n";
-    out.flush();
-    if (!out) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw Error(ExitCode::Failure, tmp + ": write failed");
-    }
+  util::OutputFile out("--stats", path);
+  write_json(out, doc);
+}
+
+std::string csv_header(const std::vector<std::string>& columns) {
+  std::string header;
+  for (size_t i = 0; i < columns.size(); ++i) header += (i ? "," : "") + csv_field(columns[i]);
+  return header;
+}
+
+namespace {
+
+// An existing regular file's first line, reading at most kMaxHeader bytes
+// (a huge file without line breaks must not be read whole); "" if the file
+// is new, empty, or not a regular file (a FIFO cannot be read back).
+constexpr size_t kMaxHeader = 64 * 1024;
+
+bool first_line(const util::OutputFile& out, std::string* line) {
+  line->clear();
+  if (out.in_place() || !out.existed()) return false;
+  std::ifstream in(out.target(), std::ios::binary);
+  char c;
+  while (line->size() < kMaxHeader && in.get(c)) {
+    if (c == '\n') break;
+    line->push_back(c);
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw Error(ExitCode::Failure, path + ": cannot rename " + tmp + " into place: " + ec.message());
+  if (!line->empty() && line->back() == '\r') line->pop_back();
+  return !line->empty() || in.good();
+}
+
+}  // namespace
+
+void check_csv_header(const util::OutputFile& out, const std::string& header) {
+  std::string first;
+  if (!first_line(out, &first)) return;
+  if (first != header)
+    throw input_error(out.option() + " " + out.path() + ": existing CSV header differs from this run's columns "
+                      "(expected \"" + header + "\"); write to a new file");
+}
+
+void append_csv_row(util::OutputFile& out, const std::vector<std::string>& columns, const nlohmann::json& row) {
+  const std::string& path = out.path();
+  if (columns.empty()) throw internal_error(path + ": a CSV row needs at least one column");
+  if (!row.is_object()) throw internal_error(path + ": a CSV row must be a JSON object");
+  const std::string header = csv_header(columns);
+  std::string line;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    auto it = row.find(columns[i]);
+    if (it == row.end()) throw internal_error(path + ": the row has no value for column '" + columns[i] + "'");
+    line += (i ? "," : "") + csv_value(path, columns[i], *it);
   }
+  check_csv_header(out, header);
+  std::string first;
+  const bool need_header = !first_line(out, &first);
+  out.append((need_header ? header + "\n" : std::string()) + line + "\n");
 }
 
 void append_csv_row(const std::string& path, const std::vector<std::string>& columns,
                     const nlohmann::json& row) {
-  require_parent_dir(path);
-  if (columns.empty()) throw Error(ExitCode::Failure, path + ": a CSV row needs at least one column");
-  if (!row.is_object()) throw Error(ExitCode::Failure, path + ": a CSV row must be a JSON object");
-
-  std::string header, line;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    header += (i ? "," : "") + csv_field(columns[i]);
-    auto it = row.find(columns[i]);
-    if (it == row.end())
-      throw Error(ExitCode::Failure, path + ": the row has no value for column '" + columns[i] + "'");
-    line += (i ? "," : "") + csv_value(path, columns[i], *it);
-  }
-
-  bool need_header = true;
-  {
-    std::ifstream in(path, std::ios::binary);
-    std::string first;
-    if (in && std::getline(in, first)) {
-      if (!first.empty() && first.back() == '\r') first.pop_back();
-      need_header = false;
-      if (first != header)
-        throw Error(ExitCode::Failure, path + ": existing CSV header differs from this run's columns "
-                                              "(expected \"" + header + "\"); write to a new file");
-    }
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!out) throw Error(ExitCode::Failure, path + ": cannot open for appending");
-  if (need_header) out << header << "\n";
-  out << line << "\n";
-  out.flush();
-  if (!out) throw Error(ExitCode::Failure, path + ": write failed");
+  util::OutputFile out("--csv", path, util::OutputFile::Mode::Append);
+  append_csv_row(out, columns, row);
 }
 
 }  // namespace simt::stats

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/output_file.h"
+
 namespace simt::stats {
 
 struct Counter {
@@ -67,12 +69,24 @@ class Registry {
   std::map<std::string, std::string> docs_;
 };
 
-// Writes `doc` to `path` atomically (temporary file + rename), so a failed
-// run never leaves a half-written stats file. Throws simt::Error on I/O errors.
+// Writes `doc` to `path` through util::OutputFile: a regular (or new) file
+// is replaced atomically, a device or FIFO written in place. Throws
+// simt::input_error for a path that cannot be written (checked first) and
+// simt::output_error when writing fails.
 void write_json_file(const std::string& path, const nlohmann::json& doc);
-// Appends one row to a CSV file, writing the header first if the file is new
-// or empty; `columns` gives the order. Values are numbers or strings.
+void write_json(util::OutputFile& out, const nlohmann::json& doc);
+
+// The CSV header line for `columns` (without the line break).
+std::string csv_header(const std::vector<std::string>& columns);
+// Before a run: an existing regular file must start with `header` (only its
+// first 64 KiB are read); a new or empty file, a device or a FIFO is fine.
+// Throws simt::input_error naming the file otherwise.
+void check_csv_header(const util::OutputFile& out, const std::string& header);
+// Appends one row, writing the header first if the file is new or empty (a
+// device or FIFO always gets the header: it cannot be read back); `columns`
+// gives the order. Values are numbers or strings.
 void append_csv_row(const std::string& path, const std::vector<std::string>& columns,
                     const nlohmann::json& row);
+void append_csv_row(util::OutputFile& out, const std::vector<std::string>& columns, const nlohmann::json& row);
 
 }  // namespace simt::stats

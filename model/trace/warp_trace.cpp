@@ -1,7 +1,11 @@
 #include "trace/warp_trace.h"
 
 #include <algorithm>
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cinttypes>
+#include <cstring>
 
 #include "util/error.h"
 
@@ -81,9 +85,14 @@ const char* stall_reason_name(StallReason r) {
   return "?";
 }
 
-WarpTrace::WarpTrace(const std::string& path, const WarpTraceFilter& filter) : filter_(filter) {
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw input_error("--trace-warps " + path + ": cannot create the file");
+WarpTrace::WarpTrace(const std::string& path, const WarpTraceFilter& filter, const std::string& shown_as)
+    : filter_(filter), shown_as_(shown_as.empty() ? path : shown_as) {
+  // A device or FIFO (/dev/stdout) is appended to: truncating it could cut
+  // a file the shell redirected stdout to.
+  struct stat st {};
+  const bool regular = ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+  file_ = std::fopen(path.c_str(), regular ? "w" : "a");
+  if (!file_) throw input_error("--trace-warps " + shown_as_ + ": cannot create the file: " + std::strerror(errno));
   buf_.reserve(2 * kFlushBytes);
   const char* head =
       "# simtlab warp trace: <cycle> sm<S> s<sched> w<warp> pc=<pc> mask=<hex lanes> <instruction>\n"
@@ -92,8 +101,23 @@ WarpTrace::WarpTrace(const std::string& path, const WarpTraceFilter& filter) : f
 }
 
 WarpTrace::~WarpTrace() {
-  flush();
+  // Runs flush() after every launch, so errors were reported there; a
+  // destructor must not throw.
+  try {
+    flush();
+  } catch (const Error&) {
+  }
   std::fclose(file_);
+}
+
+void WarpTrace::write_out() {
+  if (!buf_.empty() && !failed_ && std::fwrite(buf_.data(), 1, buf_.size(), file_) != buf_.size()) fail();
+  buf_.clear();
+}
+
+void WarpTrace::fail() {
+  failed_ = true;
+  throw output_error("--trace-warps " + shown_as_ + ": write failed: " + std::strerror(errno));
 }
 
 void WarpTrace::add_sm(uint32_t sm, uint32_t schedulers) {
@@ -109,10 +133,7 @@ WarpTrace::Run& WarpTrace::run_of(uint32_t sm, uint32_t sched) {
 
 void WarpTrace::put(const char* s, size_t n) {
   buf_.append(s, n);
-  if (buf_.size() >= kFlushBytes) {
-    std::fwrite(buf_.data(), 1, buf_.size(), file_);
-    buf_.clear();
-  }
+  if (buf_.size() >= kFlushBytes) write_out();
 }
 
 void WarpTrace::end_run(uint32_t sm, uint32_t sched, Run& r) {
@@ -159,9 +180,8 @@ void WarpTrace::stall(uint32_t sm, uint32_t sched, uint64_t first, uint64_t last
 void WarpTrace::flush() {
   for (uint32_t sm = 0; sm < runs_.size(); ++sm)
     for (uint32_t s = 0; s < runs_[sm].size(); ++s) end_run(sm, s, runs_[sm][s]);
-  if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), file_);
-  buf_.clear();
-  std::fflush(file_);
+  write_out();
+  if (!failed_ && std::fflush(file_) != 0) fail();
 }
 
 }  // namespace simt::trace

@@ -20,7 +20,8 @@
 //
 // The IssueUnit gets a pointer to the sink at construction (null = off) and
 // calls it only when it is set, so a run without the option does no string
-// work. Output is buffered and flushed when the sink is destroyed.
+// work. Output is buffered and flushed by flush() (after every launch) and
+// when the sink is destroyed; write errors are reported, never ignored.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +56,10 @@ const char* stall_reason_name(StallReason r);
 
 class WarpTrace {
  public:
-  // Opens `path` for writing (throws simt::input_error if it cannot).
-  WarpTrace(const std::string& path, const WarpTraceFilter& filter);
+  // Opens `path` for writing (throws simt::input_error if it cannot);
+  // messages name `shown_as` (the final name when `path` is a temporary).
+  // A write error throws simt::output_error (from issue(), stall(), flush()).
+  WarpTrace(const std::string& path, const WarpTraceFilter& filter, const std::string& shown_as = "");
   ~WarpTrace();
   WarpTrace(const WarpTrace&) = delete;
   WarpTrace& operator=(const WarpTrace&) = delete;
@@ -84,9 +87,13 @@ class WarpTrace {
   Run& run_of(uint32_t sm, uint32_t sched);
   void end_run(uint32_t sm, uint32_t sched, Run& r);
   void put(const char* s, size_t n);
+  void write_out();
+  [[noreturn]] void fail();
 
   WarpTraceFilter filter_;
+  std::string shown_as_;
   std::FILE* file_ = nullptr;
+  bool failed_ = false;  // reported once; later writes are dropped
   std::string buf_;
   std::vector<std::vector<Run>> runs_;  // [sm][sched]
   uint64_t issue_lines_ = 0;

@@ -34,9 +34,16 @@ void WaveformOptions::parse_window(const std::string& text, uint64_t* start, uin
   if (colon == std::string::npos) bad();
   auto num = [&](const std::string& t, uint64_t dflt) -> uint64_t {
     if (t.empty()) return dflt;
-    for (char c : t)
+    uint64_t v = 0;
+    for (char c : t) {
       if (c < '0' || c > '9') bad();
-    return std::stoull(t);
+      const uint64_t digit = static_cast<uint64_t>(c - '0');
+      if (v > (UINT64_MAX - digit) / 10)
+        throw input_error("--vcd-window '" + text + "': " + t + " is too large (at most " +
+                          std::to_string(UINT64_MAX) + ")");
+      v = v * 10 + digit;
+    }
+    return v;
   };
   *start = num(text.substr(0, colon), 0);
   *end = num(text.substr(colon + 1), UINT64_MAX);
@@ -60,6 +67,9 @@ std::vector<std::string> WaveformOptions::parse_globs(const std::string& text) {
 Waveform::Waveform(sc_core::sc_module_name name, const WaveformOptions& opts)
     : sc_core::sc_module(name), opts_(opts) {
   if (opts_.path.empty()) return;
+  // SystemC appends ".vcd" to the name it is given. simtlab passes a
+  // temporary name ending in ".vcd" (util::OutputFile) and renames it to the
+  // user's exact name at the end.
   std::string base = opts_.path;
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
   file_ = sc_core::sc_create_vcd_trace_file(base.c_str());

@@ -1,13 +1,23 @@
 #define BOOST_TEST_MODULE cli
 #include <boost/test/unit_test.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "common/simtlab_process.h"
 
@@ -151,5 +161,302 @@ BOOST_AUTO_TEST_CASE(kernel_fault_exits_3_and_keeps_existing_outputs) {
   BOOST_TEST(r.err.find("thread (0,0,0)") != std::string::npos, r.err);
   BOOST_TEST(slurp(d / "out" / "out.bin") == "previous results");  // nothing half-written
   BOOST_TEST(!fs::exists(d / "out" / "out.bin.partial"));
+  fs::remove_all(d);
+}
+
+// ---- output files (issue 8 items 3, 4, 7, 15, 19) ----------------------------
+
+namespace {
+
+struct Spawned {
+  int code = -1;         // exit code, -1 if killed by a signal
+  bool timed_out = false;
+  std::string out, err;
+};
+
+// Runs simtlab with `args` (no shell), optionally sending `sig` after
+// `interrupt_ms`; kills it after `timeout_s` (then timed_out is set).
+Spawned spawn(const std::vector<std::string>& args, const fs::path& dir, int interrupt_ms = 0, int timeout_s = 120,
+              int sig = SIGINT) {
+  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    std::vector<char*> argv;
+    std::string bin = SIMT_BINARY_DIR "/simtlab";
+    argv.push_back(bin.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  Spawned r;
+  const auto start = std::chrono::steady_clock::now();
+  bool interrupted = false;
+  int status = 0;
+  for (;;) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) break;
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (interrupt_ms > 0 && !interrupted && ms >= interrupt_ms) {
+      ::kill(pid, sig);
+      interrupted = true;
+    }
+    if (ms > timeout_s * 1000.0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  return r;
+}
+
+bool has(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
+
+// Names in `dir` that look like simtlab's temporaries.
+std::vector<std::string> temporaries(const fs::path& dir) {
+  std::vector<std::string> t;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (has(e.path().filename().string(), ".simtlab-")) t.push_back(e.path().string());
+  return t;
+}
+
+// A manifest whose kernel faults on its second launch (writes past "out").
+void write_fault_manifest(const fs::path& d) {
+  std::vector<int32_t> in(2048, 1);
+  std::ofstream(d / "in.bin", std::ios::binary).write(reinterpret_cast<const char*>(in.data()), 2048 * 4);
+  write(d / "m.json", manifest(R"({"kernel": "oob", "grid": [16,1,1], "block": [128,1,1],
+      "args": [{"buffer": "out"}, {"i32": 2047}]}, {"kernel": "oob", "grid": [17,1,1], "block": [128,1,1],
+      "args": [{"buffer": "out"}, {"i32": 2048}]})"));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(bad_output_paths_exit_2_before_simulating) {
+  fs::path d = scratch("badpaths");
+  write(d / "afile", "x");
+  fs::create_directories(d / "adir");
+  struct Case { std::string opt, path; };
+  const std::vector<Case> cases = {
+      {"--vcd", (d / "nodir" / "t.vcd").string()},    {"--vcd", (d / "afile" / "t.vcd").string()},
+      {"--vcd", (d / "adir").string()},                {"--stats", (d / "nodir" / "s.json").string()},
+      {"--stats", (d / "adir").string()},              {"--csv", (d / "nodir" / "r.csv").string()},
+      {"--trace-warps", (d / "nodir" / "w.txt").string()}};
+  for (const auto& c : cases) {
+    // A good --stats beside the bad path: it must not be written either.
+    const std::string other = c.opt == "--stats" ? "--csv" : "--stats";
+    const fs::path sentinel = d / (c.opt == "--stats" ? "s.csv" : "s.json");
+    Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", other, sentinel.string(), c.opt, c.path}, d);
+    BOOST_TEST(r.code == 2, c.opt << " " << c.path << ": " << r.err);
+    BOOST_TEST(has(r.err, c.opt + " " + c.path), r.err);
+    BOOST_TEST(!has(r.out, "PASSED"), "simulated before checking: " << r.out);  // nothing ran
+    BOOST_TEST(!fs::exists(sentinel));
+    BOOST_TEST(!fs::exists(d / "adir.vcd"));  // --vcd DIR is not DIR.vcd
+    BOOST_TEST(temporaries(d).empty());
+  }
+  fs::remove_all(d);
+}
+
+BOOST_AUTO_TEST_CASE(out_dir_is_created_and_vcd_keeps_its_exact_name) {
+  fs::path d = scratch("outdir");
+  std::vector<int32_t> in(2048, 3);
+  std::ofstream(d / "in.bin", std::ios::binary).write(reinterpret_cast<const char*>(in.data()), 2048 * 4);
+  write(d / "m.json", manifest(R"({"kernel": "nested", "grid": [2,1,1], "block": [128,1,1],
+      "args": [{"buffer": "in"}, {"buffer": "out"}, {"i32": 256}, {"f32": 0.5}]})"));
+  const fs::path out = d / "new" / "deeper";
+  Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", out.string(), "--vcd",
+                     (out / "t.wave").string(), "--stats", (out / "s.json").string(), "--quiet"}, d);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(has(slurp(out / "t.wave"), "$enddefinitions"));
+  BOOST_TEST(!fs::exists(out / "t.wave.vcd"));
+  BOOST_TEST(fs::exists(out / "out.bin"));
+  // SystemC's informational messages are not shown.
+  BOOST_TEST(!has(r.err, "I703"), r.err);
+  BOOST_TEST(!has(r.out + r.err, "Info:"), r.out + r.err);
+  BOOST_TEST(temporaries(d).empty());
+  fs::remove_all(d);
+}
+
+BOOST_AUTO_TEST_CASE(write_errors_on_every_output_exit_4) {
+  BOOST_TEST_REQUIRE(fs::is_character_file("/dev/full"));
+  fs::path d = scratch("devfull");
+  for (const char* opt : {"--stats", "--csv", "--vcd", "--trace-warps"}) {
+    Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", opt, "/dev/full"}, d);
+    BOOST_TEST(r.code == 4, opt << ": " << r.err);
+    BOOST_TEST(has(r.err, std::string(opt) + " /dev/full"), r.err);
+    BOOST_TEST(has(r.err, "No space left"), r.err);
+    BOOST_TEST(fs::is_character_file("/dev/full"));
+  }
+  // A manifest output to a full device.
+  std::vector<int32_t> in(2048, 3);
+  std::ofstream(d / "in.bin", std::ios::binary).write(reinterpret_cast<const char*>(in.data()), 2048 * 4);
+  write(d / "m.json", manifest(R"({"kernel": "nested", "grid": [2,1,1], "block": [128,1,1],
+      "args": [{"buffer": "in"}, {"buffer": "out"}, {"i32": 256}, {"f32": 0.5}]})",
+                               R"(, {"buffer": "in", "path": "/dev/full"})"));
+  Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", (d / "o").string(), "--quiet"}, d);
+  BOOST_TEST(r.code == 4, r.err);
+  BOOST_TEST(has(r.err, "outputs[1] /dev/full"), r.err);
+  fs::remove_all(d);
+}
+
+BOOST_AUTO_TEST_CASE(devices_and_symlinks_stay_what_they_are) {
+  fs::path d = scratch("links");
+  write(d / "real.json", "old");
+  fs::create_symlink(d / "real.json", d / "link.json");
+  fs::create_symlink("/dev/null", d / "null.json");
+  Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", "--stats", (d / "link.json").string()}, d);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(fs::is_symlink(d / "link.json"));
+  BOOST_TEST(nlohmann::json::parse(slurp(d / "real.json"))["run"] == "workload saxpy (small)");
+  r = spawn({"run", "--workload", "saxpy", "--quiet", "--stats", (d / "null.json").string(), "--csv",
+             (d / "null.json").string()}, d);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(fs::is_symlink(d / "null.json"));
+  BOOST_TEST(fs::is_character_file("/dev/null"));
+  BOOST_TEST(temporaries(d).empty());
+  fs::remove_all(d);
+}
+
+BOOST_AUTO_TEST_CASE(csv_reads_only_a_bounded_header_and_streams_to_pipes) {
+  fs::path d = scratch("csv");
+  // A device that never ends: the old code read its "first line" forever.
+  fs::create_symlink("/dev/zero", d / "zero.csv");
+  Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", "--csv", (d / "zero.csv").string()}, d, 0, 60);
+  BOOST_TEST(!r.timed_out);
+  BOOST_TEST(r.code == 0, r.err);
+  // A huge regular file without line breaks: refused (its header differs), quickly.
+  {
+    std::ofstream big(d / "big.csv", std::ios::binary);
+    std::string block(1 << 20, 'x');
+    for (int i = 0; i < 64; ++i) big << block;
+  }
+  r = spawn({"run", "--workload", "saxpy", "--quiet", "--csv", (d / "big.csv").string()}, d, 0, 60);
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--csv " + (d / "big.csv").string()), r.err);
+  BOOST_TEST(has(r.err, "header differs"), r.err);
+  BOOST_TEST(!has(r.out, "PASSED"));  // checked before running
+  // /dev/stdout into a pipe: header and row, no hang.
+  const std::string cmd = "timeout 60 " SIMT_BINARY_DIR "/simtlab run --workload saxpy --quiet --csv /dev/stdout | cat > " +
+                          (d / "piped").string();
+  BOOST_TEST(std::system(cmd.c_str()) == 0);
+  const std::string piped = slurp(d / "piped");
+  BOOST_TEST(has(piped, "run,mode,config_files"), piped);
+  BOOST_TEST(has(piped, "workload saxpy (small),timing"), piped);
+  // A regular CSV gets one header, then one row per run.
+  for (int i = 0; i < 2; ++i)
+    BOOST_TEST(spawn({"run", "--workload", "saxpy", "--quiet", "--csv", (d / "r.csv").string()}, d).code == 0);
+  const std::string rows = slurp(d / "r.csv");
+  BOOST_TEST(std::count(rows.begin(), rows.end(), '\n') == 3, rows);
+  fs::remove_all(d);
+}
+
+BOOST_AUTO_TEST_CASE(option_values_out_of_range_exit_2_naming_the_option) {
+  Run r = simtlab("run --workload saxpy --quiet --vcd /dev/null --vcd-window 99999999999999999999999:");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--vcd-window"), r.err);
+  BOOST_TEST(!has(r.err, "internal"), r.err);
+  r = simtlab("run --workload saxpy --quiet --vcd /dev/null --vcd-window 5:99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  r = simtlab("run --workload saxpy --quiet --trace-warps /dev/null --trace-filter cycles=1:99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--trace-filter"), r.err);
+  r = simtlab("run --workload saxpy --quiet --trace-warps /dev/null --trace-filter warps=99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  r = simtlab("run --workload saxpy --quiet --seed 99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--seed"), r.err);
+  r = simtlab("run --workload saxpy --quiet --seed -1");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--seed"), r.err);
+  r = simtlab("run --workload saxpy --quiet --mode functional --max-warp-instructions 99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--max-warp-instructions"), r.err);
+  r = simtlab("run --workload saxpy --quiet --sm.max_warps 99999999999999999999999");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "sm.max_warps"), r.err);
+}
+
+BOOST_AUTO_TEST_CASE(sigint_leaves_no_partial_file_and_exits_130) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    fs::path d = scratch("sigint");
+    write(d / "s.json", "previous stats");
+    Spawned r = spawn({"run", "--workload", "bfs", "--size", "large", "--stats", (d / "s.json").string(), "--vcd",
+                       (d / "t.vcd").string(), "--trace-warps", (d / "w.txt").string()},
+                      d, 1500, 120, sig);
+    BOOST_TEST(!r.timed_out);
+    BOOST_TEST(r.code == 130, r.err);
+    BOOST_TEST(has(r.err, "interrupted"), r.err);
+    BOOST_TEST(slurp(d / "s.json") == "previous stats");
+    BOOST_TEST(!fs::exists(d / "t.vcd"));
+    BOOST_TEST(!fs::exists(d / "w.txt"));
+    BOOST_TEST(temporaries(d).empty());
+    fs::remove_all(d);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(kernel_fault_keeps_traces_and_writes_no_stats) {
+  fs::path d = scratch("faultstats");
+  write_fault_manifest(d);
+  write(d / "s.json", "previous stats");
+  Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", (d / "o").string(), "--quiet",
+                     "--stats", (d / "s.json").string(), "--csv", (d / "r.csv").string(), "--vcd",
+                     (d / "t.vcd").string(), "--trace-warps", (d / "w.txt").string()}, d);
+  BOOST_TEST(r.code == 3, r.err);
+  BOOST_TEST(slurp(d / "s.json") == "previous stats");  // a faulted run's stats are not written
+  BOOST_TEST(!fs::exists(d / "r.csv"));
+  BOOST_TEST(!fs::exists(d / "o" / "out.bin"));
+  // The waveform and warp trace show what led to the fault, complete.
+  BOOST_TEST(has(slurp(d / "t.vcd"), "$enddefinitions"));
+  BOOST_TEST(has(slurp(d / "w.txt"), "# simtlab warp trace"));
+  BOOST_TEST(temporaries(d).empty());
+  fs::remove_all(d);
+}
+
+BOOST_AUTO_TEST_CASE(summary_help_version_and_stats_explain_themselves) {
+  fs::path d = scratch("explain");
+  Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", "--stats", (d / "s.json").string()}, d);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(has(r.out, "machine: built-in vws-baseline"), r.out);
+  BOOST_TEST((has(r.out, "IPC") && has(r.out, "thread instructions per cycle")), r.out);
+  nlohmann::json s = nlohmann::json::parse(slurp(d / "s.json"));
+  BOOST_TEST(s["simulator"].get<std::string>().rfind("simtlab ", 0) == 0u);
+  BOOST_TEST(s["machine"] == "built-in vws-baseline");
+  for (const char* k : {"counters", "histograms", "series"})
+    for (auto it = s[k].begin(); it != s[k].end(); ++it)
+      BOOST_TEST(s["descriptions"].contains(it.key()), k << " " << it.key() << " has no description");
+  for (auto it = s.begin(); it != s.end(); ++it)
+    BOOST_TEST(s["descriptions"].contains(it.key()), it.key() << " has no description");
+  const nlohmann::json& dv = s["derived"];
+  BOOST_TEST(dv["hit_rate"].contains("sm0.l1d"), dv.dump());
+  BOOST_TEST(dv["hit_rate"]["sm0.l1d"].get<double>() >= 0.0);
+  BOOST_TEST(dv["hit_rate"]["sm0.l1d"].get<double>() <= 1.0);
+  BOOST_TEST(dv["dram_bandwidth_utilisation"].get<double>() > 0.0);
+  BOOST_TEST(dv["dram_bandwidth_utilisation"].get<double>() <= 1.0);
+  BOOST_TEST(dv["achieved_occupancy"].get<double>() > 0.0);
+  BOOST_TEST(dv["achieved_occupancy"].get<double>() <= 1.0);
+  // Without samples (stats.interval = 0) there is no occupancy to report.
+  r = spawn({"run", "--workload", "saxpy", "--quiet", "--set", "stats.interval=0", "--stats",
+             (d / "s2.json").string()}, d);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  s = nlohmann::json::parse(slurp(d / "s2.json"));
+  BOOST_TEST(s["derived"]["achieved_occupancy"].is_null());
+
+  r = spawn({"--version"}, d);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out.rfind("simtlab ", 0) == 0u, r.out);
+  r = spawn({"run", "--help"}, d);
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(has(r.out, "Examples:"), r.out);
+  BOOST_TEST(r.out.find("Examples:") < r.out.find("--workload"), r.out);
+  for (const char* g : {"Machine parameters: sm.*", "Machine parameters: l1d.*", "Machine parameters: l2.*",
+                        "Machine parameters: dram.*"})
+    BOOST_TEST(has(r.out, g), g);
   fs::remove_all(d);
 }

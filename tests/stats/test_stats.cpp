@@ -75,17 +75,17 @@ BOOST_AUTO_TEST_CASE(same_name_returns_same_object) {
   TimeSeries& s1 = reg.series("sm0.ipc", 1000);
   BOOST_TEST(&s1 == &reg.series("sm0.ipc", 1000));
   // Same name, different shape or a different kind: a programming error.
-  error_of([&] { reg.histogram("sm0.active_lanes", 0, 4, 8); }, simt::ExitCode::Failure);
-  error_of([&] { reg.series("sm0.ipc", 500); }, simt::ExitCode::Failure);
-  error_of([&] { reg.counter("sm0.ipc"); }, simt::ExitCode::Failure);
-  error_of([&] { reg.histogram("l2.misses", 0, 1, 2); }, simt::ExitCode::Failure);
-  error_of([&] { reg.series("l2.misses", 5); }, simt::ExitCode::Failure);
-  error_of([&] { reg.counter("bad name"); }, simt::ExitCode::Failure);
-  error_of([&] { reg.counter("sm*.x"); }, simt::ExitCode::Failure);
-  error_of([&] { reg.counter("a..b"); }, simt::ExitCode::Failure);
-  error_of([&] { reg.histogram("h", 0, 0, 4); }, simt::ExitCode::Failure);
-  error_of([&] { reg.histogram("h", 0, 1, 0); }, simt::ExitCode::Failure);
-  error_of([&] { reg.series("s", 0); }, simt::ExitCode::Failure);
+  error_of([&] { reg.histogram("sm0.active_lanes", 0, 4, 8); }, simt::ExitCode::Internal);
+  error_of([&] { reg.series("sm0.ipc", 500); }, simt::ExitCode::Internal);
+  error_of([&] { reg.counter("sm0.ipc"); }, simt::ExitCode::Internal);
+  error_of([&] { reg.histogram("l2.misses", 0, 1, 2); }, simt::ExitCode::Internal);
+  error_of([&] { reg.series("l2.misses", 5); }, simt::ExitCode::Internal);
+  error_of([&] { reg.counter("bad name"); }, simt::ExitCode::Internal);
+  error_of([&] { reg.counter("sm*.x"); }, simt::ExitCode::Internal);
+  error_of([&] { reg.counter("a..b"); }, simt::ExitCode::Internal);
+  error_of([&] { reg.histogram("h", 0, 0, 4); }, simt::ExitCode::Internal);
+  error_of([&] { reg.histogram("h", 0, 1, 0); }, simt::ExitCode::Internal);
+  error_of([&] { reg.series("s", 0); }, simt::ExitCode::Internal);
 }
 
 BOOST_AUTO_TEST_CASE(glob_sums_stay_within_one_component) {
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(histogram_bins_clamp_to_the_ends) {
   BOOST_TEST(neg.bins == (std::vector<uint64_t>{1, 2, 1, 2}), boost::test_tools::per_element());
 
   Histogram unregistered;  // no bins: refused, never silently dropped
-  error_of([&] { unregistered.add(1); }, simt::ExitCode::Failure);
+  error_of([&] { unregistered.add(1); }, simt::ExitCode::Internal);
 }
 
 BOOST_AUTO_TEST_CASE(series_sample_and_reset_keeps_registrations) {
@@ -192,23 +192,75 @@ BOOST_AUTO_TEST_CASE(json_file_is_written_atomically) {
   nlohmann::json doc{{"cycles", 1234}, {"config", {{"l1d.size", 65536}}}};
   simt::stats::write_json_file(p.string(), doc);
   BOOST_TEST(nlohmann::json::parse(slurp(p)) == doc);
-  BOOST_TEST(!fs::exists(p.string() + ".tmp"));
-  // Overwrite replaces the whole document.
+  // Overwrite replaces the whole document, keeping no temporary.
   nlohmann::json doc2{{"cycles", 1}};
   simt::stats::write_json_file(p.string(), doc2);
   BOOST_TEST(nlohmann::json::parse(slurp(p)) == doc2);
-  BOOST_TEST(!fs::exists(p.string() + ".tmp"));
+  for (const auto& e : fs::directory_iterator(scratch_dir()))
+    BOOST_TEST(e.path().filename().string().find(".simtlab-") == std::string::npos, e.path());
   // A missing directory is refused, naming the path, and creates nothing.
   fs::path bad = scratch_dir() / "no_such_dir" / "run.json";
   auto msg = error_of([&] { simt::stats::write_json_file(bad.string(), doc); }, simt::ExitCode::BadInput);
   BOOST_TEST(msg.find(bad.string()) != std::string::npos);
   BOOST_TEST(!fs::exists(bad.parent_path()));
-  // A failed rename (target is a directory) leaves the old state and no .tmp.
+  // A folder as the target is refused before writing and stays a folder.
   fs::path dir_target = scratch_dir() / "is_a_dir";
   fs::create_directories(dir_target / "x");
-  error_of([&] { simt::stats::write_json_file(dir_target.string(), doc); }, simt::ExitCode::Failure);
-  BOOST_TEST(!fs::exists(dir_target.string() + ".tmp"));
+  msg = error_of([&] { simt::stats::write_json_file(dir_target.string(), doc); }, simt::ExitCode::BadInput);
+  BOOST_TEST(msg.find("is a folder") != std::string::npos, msg);
   BOOST_TEST(fs::is_directory(dir_target));
+}
+
+BOOST_AUTO_TEST_CASE(json_file_follows_symlinks_and_writes_devices_in_place) {
+  // A symlink stays a symlink; the file it points to gets the document.
+  fs::path real = scratch_dir() / "real.json", link = scratch_dir() / "link.json";
+  std::ofstream(real) << "old";
+  fs::remove(link);
+  fs::create_symlink(real, link);
+  nlohmann::json doc{{"cycles", 5}};
+  simt::stats::write_json_file(link.string(), doc);
+  BOOST_TEST(fs::is_symlink(link));
+  BOOST_TEST(nlohmann::json::parse(slurp(real)) == doc);
+  // A device is written in place, never replaced by a regular file; a full
+  // one is an output error (exit 4) naming the path.
+  simt::stats::write_json_file("/dev/null", doc);
+  BOOST_TEST(fs::is_character_file("/dev/null"));
+  auto msg = error_of([&] { simt::stats::write_json_file("/dev/full", doc); }, simt::ExitCode::OutputError);
+  BOOST_TEST(msg.find("/dev/full") != std::string::npos, msg);
+  BOOST_TEST(msg.find("No space left") != std::string::npos, msg);
+  BOOST_TEST(fs::is_character_file("/dev/full"));
+  // So is a symlink to a full device (the case that once became a JSON file).
+  fs::path full = scratch_dir() / "full.json";
+  fs::remove(full);
+  fs::create_symlink("/dev/full", full);
+  error_of([&] { simt::stats::write_json_file(full.string(), doc); }, simt::ExitCode::OutputError);
+  BOOST_TEST(fs::is_symlink(full));
+}
+
+BOOST_AUTO_TEST_CASE(output_file_discards_its_temporary_unless_committed) {
+  fs::path p = scratch_dir() / "keep.bin";
+  std::ofstream(p) << "previous";
+  {
+    simt::util::OutputFile f("--x", p.string());
+    BOOST_TEST(f.write_path() != p.string());
+    BOOST_TEST(fs::exists(f.write_path()));  // made at once: an unwritable folder shows before the run
+    std::ofstream(f.write_path()) << "half";
+  }  // not committed: a failed or interrupted run
+  BOOST_TEST(slurp(p) == "previous");
+  for (const auto& e : fs::directory_iterator(scratch_dir()))
+    BOOST_TEST(e.path().filename().string().find(".simtlab-") == std::string::npos, e.path());
+  // Below a regular file (ENOTDIR): refused, naming the option and the path.
+  auto msg = error_of([&] { simt::util::OutputFile f("--x", (p / "y").string()); }, simt::ExitCode::BadInput);
+  BOOST_TEST(msg.find("--x " + (p / "y").string()) != std::string::npos, msg);
+  // A replacement keeps the old file's permissions.
+  fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  {
+    simt::util::OutputFile f("--x", p.string());
+    f.write("new");
+  }
+  BOOST_TEST(slurp(p) == "new");
+  const auto want = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read;
+  BOOST_TEST(static_cast<unsigned>(fs::status(p).permissions() & fs::perms::all) == static_cast<unsigned>(want));
 }
 
 BOOST_AUTO_TEST_CASE(csv_header_then_rows_appended) {
@@ -236,15 +288,15 @@ BOOST_AUTO_TEST_CASE(csv_refuses_a_different_layout) {
   simt::stats::append_csv_row(p.string(), {"a", "b"}, {{"a", 1}, {"b", 2}});
   std::string before = slurp(p);
   auto msg = error_of([&] { simt::stats::append_csv_row(p.string(), {"a", "c"}, {{"a", 1}, {"c", 2}}); },
-                      simt::ExitCode::Failure);
+                      simt::ExitCode::BadInput);
   BOOST_TEST(msg.find(p.string()) != std::string::npos);
   msg = error_of([&] { simt::stats::append_csv_row(p.string(), {"b", "a"}, {{"a", 1}, {"b", 2}}); },
-                 simt::ExitCode::Failure);
+                 simt::ExitCode::BadInput);
   BOOST_TEST(slurp(p) == before);  // nothing appended
   // Missing values and non-scalar values are refused; null is an empty cell.
-  error_of([&] { simt::stats::append_csv_row(p.string(), {"a", "b"}, {{"a", 1}}); }, simt::ExitCode::Failure);
+  error_of([&] { simt::stats::append_csv_row(p.string(), {"a", "b"}, {{"a", 1}}); }, simt::ExitCode::Internal);
   error_of([&] { simt::stats::append_csv_row(p.string(), {"a", "b"}, {{"a", 1}, {"b", {1, 2}}}); },
-           simt::ExitCode::Failure);
+           simt::ExitCode::Internal);
   BOOST_TEST(slurp(p) == before);
   simt::stats::append_csv_row(p.string(), {"a", "b"}, {{"a", nullptr}, {"b", true}});
   BOOST_TEST(slurp(p) == before + ",true\n");

@@ -85,8 +85,28 @@ BOOST_AUTO_TEST_CASE(progress_lines) {
   }
   std::fclose(f);
   const std::string text = slurp(p);
-  BOOST_TEST(text.find("progress: CTAs 3/10, cycle 65536, ") != std::string::npos, text);
+  BOOST_TEST(text.find("progress: CTAs 3/10 (30%), ETA ") != std::string::npos, text);
+  BOOST_TEST(text.find(", cycle 65536, ") != std::string::npos, text);
   BOOST_TEST(text.find("cycles/s") != std::string::npos, text);
-  BOOST_TEST(text.find("progress: CTAs 4/10, ") != std::string::npos, text);
+  BOOST_TEST(text.find("progress: CTAs 4/10 (40%), ") != std::string::npos, text);
   fs::remove(p);
+}
+
+BOOST_AUTO_TEST_CASE(progress_shows_launch_percent_and_eta) {
+  Progress p(true, 0.0, stderr);
+  // Before any launch: no launch number; nothing done yet: no estimate.
+  BOOST_TEST(p.line(0, 8, 0, 0, 1e6, 0, 0) == "CTAs 0/8 (0%), 1e+06 thread instructions/s");
+  p.begin_launch("k1");
+  // A quarter done in 10 s: 30 s left (the number of launches is unknown).
+  BOOST_TEST(p.line(2, 8, 500, 50, 1e6, 10, 10) ==
+             "launch 1 (k1), CTAs 2/8 (25%), ETA 30 s, cycle 500, 50 cycles/s, 1e+06 thread instructions/s");
+  // Launch 2 of 4, half done, 90 s into the run: 1.5 of 4 launches in 90 s, 150 s left.
+  p.set_launch_count(4);
+  p.begin_launch("k2");
+  BOOST_TEST(p.line(4, 8, 0, 0, 2e6, 30, 90) ==
+             "launch 2/4 (k2), CTAs 4/8 (50%), ETA 2 min 30 s, 2e+06 thread instructions/s");
+  // Long estimates are in hours and minutes.
+  Progress q(true, 0.0, stderr);
+  q.begin_launch("k");
+  BOOST_TEST(q.line(1, 100, 0, 0, 1, 100, 100).find("ETA 2 h 45 min") != std::string::npos);
 }

@@ -1,0 +1,52 @@
+// The files one `simtlab run` writes besides a manifest's outputs: --stats,
+// --csv, --vcd and --trace-warps. All paths are checked when RunOutputs is
+// made, before anything simulates (a bad one: exit 2 naming the option).
+// The waveform and the warp trace are written by the model to temporary
+// files (write paths below) and put under their final names by
+// finish_traces() once the device is gone (SystemC closes the VCD file when
+// its trace module is destroyed).
+//
+// What a run leaves, by how it ends:
+//   success          stats, CSV row, VCD and warp trace, all complete;
+//   kernel fault     VCD and warp trace up to the fault (for debugging it);
+//                    no stats and no CSV row (a previous stats file stays);
+//   SIGINT/SIGTERM   nothing new; temporaries removed (util::OutputFile);
+//   write failure    exit 4; the failed file keeps its previous contents.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/output_file.h"
+
+namespace simt::tb {
+
+struct OutputPaths {
+  std::string stats, csv, vcd, trace_warps;  // empty = not asked for
+};
+
+class RunOutputs {
+ public:
+  // Checks every path; `csv_header` is the header the CSV file must start with.
+  RunOutputs(const OutputPaths& paths, const std::string& csv_header);
+
+  // Where the model writes the waveform / the warp trace ("" when off).
+  std::string vcd_write_path() const { return vcd_ ? vcd_->write_path() : ""; }
+  std::string trace_write_path() const { return trace_ ? trace_->write_path() : ""; }
+  std::string trace_final_path() const { return trace_ ? trace_->path() : ""; }
+
+  // --stats and --csv of a finished run.
+  void write_report(const nlohmann::json& report, const std::vector<std::string>& csv_columns,
+                    const nlohmann::json& csv_row);
+  // Puts the waveform and warp trace under their final names (after the
+  // device that wrote them was destroyed).
+  void finish_traces();
+
+ private:
+  std::unique_ptr<util::OutputFile> stats_, csv_, vcd_, trace_;
+};
+
+}  // namespace simt::tb
