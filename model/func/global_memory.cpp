@@ -113,17 +113,28 @@ uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {
 void GlobalMemory::touch(uint64_t page_no) const {
   if (touched(page_no)) return;
   if (touch_limit_ && (touched_.size() + 1) * kPageSize > touch_limit_)
-    throw resource_error("device memory: the run touched more than " + std::to_string(touch_limit_ >> 20) +
-                         " MiB of device memory, the most this host may hold (option --max-device-memory; " +
+    throw resource_error("device memory: the run touched more than " + std::to_string(touch_limit_) +
+                         " bytes of device memory, the most this host may hold (option --max-device-memory; " +
                          "device memory is allocated in " + std::to_string(kPageSize >> 10) +
                          " KiB pages on first touch)");
+  if (storage_ != own_.get()) {
+    // A foreign memory may hold anything: zero the allocated bytes of the
+    // page (only those: the target may not cover the rest of it).
+    static const uint8_t zeros[kPageSize] = {};
+    const uint64_t lo = page_no << kPageBits, hi = lo + kPageSize;
+    uint8_t* direct = storage_->direct_page(page_no);
+    auto it = allocs_.upper_bound(lo);
+    if (it != allocs_.begin()) --it;
+    for (; it != allocs_.end() && it->first < hi; ++it) {
+      const uint64_t a = std::max(lo, it->first), b = std::min(hi, it->first + it->second);
+      if (a >= b) continue;
+      if (direct)
+        std::memset(direct + (a - lo), 0, b - a);
+      else
+        storage_->write(a, zeros, b - a);
+    }
+  }
   touched_.insert(page_no);
-  if (storage_ == own_.get()) return;  // our pages start zeroed
-  static const uint8_t zeros[kPageSize] = {};
-  if (uint8_t* p = storage_->direct_page(page_no))
-    std::memcpy(p, zeros, kPageSize);
-  else
-    storage_->write(page_no << kPageBits, zeros, kPageSize);
 }
 
 void GlobalMemory::forget_pages() const {
