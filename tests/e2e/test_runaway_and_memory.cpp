@@ -30,10 +30,12 @@ ProcessRun run(const std::string& args) { return simt::test::run_simtlab("run --
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Holds its own copy of the folder: dir()'s static is created first, so it outlives this.
 struct Cleanup {
+  fs::path path = dir();
   ~Cleanup() {
     std::error_code ec;
-    fs::remove_all(dir(), ec);
+    fs::remove_all(path, ec);
   }
 } cleanup;
 
