@@ -174,6 +174,18 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {
   }
 }
 
+void GlobalMemory::read_host(uint64_t addr, void* dst, uint64_t size) const {
+  auto* out = static_cast<uint8_t*>(dst);
+  while (size) {
+    const uint64_t n = std::min(size, kPageSize - (addr & (kPageSize - 1)));
+    if (touched(addr >> kPageBits))
+      read(addr, out, n);
+    else
+      std::memset(out, 0, n);
+    out += n; addr += n; size -= n;
+  }
+}
+
 void GlobalMemory::write(uint64_t addr, const void* src, uint64_t size) {
   auto* in = static_cast<const uint8_t*>(src);
   while (size) {

@@ -55,6 +55,10 @@ class GlobalMemory {
   void read(uint64_t addr, void* dst, uint64_t size) const;
   void write(uint64_t addr, const void* src, uint64_t size);
 
+  // read() for the host: untouched pages read as zero without being
+  // materialised (a large download of a mostly untouched buffer stays cheap).
+  void read_host(uint64_t addr, void* dst, uint64_t size) const;
+
   template <class T>
   T load(uint64_t addr) const {
     T v;

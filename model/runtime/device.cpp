@@ -203,7 +203,7 @@ void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
 void Device::copy_to_host(void* dst, uint64_t src, uint64_t bytes) const {
   if (bytes && !mem_.mapped(src, bytes))
     throw input_error("copy to host: range is not inside one allocation");
-  mem_.read(src, dst, bytes);
+  mem_.read_host(src, dst, bytes);
 }
 
 void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) {

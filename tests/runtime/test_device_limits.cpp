@@ -6,7 +6,9 @@
 // warps' PCs, and the default limit is on.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "runtime/device.h"
 #include "util/error.h"
@@ -115,4 +117,14 @@ BOOST_AUTO_TEST_CASE(the_runaway_limits_are_on_by_default) {
   const runtime::DeviceOptions o;
   BOOST_TEST(o.max_warp_instructions > 0u);
   BOOST_TEST(o.max_cycles > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(downloading_an_untouched_buffer_takes_no_device_pages) {
+  Device dev;
+  const uint64_t a = dev.malloc(8 << 20);
+  dev.copy_to_device(a + (4 << 20), "\x05", 1);
+  const std::vector<uint8_t> v = dev.download<uint8_t>(a, 8 << 20);
+  BOOST_TEST(dev.memory().bytes_touched() == func::GlobalMemory::kPageSize);
+  BOOST_TEST(v[4 << 20] == 5);
+  BOOST_TEST(std::count(v.begin(), v.end(), 0) == (8 << 20) - 1);
 }
