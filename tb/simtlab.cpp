@@ -48,7 +48,9 @@ struct RunOptions {
   uint32_t warp_size = 0;  // 0 = the machine's sm.warp_size
   std::string grouping = "static";
   uint64_t seed = 1;
-  uint64_t max_warp_instructions = 0;
+  uint64_t max_warp_instructions = runtime::kDefaultMaxWarpInstructions;
+  uint64_t max_cycles = runtime::kDefaultMaxCycles;
+  uint64_t max_device_memory = 0;
   std::string stats_file, csv_file;
   std::string vcd, vcd_signals = "*", vcd_window = "0:";
   std::string trace_warps, trace_filter;
@@ -87,6 +89,8 @@ runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m, con
   d.grouping = o.grouping == "random" ? runtime::Grouping::Random : runtime::Grouping::Static;
   d.grouping_seed = o.seed;
   d.max_warp_instructions = o.max_warp_instructions;
+  d.max_cycles = o.max_cycles;
+  d.max_device_memory = o.max_device_memory;
   if (!o.vcd.empty()) {
     if (d.mode != runtime::Mode::Timing) throw input_error("--vcd: waveforms need --mode timing");
     d.waveform.path = outs.vcd_write_path();
@@ -275,12 +279,23 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::IsMember({"timing", "functional"}))->capture_default_str();
   run->add_option("--config", ro.configs, "Machine file (TOML); repeat to overlay: later files win")
       ->check(CLI::ExistingFile);
-  run->add_option("--warp-size", ro.warp_size, "Threads per warp, 4 to 64 (same as --sm.warp_size)");
+  run->add_option("--warp-size", ro.warp_size,
+                  "Threads per warp, 4 to 64 (same as --sm.warp_size); the warp slots follow unless --sm.max_warps is set")
+      ->check(CLI::Range(4u, 64u));
   run->add_option("--grouping", ro.grouping, "Functional mode: how threads form warps: static or random (for testing)")
       ->check(CLI::IsMember({"static", "random"}))->capture_default_str();
   run->add_option("--seed", ro.seed, "Seed of the random grouping")->capture_default_str();
   run->add_option("--max-warp-instructions", ro.max_warp_instructions,
-                  "Functional mode: stop a runaway kernel after this many warp instructions per CTA (0 = no limit)")
+                  "Runaway guard, both modes: a CTA that issues more warp instructions than this stops the run "
+                  "(exit 3, naming the warps' PCs); raise it for very long kernels, 0 = no limit")
+      ->capture_default_str();
+  run->add_option("--max-cycles", ro.max_cycles,
+                  "Runaway guard, timing mode: a launch that runs longer than this many cycles stops the run "
+                  "(exit 3, naming the warps' PCs); raise it for very long kernels, 0 = no limit")
+      ->capture_default_str();
+  run->add_option("--max-device-memory", ro.max_device_memory,
+                  "Bytes of device memory the run may touch (pages are allocated on first touch); more is exit 5. "
+                  "0 = 3/4 of the host's physical memory")
       ->capture_default_str();
   run->add_option("--stats", ro.stats_file, "Write the run's statistics (JSON, docs/stats.md) here; the folder must exist");
   run->add_option("--csv", ro.csv_file, "Append one row per run to this CSV file (for sweeps)");

@@ -28,6 +28,7 @@ struct ParamRegistry::Entry {
   double dmin = 0, dmax = 0;
   std::vector<std::string> choices;
   nlohmann::json default_value;  // captured at add() time, for --help
+  bool assigned = false;         // given a value by a file, --set or a flag
 };
 
 namespace {
@@ -139,7 +140,10 @@ std::string format_double(double v) { return nlohmann::json(v).dump(); }
 
 // --- typed writes: every path (TOML, --set, flags) ends in one of these -----
 
-void store_bool(Entry& e, bool v) { *static_cast<bool*>(e.field) = v; }
+void store_bool(Entry& e, bool v) {
+  *static_cast<bool*>(e.field) = v;
+  e.assigned = true;
+}
 
 void store_uint(Entry& e, uint64_t v, bool negative, const std::string& shown) {
   if (negative || v < e.umin || v > e.umax)
@@ -149,6 +153,7 @@ void store_uint(Entry& e, uint64_t v, bool negative, const std::string& shown) {
     *static_cast<uint32_t*>(e.field) = static_cast<uint32_t>(v);
   else
     *static_cast<uint64_t*>(e.field) = v;
+  e.assigned = true;
 }
 
 void store_double(Entry& e, double v) {
@@ -157,6 +162,7 @@ void store_double(Entry& e, double v) {
     throw std::invalid_argument("value " + format_double(v) + " out of range [" +
                                 format_double(e.dmin) + ", " + format_double(e.dmax) + "]");
   *static_cast<double*>(e.field) = v;
+  e.assigned = true;
 }
 
 void store_string(Entry& e, const std::string& v) {
@@ -164,6 +170,7 @@ void store_string(Entry& e, const std::string& v) {
       std::find(e.choices.begin(), e.choices.end(), v) == e.choices.end())
     throw std::invalid_argument("'" + v + "' is not one of: " + join_choices(e.choices));
   *static_cast<std::string*>(e.field) = v;
+  e.assigned = true;
 }
 
 // Parses a command-line value by the parameter's type. Integers are plain
@@ -508,6 +515,11 @@ void ParamRegistry::apply_cli() {
 }
 
 bool ParamRegistry::has(const std::string& name) const { return find_entry(entries_, name) != nullptr; }
+
+bool ParamRegistry::assigned(const std::string& name) const {
+  const Entry* e = find_entry(entries_, name);
+  return e && e->assigned;
+}
 
 nlohmann::json ParamRegistry::to_json() const {
   nlohmann::json j = nlohmann::json::object();  // std::map inside: sorted by name

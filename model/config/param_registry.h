@@ -52,6 +52,9 @@ class ParamRegistry {
   void apply_cli();
 
   bool has(const std::string& name) const;
+  // True once a file, --set or a flag gave `name` a value (derived values
+  // follow other parameters unless the user chose them).
+  bool assigned(const std::string& name) const;
   nlohmann::json to_json() const;        // {"l1d.size": 65536, ...}, sorted by name
   std::string help_text() const;         // one line per parameter: name, default, doc
 

@@ -1,8 +1,10 @@
 #include "func/global_memory.h"
 
 #include "func/address_space.h"
+#include "util/error.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace simt::func {
@@ -50,6 +52,15 @@ void write_into(GlobalMemory::Storage& s, uint64_t addr, const uint8_t* src, uin
 GlobalMemory::GlobalMemory() : own_(std::make_unique<SparsePages>()), storage_(own_.get()) {}
 GlobalMemory::~GlobalMemory() = default;
 
+template <class F>
+void GlobalMemory::for_touched(uint64_t base, uint64_t size, F f) const {
+  const uint64_t end = base + size;
+  for (auto it = touched_.lower_bound(base >> kPageBits); it != touched_.end() && (*it << kPageBits) < end; ++it) {
+    const uint64_t lo = std::max(base, *it << kPageBits), hi = std::min(end, (*it + 1) << kPageBits);
+    f(lo, hi - lo);
+  }
+}
+
 uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align) {
   if (align == 0) align = 1;
   if (next_ == 0) next_ = kGlobalHeapBase;
@@ -59,12 +70,10 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align) {
   // Leave a gap after every allocation so an off-by-one access lands outside.
   next_ = base + size + 256;
   allocated_ += size;
-  // Our fresh pages are zero; a foreign memory may hold anything there.
-  if (!uses_own_storage()) {
-    const std::vector<uint8_t> zeros(std::min<uint64_t>(size, kPageSize), 0);
-    for (uint64_t done = 0; done < size; done += zeros.size())
-      write(base + done, zeros.data(), std::min<uint64_t>(zeros.size(), size - done));
-  }
+  // Untouched pages read as zero (ours start zeroed, a foreign page is zeroed
+  // at its first touch); only a page touched before may hold old bytes here.
+  static const uint8_t zeros[kPageSize] = {};
+  for_touched(base, size, [this](uint64_t a, uint64_t n) { write(a, zeros, n); });
   return base;
 }
 
@@ -92,10 +101,40 @@ bool GlobalMemory::mapped(uint64_t addr, uint64_t size) const {
 uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {
   auto it = direct_.find(page_no);
   // A null answer is cached too: the storage is asked again only after invalidate().
-  if (it == direct_.end()) it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
+  if (it == direct_.end()) {
+    touch(page_no);
+    it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
+  }
   last_page_no_ = page_no;
   last_page_ = it->second;
   return last_page_;
+}
+
+void GlobalMemory::touch(uint64_t page_no) const {
+  if (touched(page_no)) return;
+  if (touch_limit_ && (touched_.size() + 1) * kPageSize > touch_limit_)
+    throw resource_error("device memory: the run touched more than " + std::to_string(touch_limit_) +
+                         " bytes of device memory, the most this host may hold (option --max-device-memory; " +
+                         "device memory is allocated in " + std::to_string(kPageSize >> 10) +
+                         " KiB pages on first touch)");
+  if (storage_ != own_.get()) {
+    // A foreign memory may hold anything: zero the allocated bytes of the
+    // page (only those: the target may not cover the rest of it).
+    static const uint8_t zeros[kPageSize] = {};
+    const uint64_t lo = page_no << kPageBits, hi = lo + kPageSize;
+    uint8_t* direct = storage_->direct_page(page_no);
+    auto it = allocs_.upper_bound(lo);
+    if (it != allocs_.begin()) --it;
+    for (; it != allocs_.end() && it->first < hi; ++it) {
+      const uint64_t a = std::max(lo, it->first), b = std::min(hi, it->first + it->second);
+      if (a >= b) continue;
+      if (direct)
+        std::memset(direct + (a - lo), 0, b - a);
+      else
+        storage_->write(a, zeros, b - a);
+    }
+  }
+  touched_.insert(page_no);
 }
 
 void GlobalMemory::forget_pages() const {
@@ -135,6 +174,18 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {
   }
 }
 
+void GlobalMemory::read_host(uint64_t addr, void* dst, uint64_t size) const {
+  auto* out = static_cast<uint8_t*>(dst);
+  while (size) {
+    const uint64_t n = std::min(size, kPageSize - (addr & (kPageSize - 1)));
+    if (touched(addr >> kPageBits))
+      read(addr, out, n);
+    else
+      std::memset(out, 0, n);
+    out += n; addr += n; size -= n;
+  }
+}
+
 void GlobalMemory::write(uint64_t addr, const void* src, uint64_t size) {
   auto* in = static_cast<const uint8_t*>(src);
   while (size) {
@@ -157,18 +208,20 @@ void GlobalMemory::use_storage(Storage* s) {
     to = fresh.get();
   }
   if (to == storage_) return;
+  // Only touched pages hold anything but zeros: copy those, and they are the
+  // new storage's touched pages (the others are zeroed there on first touch).
+  std::set<uint64_t> copied;
   std::vector<uint8_t> buf;
-  for (const auto& [base, size] : allocs_) {
-    for (uint64_t done = 0; done < size;) {
-      const uint64_t n = std::min<uint64_t>(size - done, kPageSize);
+  for (const auto& [base, size] : allocs_)
+    for_touched(base, size, [&](uint64_t a, uint64_t n) {
       buf.resize(n);
-      read(base + done, buf.data(), n);
-      write_into(*to, base + done, buf.data(), n);
-      done += n;
-    }
-  }
+      read(a, buf.data(), n);
+      write_into(*to, a, buf.data(), n);
+      copied.insert(a >> kPageBits);
+    });
   forget_pages();
   storage_ = to;
+  touched_ = std::move(copied);
   // Our pages are no longer read: free them (a fresh, empty set replaces them).
   own_ = fresh ? std::move(fresh) : std::make_unique<SparsePages>();
 }
@@ -178,13 +231,19 @@ uint64_t GlobalMemory::checksum() const {
   auto mix = [&h](const uint8_t* p, uint64_t n) {
     for (uint64_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   };
+  // Runs of zeros are not mixed (only the address and bytes of pieces that
+  // hold a non-zero byte), so untouched pages need not be read.
   std::vector<uint8_t> buf;
   for (const auto& [base, size] : allocs_) {
     mix(reinterpret_cast<const uint8_t*>(&base), sizeof base);
     mix(reinterpret_cast<const uint8_t*>(&size), sizeof size);
-    buf.resize(size);
-    read(base, buf.data(), size);
-    mix(buf.data(), size);
+    for_touched(base, size, [&](uint64_t a, uint64_t n) {
+      buf.resize(n);
+      read(a, buf.data(), n);
+      if (std::all_of(buf.begin(), buf.end(), [](uint8_t b) { return b == 0; })) return;
+      mix(reinterpret_cast<const uint8_t*>(&a), sizeof a);
+      mix(buf.data(), n);
+    });
   }
   return h;
 }

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace simt::func {
@@ -54,6 +55,10 @@ class GlobalMemory {
   void read(uint64_t addr, void* dst, uint64_t size) const;
   void write(uint64_t addr, const void* src, uint64_t size);
 
+  // read() for the host: untouched pages read as zero without being
+  // materialised (a large download of a mostly untouched buffer stays cheap).
+  void read_host(uint64_t addr, void* dst, uint64_t size) const;
+
   template <class T>
   T load(uint64_t addr) const {
     T v;
@@ -75,6 +80,12 @@ class GlobalMemory {
   void invalidate(uint64_t start, uint64_t end);
 
   uint64_t bytes_allocated() const { return allocated_; }
+  // Pages are materialised (in our storage, or zero-filled in a foreign one)
+  // on first touch only. More than `bytes` of them throws simt::Error
+  // (HostResources) naming the limit; 0 = no limit.
+  void set_touch_limit(uint64_t bytes) { touch_limit_ = bytes; }
+  uint64_t touch_limit() const { return touch_limit_; }
+  uint64_t bytes_touched() const { return touched_.size() * kPageSize; }
   // A hash of every live allocation's address, size and contents, in address
   // order: equal for two runs that leave device memory identical.
   uint64_t checksum() const;
@@ -87,6 +98,14 @@ class GlobalMemory {
   }
   uint8_t* lookup_page(uint64_t page_no) const;
   void forget_pages() const;
+  // Records the first touch of a page in the current storage (checking the
+  // limit; zero-filling it in a foreign storage, which may hold anything).
+  void touch(uint64_t page_no) const;
+  bool touched(uint64_t page_no) const { return touched_.count(page_no) != 0; }
+  // Calls f(addr, size) for each piece of [base, base+size) on a touched
+  // page, in address order; the rest of the range is known to be zero.
+  template <class F>
+  void for_touched(uint64_t base, uint64_t size, F f) const;
 
   std::map<uint64_t, uint64_t> allocs_;   // base -> size
   std::unique_ptr<Storage> own_;          // our sparse pages
@@ -97,6 +116,8 @@ class GlobalMemory {
   mutable uint64_t last_alloc_base_ = 0, last_alloc_size_ = 0;
   uint64_t next_ = 0;
   uint64_t allocated_ = 0;
+  mutable std::set<uint64_t> touched_;  // pages materialised in the current storage
+  uint64_t touch_limit_ = 0;
 };
 
 }  // namespace simt::func

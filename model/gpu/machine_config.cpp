@@ -3,6 +3,9 @@
 #include "config/param_registry.h"
 #include "util/error.h"
 
+#include <algorithm>
+#include <string>
+
 namespace simt::gpu {
 
 // The built-in machine is seed 000's single-SM baseline, the same as
@@ -35,6 +38,7 @@ MachineConfig::MachineConfig() {
 }
 
 void MachineConfig::bind(config::ParamRegistry& r) {
+  registry_ = &r;
   r.add("gpu.num_sms", num_sms, "streaming multiprocessors", 1, 1024);
   r.add("sm.max_threads", limits.max_threads, "resident threads per SM", 1, 65536);
   r.add("sm.registers", limits.registers, "32-bit registers per SM", 1, 1u << 24);
@@ -50,20 +54,53 @@ void MachineConfig::bind(config::ParamRegistry& r) {
                "value shfl.sync reads from a lane that is inactive or not in membermask (undefined in PTX)");
 }
 
+namespace {
+std::string num(uint64_t v) { return std::to_string(v); }
+}  // namespace
+
 void MachineConfig::finalize() {
+  const auto given = [this](const char* name) { return registry_ && registry_->assigned(name); };
+  // A value that follows another: honoured when the user gave the same
+  // value, refused (naming what it follows) when they differ.
+  const auto follow = [&](const char* name, uint32_t& field, uint32_t source, const char* source_name,
+                          const char* why) {
+    if (given(name) && field != source)
+      throw input_error("option " + std::string(name) + ": " + num(field) + " differs from " + source_name +
+                        " = " + num(source) + ", which it follows (" + why + "); set " + source_name +
+                        " instead");
+    field = source;
+  };
+  // The blocks whose values others follow are checked first, so an error
+  // names the parameter the user set (l1d.line, not ldst.line).
+  sm.l1d.validate("l1d");
+  dram.validate("dram");
   // One value, several users: the SM's warp size and CTA slots bound the
   // dispatcher; the crossbar routes exactly as DRAM maps channels; the LDST
   // unit coalesces at the L1D's line size.
   limits.warp_size = sm.issue.warp_size;
   limits.max_ctas = sm.issue.max_ctas;
-  xbar.partitions = dram.channels;
-  xbar.interleave = dram.interleave;
-  sm.ldst.line = sm.l1d.line;
+  follow("xbar.partitions", xbar.partitions, dram.channels, "dram.channels",
+         "one crossbar port per DRAM channel");
+  follow("xbar.interleave", xbar.interleave, dram.interleave, "dram.interleave",
+         "the crossbar routes addresses as DRAM maps them to channels");
+  follow("ldst.line", sm.ldst.line, sm.l1d.line, "l1d.line", "the LDST unit coalesces at the L1D's line size");
+  // Warp slots: enough for sm.max_threads, unless the user (or, without a
+  // registry, the code that filled this struct) chose a number.
+  if (registry_ && !given("sm.max_warps") && sm.issue.warp_size) {
+    const uint64_t slots = (uint64_t{limits.max_threads} + sm.issue.warp_size - 1) / sm.issue.warp_size;
+    if (slots > 1024)
+      throw input_error("option sm.max_threads: " + num(limits.max_threads) + " threads in warps of " +
+                        num(sm.issue.warp_size) + " need " + num(slots) +
+                        " warp slots; sm.max_warps allows at most 1024");
+    sm.issue.max_warps = static_cast<uint32_t>(std::max<uint64_t>(slots, 1));
+  }
   const uint64_t warp_threads = uint64_t{sm.issue.max_warps} * sm.issue.warp_size;
   if (warp_threads < limits.max_threads)
-    throw input_error("option sm.max_warps: " + std::to_string(sm.issue.max_warps) + " warps of " +
-                      std::to_string(sm.issue.warp_size) + " threads cannot hold sm.max_threads = " +
-                      std::to_string(limits.max_threads));
+    throw input_error("option sm.max_warps: " + num(sm.issue.max_warps) + " warps of " +
+                      num(sm.issue.warp_size) + " threads cannot hold sm.max_threads = " +
+                      num(limits.max_threads) + " (raise sm.max_warps to " +
+                      num((uint64_t{limits.max_threads} + sm.issue.warp_size - 1) / sm.issue.warp_size) +
+                      " or lower sm.max_threads)");
   if (l2.line > dram.interleave)
     throw input_error("option l2.line: " + std::to_string(l2.line) + " must not exceed dram.interleave (" +
                       std::to_string(dram.interleave) + ")");

@@ -31,8 +31,15 @@ struct MachineConfig {
   std::string shfl_undefined = "zero";  // func.shfl_undefined: source | zero | self (docs/ptx-support.md)
 
   MachineConfig();
+  // Binds every parameter; finalize() then asks `r` which ones the user gave.
   void bind(config::ParamRegistry& r);
-  void finalize();  // derive shared values, then validate (throws simt::input_error)
+  // Derives the values that follow others, then validates (throws
+  // simt::input_error). A derived value the user gave must agree with what
+  // it follows; sm.max_warps follows sm.max_threads / sm.warp_size unless given.
+  void finalize();
+
+ private:
+  const config::ParamRegistry* registry_ = nullptr;  // set by bind(); null: nothing was given
 };
 
 }  // namespace simt::gpu

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include <unistd.h>
+
 #include "func/executor.h"
 #include "gpu/gpu.h"
 #include "gpu/machine_config.h"
@@ -18,6 +20,7 @@
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "runtime/functional_runner.h"
+#include "util/cycle.h"
 #include "util/error.h"
 
 namespace simt::runtime {
@@ -126,8 +129,16 @@ tlm::tlm_initiator_socket<>& Device::memory_socket() {
   return t.gpu->memory_socket;
 }
 
+// 3/4 of physical memory: room for the simulator itself and the rest of the host.
+static uint64_t default_device_memory_limit() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;  // unknown: no limit
+  return static_cast<uint64_t>(pages) / 4 * 3 * static_cast<uint64_t>(page);
+}
+
 Device::Device(DeviceOptions opts) : opts_(opts) {
   opts_.validate();
+  mem_.set_touch_limit(opts_.max_device_memory ? opts_.max_device_memory : default_device_memory_limit());
   progress_ = std::make_unique<trace::Progress>(opts_.progress);
   if (opts_.mode == Mode::Timing && !opts_.machine)
     throw Error(ExitCode::Failure, "internal: timing mode needs a machine configuration");
@@ -193,7 +204,7 @@ void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
 void Device::copy_to_host(void* dst, uint64_t src, uint64_t bytes) const {
   if (bytes && !mem_.mapped(src, bytes))
     throw input_error("copy to host: range is not inside one allocation");
-  mem_.read(src, dst, bytes);
+  mem_.read_host(src, dst, bytes);
 }
 
 void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
@@ -206,8 +217,15 @@ void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
 static void check_launch(const ptx::Program& p, Dim3 grid, Dim3 block, const KernelArgs& args,
                          uint32_t dyn_shared) {
   const std::string k = "launch of kernel '" + p.kernel + "': ";
+  static const char* const axis[] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
     if (grid[i] == 0 || block[i] == 0) throw input_error(k + "grid and block dimensions must be at least 1");
+    if (grid[i] > kMaxGrid[i])
+      throw input_error(k + "grid." + axis[i] + " = " + std::to_string(grid[i]) + " exceeds " +
+                        std::to_string(kMaxGrid[i]) + ", CUDA's limit");
+    if (block[i] > kMaxBlock[i])
+      throw input_error(k + "block." + axis[i] + " = " + std::to_string(block[i]) + " exceeds " +
+                        std::to_string(kMaxBlock[i]) + ", CUDA's limit");
   }
   uint64_t threads = uint64_t{block[0]} * block[1] * block[2];
   if (threads > func::kMaxCtaThreads)
@@ -317,6 +335,10 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   ctx->code_base = kCodeBase + (launches_ % 4096) * kCodeRegion;
   ctx->regs_per_thread = k.regs_per_thread;
   ctx->launch_id = launches_;
+  ctx->max_warp_instructions = opts_.max_warp_instructions;
+  ctx->max_cycles = opts_.max_cycles;
+  const uint64_t now = util::now_cycle();
+  if (opts_.max_cycles && opts_.max_cycles < ~uint64_t{0} - now) ctx->cycle_limit = now + opts_.max_cycles;
   gpu::CtaFootprint fp;
   fp.threads = geom.threads_per_cta();
   fp.regs_per_thread = k.regs_per_thread;

@@ -38,6 +38,19 @@ enum class Mode : uint8_t {
   Timing,      // the cycle-level SystemC model of the machine in `machine`
 };
 
+// Runaway guards on by default (both 0 = no limit). A CTA that issues more
+// warp instructions than this stops the run with a kernel fault (both
+// modes); so does a timing launch that runs longer than kDefaultMaxCycles.
+// Built-in workloads at size large stay far below both; a kernel meant to
+// run longer raises them (--max-warp-instructions, --max-cycles).
+inline constexpr uint64_t kDefaultMaxWarpInstructions = 100'000'000;
+inline constexpr uint64_t kDefaultMaxCycles = 10'000'000'000;
+
+// CUDA's launch limits per dimension (x, y, z); with them the CTA count of a
+// grid fits in 63 bits and never wraps.
+inline constexpr Dim3 kMaxGrid{{2147483647u, 65535u, 65535u}};
+inline constexpr Dim3 kMaxBlock{{1024u, 1024u, 64u}};
+
 struct DeviceOptions {
   Mode mode = Mode::Functional;
   // Timing mode: the machine (finalized MachineConfig; its sm.warp_size is
@@ -53,7 +66,14 @@ struct DeviceOptions {
   Grouping grouping = Grouping::Static;
   uint64_t grouping_seed = 1;
   std::ostream* printf_out = nullptr;  // device printf goes here (stdout when null)
-  uint64_t max_warp_instructions = 0;  // 0 = unlimited; otherwise a runaway kernel is reported
+  // Runaway limits, 0 = none: warp instructions per CTA (both modes) and
+  // cycles per launch (timing mode); exceeding one is a kernel fault.
+  uint64_t max_warp_instructions = kDefaultMaxWarpInstructions;
+  uint64_t max_cycles = kDefaultMaxCycles;
+  // Device memory is materialised in 64 KiB pages on first touch; more than
+  // this many bytes of them is a resource error (exit 5) rather than the
+  // host's out-of-memory killer. 0 = 3/4 of the host's physical memory.
+  uint64_t max_device_memory = 0;
   void validate() const;               // throws simt::Error naming the option
 };
 
@@ -102,6 +122,7 @@ class Device {
   Module& load_ptx(const std::string& text, const std::string& name);
   Module& load_ptx_file(const std::string& path);
 
+  // Reserves address space only: pages take host memory when first touched.
   uint64_t malloc(uint64_t bytes);
   void free(uint64_t addr);
   void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);

@@ -108,10 +108,7 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, ui
       if (!w.runnable()) continue;
       uint64_t n = run_warp(w, cta, env, kSlice, stats);
       executed += n;
-      if (limit && executed > limit)
-        throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
-                           ": exceeded the limit of " + std::to_string(limit) +
-                           " warp instructions (option max-warp-instructions); runaway loop?");
+      if (limit && executed > limit) runaway(cta, limit);
     }
     if (all_done) break;
     release_barriers(cta);
@@ -227,6 +224,32 @@ void FunctionalRunner::fault(const func::CtaState& cta, uint32_t pc, const func:
   s << where(cta, pc) << " thread " << dim3_text(cta.tid(f.tid)) << " [linear " << f.tid << "]: "
     << f.message;
   if (f.has_addr) s << " (address 0x" << std::hex << f.addr << ")";
+  throw kernel_fault(s.str());
+}
+
+void FunctionalRunner::runaway(const func::CtaState& cta, uint64_t limit) const {
+  std::ostringstream s;
+  s << "runaway kernel '" << prog_.kernel << "': CTA " << dim3_text(cta.ctaid()) << " issued more than " << limit
+    << " warp instructions (option --max-warp-instructions; raise it, or 0 for no limit, if the kernel is "
+       "meant to run that long). Its warps:";
+  int shown = 0;
+  for (size_t i = 0; i < warps_.size(); ++i) {
+    const Warp& w = warps_[i];
+    if (w.done) continue;
+    if (++shown > 8) {
+      s << "\n    ...";
+      break;
+    }
+    const uint32_t pc = w.stack.top().pc;
+    s << "\n    warp " << i << ": PC " << pc;
+    if (pc < prog_.code.size()) {
+      s << " (" << prog_.source_path << ":" << prog_.code[pc].line;
+      if (pc < prog_.text.size()) s << ": " << prog_.text[pc];
+      s << ")";
+    }
+    s << "; " << w.stack.top().mask.minus(cta.exited()).count() << " threads";
+    if (w.barrier >= 0) s << "; waits at barrier " << w.barrier;
+  }
   throw kernel_fault(s.str());
 }
 

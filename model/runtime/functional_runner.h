@@ -65,6 +65,8 @@ class FunctionalRunner {
   void release_syncs(func::CtaState& cta, const func::ExecEnv& env);
   [[noreturn]] void fault(const func::CtaState& cta, uint32_t pc, const func::Fault& f) const;
   [[noreturn]] void deadlock(const func::CtaState& cta) const;
+  // --max-warp-instructions exceeded: names the kernel, CTA and each live warp's PC.
+  [[noreturn]] void runaway(const func::CtaState& cta, uint64_t limit) const;
   std::string where(const func::CtaState& cta, uint32_t pc) const;
 
   const ptx::Program& prog_;

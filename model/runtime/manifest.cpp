@@ -71,13 +71,14 @@ class Ctx {
       if (s == e.name) return e.type;
     fail(where, "unknown type \"" + s + "\" (expected i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
   }
-  Dim3 dim3(const json& v, const std::string& where) const {
+  // A grid or block size, each dimension within CUDA's limits (launch_limits()).
+  Dim3 dim3(const json& v, const std::string& where, const Dim3& max) const {
     Dim3 d{{1, 1, 1}};
     if (v.is_number_integer()) {
-      d[0] = static_cast<uint32_t>(uint(v, where, 0x7fffffff));
+      d[0] = static_cast<uint32_t>(uint(v, where, max[0]));
     } else if (v.is_array() && !v.empty() && v.size() <= 3) {
       for (size_t i = 0; i < v.size(); ++i)
-        d[i] = static_cast<uint32_t>(uint(v[i], where + "[" + std::to_string(i) + "]", 0x7fffffff));
+        d[i] = static_cast<uint32_t>(uint(v[i], where + "[" + std::to_string(i) + "]", max[i]));
     } else {
       fail(where, "expected [x, y, z] (1 to 3 positive integers)");
     }
@@ -99,7 +100,16 @@ class Ctx {
 uint64_t encode_scalar(const Ctx& c, const json& v, ElemType t, const std::string& where) {
   const ElemInfo& e = info(t);
   if (!v.is_number()) c.fail(where, std::string("expected a number for ") + e.name);
-  if (t == ElemType::F32) { float f = v.get<float>(); uint32_t b; std::memcpy(&b, &f, 4); return b; }
+  if (t == ElemType::F32) {
+    const double d = v.get<double>();
+    if (std::fabs(d) > std::numeric_limits<float>::max())
+      c.fail(where, json(d).dump() + " does not fit in f32 (largest finite value " +
+                        json(std::numeric_limits<float>::max()).dump() + ")");
+    float f = static_cast<float>(d);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
   if (t == ElemType::F64) { double f = v.get<double>(); uint64_t b; std::memcpy(&b, &f, 8); return b; }
   if (!v.is_number_integer()) c.fail(where, std::string("expected an integer for ") + e.name);
   if (v.is_number_unsigned()) {
@@ -116,6 +126,24 @@ uint64_t encode_scalar(const Ctx& c, const json& v, ElemType t, const std::strin
   return static_cast<uint64_t>(x) & mask;
 }
 
+// A computed value (an iota's last element, a default bound) must fit `t` too.
+void check_value(const Ctx& c, double v, ElemType t, const std::string& where, const std::string& what) {
+  const ElemInfo& e = info(t);
+  double lo, hi;
+  if (t == ElemType::F32) {
+    hi = std::numeric_limits<float>::max(), lo = -hi;
+  } else if (t == ElemType::F64) {
+    return;
+  } else if (e.bytes == 8) {
+    lo = e.is_signed ? -9223372036854775808.0 : 0, hi = e.is_signed ? 9223372036854775807.0 : 18446744073709551615.0;
+  } else {
+    lo = e.is_signed ? -std::ldexp(1.0, 8 * e.bytes - 1) : 0;
+    hi = std::ldexp(1.0, 8 * e.bytes - (e.is_signed ? 1 : 0)) - 1;
+  }
+  if (v < lo || v > hi)
+    c.fail(where, what + " " + json(v).dump() + " does not fit in " + e.name);
+}
+
 void put(std::vector<uint8_t>& buf, uint64_t i, ElemType t, double v) {
   const ElemInfo& e = info(t);
   uint8_t* p = buf.data() + i * e.bytes;
@@ -129,13 +157,16 @@ void put(std::vector<uint8_t>& buf, uint64_t i, ElemType t, double v) {
   }
 }
 
+// The bytes to upload; empty for an all-zero fill (fresh device memory is
+// zero and takes no host memory until touched).
 std::vector<uint8_t> make_contents(const BufferSpec& b, const std::string& manifest) {
   const ElemInfo& e = info(b.type);
+  if (b.init.kind == BufferInit::Kind::Fill && b.init.bits == 0) return {};
   std::vector<uint8_t> buf(b.count * e.bytes, 0);
   const BufferInit& in = b.init;
   switch (in.kind) {
     case BufferInit::Kind::Fill:
-      for (uint64_t i = 0; i < b.count; ++i) put(buf, i, b.type, in.value);
+      for (uint64_t i = 0; i < b.count; ++i) std::memcpy(buf.data() + i * e.bytes, &in.bits, e.bytes);
       break;
     case BufferInit::Kind::Iota:
       for (uint64_t i = 0; i < b.count; ++i) put(buf, i, b.type, in.start + static_cast<double>(i));
@@ -213,17 +244,32 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       if (kind == "fill") {
         c.only(in, {"kind", "value"}, wi);
         init.kind = BufferInit::Kind::Fill;
-        init.value = c.num(c.need(in, "value", wi), wi + ".value");
+        const json& value = c.need(in, "value", wi);
+        init.value = c.num(value, wi + ".value");
+        init.bits = encode_scalar(c, value, spec.type, wi + ".value");  // range-checked like an argument
       } else if (kind == "iota") {
         c.only(in, {"kind", "start"}, wi);
         init.kind = BufferInit::Kind::Iota;
         init.start = in.contains("start") ? c.num(in["start"], wi + ".start") : 0;
+        if (in.contains("start")) encode_scalar(c, in["start"], spec.type, wi + ".start");
+        check_value(c, init.start + static_cast<double>(spec.count - 1), spec.type,
+                    wi + ".start", "the last value (start + count - 1)");
       } else if (kind == "random") {
         c.only(in, {"kind", "seed", "min", "max"}, wi);
         init.kind = BufferInit::Kind::Random;
         init.seed = in.contains("seed") ? c.uint(in["seed"], wi + ".seed", UINT64_MAX) : 1;
         init.min = in.contains("min") ? c.num(in["min"], wi + ".min") : 0;
         init.max = in.contains("max") ? c.num(in["max"], wi + ".max") : (elem_is_float(spec.type) ? 1 : 100);
+        for (const char* k : {"min", "max"})
+          if (in.contains(k)) {
+            encode_scalar(c, in[k], spec.type, wi + "." + k);
+            // Integers are drawn as signed 64-bit values.
+            if (!elem_is_float(spec.type) && in[k].is_number_unsigned() && in[k].get<uint64_t>() > uint64_t(INT64_MAX))
+              c.fail(wi + "." + k, in[k].dump() + " is above the largest random integer (" +
+                                       std::to_string(INT64_MAX) + ")");
+          }
+        if (!elem_is_float(spec.type))  // defaults must fit too (0..100 in i8 does)
+          for (double x : {init.min, init.max}) check_value(c, x, spec.type, wi, "the default range");
         if (init.max < init.min) c.fail(wi, "max must not be below min");
       } else if (kind == "file") {
         c.only(in, {"kind", "path"}, wi);
@@ -245,8 +291,8 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "args"}, w);
     LaunchSpec spec;
     spec.kernel = c.str(c.need(l, "kernel", w), w + ".kernel");
-    spec.grid = c.dim3(c.need(l, "grid", w), w + ".grid");
-    spec.block = c.dim3(c.need(l, "block", w), w + ".block");
+    spec.grid = c.dim3(c.need(l, "grid", w), w + ".grid", kMaxGrid);
+    spec.block = c.dim3(c.need(l, "block", w), w + ".block", kMaxBlock);
     if (l.contains("dynamic_shared_bytes"))
       spec.dynamic_shared_bytes = static_cast<uint32_t>(c.uint(l["dynamic_shared_bytes"], w + ".dynamic_shared_bytes", 1u << 30));
     const json& args = l.contains("args") ? l["args"] : json::array();
@@ -298,8 +344,8 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   Module& mod = dev.load_ptx_file(m.ptx_path);
   for (size_t i = 0; i < m.buffers.size(); ++i) {
     const auto& b = m.buffers[i];
-    uint64_t a = dev.malloc(contents[i].size());
-    dev.copy_to_device(a, contents[i].data(), contents[i].size());
+    uint64_t a = dev.malloc(b.count * elem_bytes(b.type));
+    if (!contents[i].empty()) dev.copy_to_device(a, contents[i].data(), contents[i].size());
     addr[b.name] = a;
     spec[b.name] = &b;
   }

@@ -20,8 +20,8 @@ bool elem_is_float(ElemType t);
 
 struct BufferInit {
   enum class Kind : uint8_t { Fill, Iota, Random, File } kind = Kind::Fill;
-  double value = 0;          // fill (integers are exact up to 2^53)
-  int64_t ivalue = 0;        // fill/iota as an exact integer
+  double value = 0;          // fill
+  uint64_t bits = 0;         // fill: `value` as the buffer type's little-endian bits (exact)
   double start = 0;          // iota
   uint64_t seed = 1;         // random
   double min = 0, max = 1;   // random: integers in [min, max], floats in [min, max)

@@ -298,7 +298,8 @@ bool IssueUnit::inputs_ready(uint64_t now) const {
 void IssueUnit::sleep(uint64_t now) {
   uint64_t until = flush_at_ > now ? flush_at_ : ~uint64_t{0};
   if (live_warps_ > 0) {
-    const uint64_t deadline = last_progress_ + p_.watchdog_cycles;
+    uint64_t deadline = last_progress_ + p_.watchdog_cycles;
+    if (cycle_limit_) deadline = std::min(deadline, cycle_limit_);
     until = std::min(until, deadline > now ? deadline : now + 1);
   }
   if (until != ~uint64_t{0})
@@ -493,6 +494,9 @@ void IssueUnit::start_launches(uint64_t now) {
     c.state->sm_id = sm_id_;
     c.state->warp_size = p_.warp_size;
     c.barriers.reset();
+    c.issued = 0;
+    cycle_limit_ = k.cycle_limit;
+    max_cycles_ = k.max_cycles;
     c.warps_left = need;
     c.slots.clear();
     uint32_t slot = 0;
@@ -612,6 +616,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   issued_this_cycle_ = true;
   last_progress_ = now;
   ++st_warp_instr_;
+  if (++c.issued > k.max_warp_instructions && k.max_warp_instructions) runaway_instructions(w.cta);
   st_thread_instr_ += lanes;
   st_active_lanes_ += lanes;
   ++*sched_stats_[s].issued;

@@ -31,6 +31,7 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -196,6 +197,7 @@ class IssueUnit : public sc_core::sc_module {
     uint32_t warps_left = 0;   // warp slots still held
     std::vector<uint32_t> slots;  // warp slots reserved for it (static warp i in slots[i])
     CtaBarriers barriers;
+    uint64_t issued = 0;       // warp instructions issued (the runaway limit)
   };
 
   // Issue-side state of a warp slot; which threads it runs and at which PC
@@ -280,6 +282,10 @@ class IssueUnit : public sc_core::sc_module {
   std::string where(const Cta& c, uint32_t pc) const;
   [[noreturn]] void fault(const Cta& c, uint32_t pc, const func::Fault& f) const;
   [[noreturn]] void deadlock(uint64_t now) const;
+  // Runaway limits (KernelContext::max_warp_instructions, cycle_limit).
+  [[noreturn]] void runaway_instructions(uint32_t cta) const;
+  [[noreturn]] void runaway_cycles(uint64_t now) const;
+  void describe_warps(std::ostream& s, uint32_t only_cta) const;
   std::string waiting_reason(uint32_t w) const;
 
   util::PacketInitiator<IssueUnit, IssuePacket>& pipe_socket(PipeKind k);
@@ -313,6 +319,8 @@ class IssueUnit : public sc_core::sc_module {
   uint32_t credit_rr_ = 0;       // first warp offered a credit (rotates for fairness)
   uint64_t last_tick_ = ~uint64_t{0};
   uint64_t last_progress_ = 0;   // last cycle an instruction issued or wrote back
+  uint64_t cycle_limit_ = 0;     // the resident kernel's runaway deadline (0 = none)
+  uint64_t max_cycles_ = 0;      // and the limit it came from, for the message
   bool sleeping_ = false;        // the method waited on wake_ after last_tick_
   bool issued_this_cycle_ = false;
   std::vector<uint8_t> last_bin_;  // per scheduler: class of the last ticked cycle

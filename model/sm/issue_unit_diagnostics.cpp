@@ -58,9 +58,16 @@ void IssueUnit::deadlock(uint64_t now) const {
   std::ostringstream s;
   s << name() << ": deadlock watchdog: no instruction issued or wrote back for " << (now - last_progress_)
     << " cycles (cycle " << now << ", watchdog_cycles " << p_.watchdog_cycles << ")";
+  describe_warps(s, ~uint32_t{0});
+  throw kernel_fault(s.str());
+}
+
+// Every resident CTA (or only CTA slot `only`) with each warp's state, PC
+// and source line.
+void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
   for (uint32_t ci = 0; ci < p_.max_ctas; ++ci) {
     const Cta& c = ctas_[ci];
-    if (!c.live) continue;
+    if (!c.live || (only != ~uint32_t{0} && ci != only)) continue;
     const func::CtaState& cta = *c.state;
     const ptx::Program& prog = *c.info->kernel->prog;
     const uint32_t live = cta.threads() - cta.exited().count();
@@ -75,7 +82,7 @@ void IssueUnit::deadlock(uint64_t now) const {
       const WarpSlot& ws = branch_->slot(wi);
       if (ws.state == SlotState::Running) {
         s << "; PC " << ws.pc;
-        if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << ")";
+        if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << " of " << prog.source_path << ")";
         s << "; " << ws.mask.minus(cta.exited()).count() << " threads; stack depth " << ws.depth;
       }
       const std::vector<uint32_t> regs = sb_.pending_regs(ci, ws.scope);
@@ -85,12 +92,38 @@ void IssueUnit::deadlock(uint64_t now) const {
       }
     }
   }
+}
+
+void IssueUnit::runaway_instructions(uint32_t ci) const {
+  const Cta& c = ctas_[ci];
+  std::ostringstream s;
+  s << name() << ": runaway kernel '" << c.info->kernel->prog->kernel << "': CTA " << dim3_str(c.state->ctaid())
+    << " issued more than " << c.info->kernel->max_warp_instructions
+    << " warp instructions (option --max-warp-instructions; raise it, or 0 for no limit, if the kernel is "
+       "meant to run that long). Its warps:";
+  describe_warps(s, ci);
+  throw kernel_fault(s.str());
+}
+
+void IssueUnit::runaway_cycles(uint64_t now) const {
+  std::ostringstream s;
+  s << name() << ": runaway kernel";
+  for (const Cta& c : ctas_)
+    if (c.live) {
+      s << " '" << c.info->kernel->prog->kernel << "'";
+      break;
+    }
+  s << ": the launch ran for " << max_cycles_ << " cycles (cycle " << now
+    << "; option --max-cycles; raise it, or 0 for no limit, if the kernel is meant to run that long). "
+       "Resident warps:";
+  describe_warps(s, ~uint32_t{0});
   throw kernel_fault(s.str());
 }
 
 void IssueUnit::check_watchdog(uint64_t now) {
-  if (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles) return;
-  deadlock(now);
+  if (live_warps_ == 0) return;
+  if (cycle_limit_ && now >= cycle_limit_) runaway_cycles(now);
+  if (now >= last_progress_ + p_.watchdog_cycles) deadlock(now);
 }
 
 }  // namespace simt::sm

@@ -25,6 +25,11 @@ struct KernelContext {
   uint32_t instr_bytes = 8;         // bytes per instruction in the I-cache
   uint32_t regs_per_thread = 0;     // for occupancy
   uint64_t launch_id = 0;
+  // Runaway limits (0 = none): warp instructions one CTA may issue, and the
+  // cycle (absolute) by which the launch must have finished, max_cycles after its start.
+  uint64_t max_warp_instructions = 0;
+  uint64_t max_cycles = 0;
+  uint64_t cycle_limit = 0;
 };
 
 }  // namespace simt::sm
