@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (end == std::string::npos) end = text.size();
         const std::string line = text.substr(pos, end - pos);
         const size_t eq = line.find('=');
-        if (eq == std::string::npos) throw input_error("--set " + line + ": expected key=value");
+        if (eq == std::string::npos || eq == 0) throw input_error("--set " + line + ": expected key=value");
         reg.set(line.substr(0, eq), line.substr(eq + 1), "--set " + line);
         pos = end + 1;
       }
