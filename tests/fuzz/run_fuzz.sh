@@ -46,7 +46,7 @@ for t in "${targets[@]}"; do
     echo "run_fuzz: $t FOUND A PROBLEM; log $build/fuzz/$t.log, reproducer in $findings/:" >&2
     grep -E 'ERROR|runtime error|escaped exception|Test unit written|SUMMARY' "$build/fuzz/$t.log" | head -20 >&2
   else
-    grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' "$build/fuzz/$t.log" | tail -2
+    grep -E '^stat::number_of_executed_units|^#[0-9]+[[:space:]]*DONE' "$build/fuzz/$t.log" | tail -2
   fi
 done
 if [[ ${#failed[@]} -gt 0 ]]; then
