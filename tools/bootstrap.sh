@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages simtlab needs, if any are missing.
+# Installs the Debian packages simtlab needs, if any are missing; with --fuzz,
+# the extra ones the fuzz targets need instead (make fuzz).
 # Safe to run repeatedly: it does nothing when everything is present.
 set -euo pipefail
 packages=(
@@ -11,6 +12,19 @@ packages=(
   libtomlplusplus-dev   # TOML machine configurations
   gtkwave               # vcd2fst: tests check that waveforms load in GTKWave
 )
+# `make fuzz` only (docs/hardening.md): libFuzzer comes with clang's runtime
+# libraries; llvm gives llvm-symbolizer for readable stack traces.
+fuzz_packages=(
+  clang                 # clang++ 14 on Debian 12
+  libclang-rt-dev       # libclang_rt.fuzzer and clang's sanitizer runtimes
+  llvm                  # llvm-symbolizer
+)
+if [[ ${1:-} == --fuzz ]]; then
+  packages=("${fuzz_packages[@]}")
+elif [[ $# -gt 0 ]]; then
+  echo "usage: tools/bootstrap.sh [--fuzz]" >&2
+  exit 2
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

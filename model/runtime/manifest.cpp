@@ -215,7 +215,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     c.fail("", std::string("not valid JSON: ") + e.what());
   }
   Manifest m;

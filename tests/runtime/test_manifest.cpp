@@ -51,6 +51,15 @@ BOOST_AUTO_TEST_CASE(parses_the_documented_format) {
   BOOST_TEST(m.outputs[0].path == "out.bin");
 }
 
+// Found by tests/fuzz/fuzz_manifest: a number too large for a double makes
+// the JSON library throw out_of_range, not parse_error; it is bad input too.
+BOOST_AUTO_TEST_CASE(a_number_out_of_double_range_is_bad_input) {
+  expect_error(R"({"ptx":"k.ptx","buffers":[{"name":"a","type":"u32","count":1e999}],"launches":[{"kernel":"k","grid":1,"block":1}]})",
+               "not valid JSON");
+  expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1,"args":[{"f64":-8e8888}]}]})",
+               "not valid JSON");
+}
+
 BOOST_AUTO_TEST_CASE(rejects_bad_manifests_naming_the_place) {
   expect_error("{", "not valid JSON");
   expect_error(R"({"buffers": [], "launches": [{"kernel":"k","grid":1,"block":1}]})", "missing \"ptx\"");
