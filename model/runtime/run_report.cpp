@@ -149,6 +149,9 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"simd_efficiency", "active lanes / (warp instructions x warp size)"},
       {"issue_breakdown", "cycles by issue outcome, summed over SMs (W1-4 = issued with 1-4 active lanes, ...)"},
       {"fetches_per_cycle", "instruction fetches per cycle, over all SMs"},
+      {"shfl_undefined_reads",
+       "shfl.sync reads of a lane that was inactive or outside the membermask (undefined in PTX; value set by "
+       "func.shfl_undefined)"},
       {"memory_pipeline_stalls", "cycles the LDST unit's memory pipeline stalled, summed over SMs"},
       {"traffic", "bytes each level was asked for by the level above"},
       {"branch", "branch-unit counters summed over SMs (max_* are maxima)"},
