@@ -6,6 +6,7 @@
 //   simtlab run --manifest FILE.json --out-dir DIR
 //   simtlab inspect FILE.ptx [--kernel NAME]
 //   simtlab list
+//   simtlab params [--markdown]
 //   simtlab --version
 // Exit codes (docs/exit-codes.md, util/error.h): 0 ok, 1 a workload failed
 // verification, 2 bad input (options, PTX, manifest, an output path that
@@ -320,6 +321,10 @@ int sc_main(int argc, char* argv[]) {
 
   auto* list = app.add_subcommand("list", "List the built-in workloads");
 
+  bool params_markdown = false;
+  auto* params = app.add_subcommand("params", "List every machine parameter: name, default, meaning, range");
+  params->add_flag("--markdown", params_markdown, "Print docs/parameters.md (a Markdown table)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -341,6 +346,10 @@ int sc_main(int argc, char* argv[]) {
       return ro.workload.empty() ? run_manifest(ro, machine) : run_workload(ro, machine);
     }
     if (*insp) return inspect(ptx_file, kernel);
+    if (*params) {
+      std::cout << (params_markdown ? gpu::parameter_reference_markdown() : machine.registry.help_text());
+      return 0;
+    }
     if (*list) {
       for (const auto& w : workloads::all())
         std::printf("%-14s %-22s %s\n", w.name, workloads::class_name(w.cls), w.description);

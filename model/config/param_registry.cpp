@@ -323,13 +323,13 @@ ParamRegistry& ParamRegistry::operator=(ParamRegistry&&) noexcept = default;
 ParamRegistry::Entry& ParamRegistry::insert(const std::string& name, const std::string& doc) {
   // Bad names and duplicates are programming errors in a block's bind().
   if (!valid_name(name))
-    throw Error(ExitCode::Failure, "parameter name '" + name + "' is not a dotted name of [A-Za-z0-9_-]");
-  if (find_entry(entries_, name)) throw Error(ExitCode::Failure, "parameter '" + name + "' bound twice");
+    throw Error(ExitCode::Internal, "parameter name '" + name + "' is not a dotted name of [A-Za-z0-9_-]");
+  if (find_entry(entries_, name)) throw Error(ExitCode::Internal, "parameter '" + name + "' bound twice");
   for (const auto& e : entries_) {
     // "l1d" and "l1d.size" cannot both be parameters: TOML could not express both.
     if (e->name.compare(0, name.size() + 1, name + ".") == 0 ||
         name.compare(0, e->name.size() + 1, e->name + ".") == 0)
-      throw Error(ExitCode::Failure, "parameter '" + name + "' clashes with '" + e->name + "'");
+      throw Error(ExitCode::Internal, "parameter '" + name + "' clashes with '" + e->name + "'");
   }
   entries_.push_back(std::make_unique<Entry>());
   Entry& e = *entries_.back();
@@ -354,7 +354,7 @@ void bind_unsigned(ParamRegistry::Entry& e, const std::string& name, T& field, u
   e.umax = max;
   e.default_value = field;
   if (field < min || field > max || min > max)
-    throw Error(ExitCode::Failure, "parameter '" + name + "': default " + std::to_string(field) +
+    throw Error(ExitCode::Internal, "parameter '" + name + "': default " + std::to_string(field) +
                                        " outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
 }
 }  // namespace
@@ -383,7 +383,7 @@ void ParamRegistry::add(const std::string& name, double& field, const std::strin
   e.dmax = max;
   e.default_value = field;
   if (!(field >= min && field <= max))
-    throw Error(ExitCode::Failure, "parameter '" + name + "': default " + format_double(field) +
+    throw Error(ExitCode::Internal, "parameter '" + name + "': default " + format_double(field) +
                                        " outside [" + format_double(min) + ", " + format_double(max) + "]");
 }
 
@@ -402,7 +402,7 @@ void ParamRegistry::add_choice(const std::string& name, std::string& field,
   e.choices = std::move(choices);
   e.default_value = field;
   if (std::find(e.choices.begin(), e.choices.end(), field) == e.choices.end())
-    throw Error(ExitCode::Failure, "parameter '" + name + "': default '" + field +
+    throw Error(ExitCode::Internal, "parameter '" + name + "': default '" + field +
                                        "' is not one of: " + join_choices(e.choices));
 }
 
@@ -474,7 +474,7 @@ void ParamRegistry::bind_cli(CLI::App& app) {
 }
 
 void ParamRegistry::apply_cli() {
-  if (!cli_app_) throw Error(ExitCode::Failure, "ParamRegistry::apply_cli() before bind_cli()");
+  if (!cli_app_) throw Error(ExitCode::Internal, "ParamRegistry::apply_cli() before bind_cli()");
   std::map<const CLI::Option*, const Entry*> by_option;
   for (const auto& e : entries_) by_option[cli_app_->get_option_no_throw("--" + e->name)] = e.get();
   const CLI::Option* set_opt = cli_app_->get_option_no_throw("--set");
@@ -527,10 +527,21 @@ nlohmann::json ParamRegistry::to_json() const {
   return j;
 }
 
-std::string ParamRegistry::help_text() const {
+namespace {
+// "{a, b}" for choices, "[min, max]" for a range narrower than the type's;
+// empty otherwise.
+std::string limits_text(const ParamRegistry::Entry& e);
+}  // namespace
+
+std::vector<const ParamRegistry::Entry*> ParamRegistry::sorted_entries() const {
   std::vector<const Entry*> sorted;
   for (const auto& e : entries_) sorted.push_back(e.get());
   std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) { return a->name < b->name; });
+  return sorted;
+}
+
+std::string ParamRegistry::help_text() const {
+  const std::vector<const Entry*> sorted = sorted_entries();
   size_t name_w = 0, def_w = 0;
   for (const Entry* e : sorted) {
     name_w = std::max(name_w, e->name.size());
@@ -541,15 +552,36 @@ std::string ParamRegistry::help_text() const {
     std::string def = value_text(e->default_value);
     out << e->name << std::string(name_w - e->name.size() + 2, ' ') << def
         << std::string(def_w - def.size() + 2, ' ') << e->doc;
-    if (e->kind == Kind::Choice) out << " {" << join_choices(e->choices) << "}";
-    if ((e->kind == Kind::U32 || e->kind == Kind::U64) &&
-        (e->umin != 0 || e->umax != (e->kind == Kind::U32 ? UINT32_MAX : UINT64_MAX)))
-      out << " [" << e->umin << ", " << e->umax << "]";
-    if (e->kind == Kind::Double && (e->dmin != -1e300 || e->dmax != 1e300))
-      out << " [" << format_double(e->dmin) << ", " << format_double(e->dmax) << "]";
+    const std::string lim = limits_text(*e);
+    if (!lim.empty()) out << " " << lim;
     out << "\n";
   }
   return out.str();
 }
+
+std::string ParamRegistry::markdown_table() const {
+  std::ostringstream out;
+  out << "| parameter | default | range or choices | meaning |\n|---|---|---|---|\n";
+  for (const Entry* e : sorted_entries()) {
+    std::string doc = e->doc;
+    for (size_t at = doc.find('|'); at != std::string::npos; at = doc.find('|', at + 2)) doc.replace(at, 1, "\\|");
+    out << "| `" << e->name << "` | `" << value_text(e->default_value) << "` | " << limits_text(*e) << " | " << doc
+        << " |\n";
+  }
+  return out.str();
+}
+
+namespace {
+std::string limits_text(const ParamRegistry::Entry& e) {
+  std::ostringstream out;
+  if (e.kind == Kind::Choice) out << "{" << join_choices(e.choices) << "}";
+  if ((e.kind == Kind::U32 || e.kind == Kind::U64) &&
+      (e.umin != 0 || e.umax != (e.kind == Kind::U32 ? UINT32_MAX : UINT64_MAX)))
+    out << "[" << e.umin << ", " << e.umax << "]";
+  if (e.kind == Kind::Double && (e.dmin != -1e300 || e.dmax != 1e300))
+    out << "[" << format_double(e.dmin) << ", " << format_double(e.dmax) << "]";
+  return out.str();
+}
+}  // namespace
 
 }  // namespace simt::config

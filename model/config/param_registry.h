@@ -57,10 +57,12 @@ class ParamRegistry {
   bool assigned(const std::string& name) const;
   nlohmann::json to_json() const;        // {"l1d.size": 65536, ...}, sorted by name
   std::string help_text() const;         // one line per parameter: name, default, doc
+  std::string markdown_table() const;    // the same as a Markdown table (docs/parameters.md)
 
   struct Entry;  // internal
 
  private:
+  std::vector<const Entry*> sorted_entries() const;  // by name
   Entry& insert(const std::string& name, const std::string& doc);
   std::vector<std::unique_ptr<Entry>> entries_;
   std::vector<std::pair<std::string, std::string>> cli_values_;  // (name, value) from flags

@@ -72,7 +72,7 @@ std::optional<uint64_t> CtaDispatcher::try_dispatch(uint32_t sm) {
 
 void CtaDispatcher::cta_done(uint32_t sm) {
   SmUse& u = sms_.at(sm);
-  if (u.ctas == 0) throw Error(ExitCode::Failure, "internal: CTA finished on SM " + std::to_string(sm) + " with none resident");
+  if (u.ctas == 0) throw Error(ExitCode::Internal, "CTA finished on SM " + std::to_string(sm) + " with none resident");
   --u.ctas;
   u.threads -= cta_.threads;
   u.registers -= cta_regs_;

@@ -113,4 +113,18 @@ void MachineConfig::finalize() {
   dram.validate("dram");
 }
 
+std::string parameter_reference_markdown() {
+  config::ParamRegistry r;
+  MachineConfig m;
+  m.bind(r);
+  return "# Machine parameters\n\n"
+         "Every parameter of the machine, as `--set name=value`, `--name value` or in a TOML machine file\n"
+         "(see [configuration.md](configuration.md)). Defaults are the built-in machine's, which equals\n"
+         "`configs/vws-baseline.toml`; the machine files in `configs/` change some of them. Values outside the\n"
+         "range or choices are refused (exit 2) naming the parameter. Parameters whose meaning says \"follows\"\n"
+         "are derived from others: `sm.max_warps` may be set to another value, the others only to the same one.\n\n"
+         "This page is generated: `build/simtlab params --markdown > docs/parameters.md`.\n\n" +
+         r.markdown_table();
+}
+
 }  // namespace simt::gpu

@@ -42,4 +42,9 @@ struct MachineConfig {
   const config::ParamRegistry* registry_ = nullptr;  // set by bind(); null: nothing was given
 };
 
+// docs/parameters.md: every parameter of the built-in machine with its
+// default, range and meaning (`simtlab params --markdown` prints it; a test
+// keeps the committed page equal to it).
+std::string parameter_reference_markdown();
+
 }  // namespace simt::gpu

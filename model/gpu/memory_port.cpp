@@ -29,7 +29,7 @@ MemoryPort::MemoryPort(sc_core::sc_module_name name, stats::Registry& stats, con
 }
 
 void MemoryPort::serve(func::GlobalMemory& mem) {
-  if (mem_ && mem_ != &mem) throw Error(ExitCode::Failure, std::string(name()) + ": already serves a memory");
+  if (mem_ && mem_ != &mem) throw Error(ExitCode::Internal, std::string(name()) + ": already serves a memory");
   mem_ = &mem;
   if (sc_core::sc_start_of_simulation_invoked()) attach();
 }
@@ -81,7 +81,7 @@ void MemoryPort::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint6
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const unsigned done = socket->transport_dbg(gp_);
   if (done != size)
-    throw Error(ExitCode::Failure,
+    throw Error(ExitCode::BadInput,
                 std::string(name()) + ": the memory bound to the GPU neither grants DMI nor completes debug " +
                     (cmd == tlm::TLM_READ_COMMAND ? "reads" : "writes") + " at " + hex(addr) + " (" +
                     std::to_string(done) + " of " + std::to_string(size) +

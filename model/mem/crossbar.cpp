@@ -13,9 +13,9 @@ void CrossbarParams::bind(config::ParamRegistry& r, const std::string& prefix) {
   r.add(prefix + ".latency", latency, "crossbar cycles from a grant to the delivery of a one-flit message", 1,
         100000);
   r.add(prefix + ".flit_bytes", flit_bytes, "crossbar bytes a port moves per cycle", 1, 1u << 20);
-  r.add(prefix + ".partitions", partitions, "crossbar L2 partitions (must equal dram.channels)", 1, 256);
+  r.add(prefix + ".partitions", partitions, "crossbar L2 partitions; follows dram.channels (setting another value is refused)", 1, 256);
   r.add(prefix + ".interleave", interleave,
-        "bytes per crossbar partition chunk, power of two (must equal dram.interleave)", 1, 1u << 30);
+        "bytes per crossbar partition chunk; follows dram.interleave (setting another value is refused)", 1, 1u << 30);
   r.add(prefix + ".queue", queue, "crossbar messages buffered per port", 1, 1u << 20);
 }
 

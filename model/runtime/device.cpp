@@ -121,9 +121,9 @@ Device::Timing& Device::timing() {
 
 tlm::tlm_initiator_socket<>& Device::memory_socket() {
   if (opts_.mode != Mode::Timing)
-    throw Error(ExitCode::Failure, "Device::memory_socket(): device memory is a TLM target only in timing mode");
+    throw Error(ExitCode::Internal, "Device::memory_socket(): device memory is a TLM target only in timing mode");
   if (timing_ && (timing_->memory || sc_core::sc_start_of_simulation_invoked()))
-    throw Error(ExitCode::Failure, "Device::memory_socket(): too late, the first timing launch has bound it");
+    throw Error(ExitCode::Internal, "Device::memory_socket(): too late, the first timing launch has bound it");
   Timing& t = timing();
   t.platform_memory = true;
   return t.gpu->memory_socket;
@@ -141,7 +141,7 @@ Device::Device(DeviceOptions opts) : opts_(opts) {
   mem_.set_touch_limit(opts_.max_device_memory ? opts_.max_device_memory : default_device_memory_limit());
   progress_ = std::make_unique<trace::Progress>(opts_.progress);
   if (opts_.mode == Mode::Timing && !opts_.machine)
-    throw Error(ExitCode::Failure, "internal: timing mode needs a machine configuration");
+    throw Error(ExitCode::Internal, "timing mode needs a machine configuration");
 }
 Device::~Device() = default;
 

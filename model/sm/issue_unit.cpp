@@ -33,7 +33,7 @@ bool warp_synchronous(ptx::Op op) {
 
 void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
   r.add(prefix + ".warp_size", warp_size, "threads per warp", 4, 64);
-  r.add(prefix + ".max_warps", max_warps, "warp slots of the SM", 1, 1024);
+  r.add(prefix + ".max_warps", max_warps, "warp slots of the SM; follows sm.max_threads / sm.warp_size unless set", 1, 1024);
   r.add(prefix + ".max_ctas", max_ctas, "CTA slots of the SM", 1, 1024);
   r.add(prefix + ".schedulers", schedulers,
         "issue schedulers; warp w belongs to scheduler w % schedulers (Fermi: 2)", 1, 64);

@@ -12,7 +12,7 @@ namespace simt::sm {
 
 void LdstParams::bind(config::ParamRegistry& r, const std::string& prefix, const std::string& shared_prefix) {
   shared.bind(r, shared_prefix);
-  r.add(prefix + ".line", line, "coalescing granularity in bytes (the L1D line): one request per line touched",
+  r.add(prefix + ".line", line, "coalescing granularity in bytes: one request per line touched; follows l1d.line (setting another value is refused)",
         4, 4096);
   r.add(prefix + ".queue", queue, "LDST instructions in flight (accepted, not yet written back)", 1, 4096);
 }

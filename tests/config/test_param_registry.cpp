@@ -329,7 +329,7 @@ BOOST_AUTO_TEST_CASE(cli_on_a_subcommand) {
 
 BOOST_AUTO_TEST_CASE(apply_cli_without_bind_is_refused) {
   Machine m;
-  error_of([&] { m.reg.apply_cli(); }, simt::ExitCode::Failure);
+  error_of([&] { m.reg.apply_cli(); }, simt::ExitCode::Internal);
 }
 
 BOOST_AUTO_TEST_CASE(help_shows_name_doc_and_default) {
@@ -388,11 +388,11 @@ BOOST_AUTO_TEST_CASE(binding_mistakes_are_programming_errors) {
   ParamRegistry reg;
   uint32_t a = 5, b = 0;
   reg.add("x.a", a, "a", 1, 10);
-  error_of([&] { reg.add("x.a", b, "again", 0, 10); }, simt::ExitCode::Failure);
-  error_of([&] { reg.add("x", b, "prefix of x.a", 0, 10); }, simt::ExitCode::Failure);
-  error_of([&] { reg.add("x.a.b", b, "under x.a", 0, 10); }, simt::ExitCode::Failure);
-  error_of([&] { reg.add("y..b", b, "empty component", 0, 10); }, simt::ExitCode::Failure);
-  error_of([&] { reg.add("y.c", b, "default 0 outside [1,10]", 1, 10); }, simt::ExitCode::Failure);
+  error_of([&] { reg.add("x.a", b, "again", 0, 10); }, simt::ExitCode::Internal);
+  error_of([&] { reg.add("x", b, "prefix of x.a", 0, 10); }, simt::ExitCode::Internal);
+  error_of([&] { reg.add("x.a.b", b, "under x.a", 0, 10); }, simt::ExitCode::Internal);
+  error_of([&] { reg.add("y..b", b, "empty component", 0, 10); }, simt::ExitCode::Internal);
+  error_of([&] { reg.add("y.c", b, "default 0 outside [1,10]", 1, 10); }, simt::ExitCode::Internal);
   std::string s = "fifo";
-  error_of([&] { reg.add_choice("y.s", s, {"lrr", "gto"}, "bad default"); }, simt::ExitCode::Failure);
+  error_of([&] { reg.add_choice("y.s", s, {"lrr", "gto"}, "bad default"); }, simt::ExitCode::Internal);
 }
