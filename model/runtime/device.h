@@ -43,8 +43,8 @@ enum class Mode : uint8_t {
 // modes); so does a timing launch that runs longer than kDefaultMaxCycles.
 // Built-in workloads at size large stay far below both; a kernel meant to
 // run longer raises them (--max-warp-instructions, --max-cycles).
-inline constexpr uint64_t kDefaultMaxWarpInstructions = 100'000'000;
-inline constexpr uint64_t kDefaultMaxCycles = 10'000'000'000;
+inline constexpr uint64_t kDefaultMaxWarpInstructions = 50'000'000;
+inline constexpr uint64_t kDefaultMaxCycles = 2'000'000'000;
 
 // CUDA's launch limits per dimension (x, y, z); with them the CTA count of a
 // grid fits in 63 bits and never wraps.
