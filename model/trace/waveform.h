@@ -14,23 +14,31 @@
 
 namespace simt::trace {
 
-// A 32-bit value that is sometimes undefined, such as the PC of an idle warp
-// slot: traced as a logic vector so that viewers show 'x' rather than a
-// sentinel number. It starts undefined. set() remembers the last value, so
-// writing an unchanged value every cycle costs no logic-vector arithmetic.
-class MaybeSignal : public sc_core::sc_signal<sc_dt::sc_lv<32>> {
+// A PC (or similar index) that is sometimes undefined, such as the PC of an
+// idle warp slot: traced as a logic vector so that viewers show 'x' rather
+// than a sentinel number. It starts undefined. set() remembers the last
+// value, so writing an unchanged value every cycle costs no logic-vector
+// arithmetic. 31 bits, not 32: SystemC 2.3.4's sc_lv of a whole number of
+// 32-bit words shifts a 32-bit word by 32 in clean_tail() (undefined
+// behaviour that UBSan reports), and instruction indices never need bit 31.
+inline constexpr int kMaybeSignalBits = 31;
+using MaybeValue = sc_dt::sc_lv<kMaybeSignalBits>;
+
+class MaybeSignal : public sc_core::sc_signal<MaybeValue> {
  public:
-  explicit MaybeSignal(const char* name) : sc_core::sc_signal<sc_dt::sc_lv<32>>(name) {}
+  explicit MaybeSignal(const char* name) : sc_core::sc_signal<MaybeValue>(name) {}
+  // A value past 31 bits cannot be shown: it is traced as undefined.
   void set(uint32_t v) {
+    if (v >> kMaybeSignalBits) return set_undefined();
     if (defined_ && v == last_) return;
     defined_ = true;
     last_ = v;
-    write(sc_dt::sc_lv<32>(v));
+    write(MaybeValue(v));
   }
   void set_undefined() {
     if (!defined_) return;
     defined_ = false;
-    write(sc_dt::sc_lv<32>());  // all 'x'
+    write(MaybeValue());  // all 'x'
   }
   // `v`, or undefined when v == `none` (e.g. ptx::kNoPc).
   void set_or_undefined(uint32_t v, uint32_t none) { v == none ? set_undefined() : set(v); }

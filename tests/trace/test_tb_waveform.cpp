@@ -90,9 +90,9 @@ BOOST_AUTO_TEST_CASE(vcd_with_filter_and_window_loads_in_gtkwave) {
   // the window and in its undefined cycles, the number otherwise (12 = 0b1100
   // and 13, cycles in the window), never both at once.
   std::smatch m;
-  BOOST_TEST_REQUIRE(std::regex_search(text, m, std::regex(R"(\$var wire +32 +(\S+) +pc )")));
+  BOOST_TEST_REQUIRE(std::regex_search(text, m, std::regex(R"(\$var wire +31 +(\S+) +pc )")));
   const std::string id = m[1];
-  const std::string undefined = "b" + std::string(32, 'X') + " " + id + "\n";
+  const std::string undefined = "b" + std::string(31, 'X') + " " + id + "\n";
   BOOST_TEST(text.find(undefined) != std::string::npos);
   BOOST_TEST(text.find("b1100 " + id + "\n") != std::string::npos);
   BOOST_TEST(text.find("b1101 " + id + "\n") != std::string::npos);
