@@ -2,6 +2,7 @@
 #   make run   - install what is missing, build, run the default workload
 #   make test  - install what is missing, build, run every test (ctest)
 # Hardening (docs/hardening.md): make test-sanitize, make fuzz.
+# Golden statistics (docs/golden-stats.md): tools/update-golden.
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WORKLOAD ?= bfs
@@ -42,7 +43,7 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 
 test-sanitize: bootstrap $(SANITIZE_BUILD)/CMakeCache.txt
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	ctest --test-dir $(SANITIZE_BUILD) -j $(JOBS) -LE long --output-on-failure
+	ctest --test-dir $(SANITIZE_BUILD) -j $(JOBS) -LE 'long|golden' --output-on-failure
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS; findings and the
 # grown corpus stay in $(FUZZ_BUILD)/fuzz/.
