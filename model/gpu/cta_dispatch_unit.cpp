@@ -45,7 +45,7 @@ void CtaDispatchUnit::tick() {
     }
   }
   done_q_.resize(kept);
-  if (!done_q_.empty()) next_trigger(util::cycle_time());
+  if (!done_q_.empty()) next_trigger(util::next_cycle());
   if (!kernel_ || dispatcher_.all_dispatched()) {
     bool any_pending = false;
     for (const auto& p : pending_) any_pending = any_pending || p.has_value();
@@ -68,7 +68,7 @@ void CtaDispatchUnit::tick() {
       ++refused_;
     }
   }
-  next_trigger(util::cycle_time());
+  next_trigger(util::next_cycle());
 }
 
 void CtaDispatchUnit::on_done(sm::CtaDone& d, sc_core::sc_time&) {

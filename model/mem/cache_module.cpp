@@ -198,7 +198,7 @@ void CacheModule::tick() {
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
   if (up.has_request() || down.has_response() || down_ready || clear_next) {
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
     return;
   }
   // Otherwise sleep until the earliest timed work, or until a port delivers.

@@ -65,7 +65,7 @@ void DecodeUnit::tick() {
   uint64_t now = util::now_cycle();
   ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
     return;
   }
   last_tick_ = now;
@@ -109,7 +109,7 @@ void DecodeUnit::tick() {
   else if (q_.front().ready_at > now)
     next_trigger(util::cycles(q_.front().ready_at - now));
   else
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
 }
 
 bool DecodeUnit::write_signals(const FetchedInstr* passed) {

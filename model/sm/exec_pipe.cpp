@@ -103,7 +103,7 @@ void ExecPipe::tick() {
       write_lane_signals(now);
       next_trigger(util::cycle_time(), wake_);
     } else {
-      next_trigger(util::cycle_time());
+      next_trigger(util::next_cycle());
     }
     return;
   }
@@ -135,7 +135,7 @@ void ExecPipe::tick() {
     if (tracing_)
       next_trigger(util::cycle_time(), wake_);
     else
-      next_trigger(util::cycle_time());
+      next_trigger(util::next_cycle());
   } else if (!wb_.empty()) {
     wake_.notify(util::cycles(wb_.top().due - now));
     next_trigger(wake_);

@@ -199,7 +199,7 @@ void FetchUnit::tick() {
   uint64_t now = util::now_cycle();
   ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
     return;
   }
   last_tick_ = now;
@@ -216,7 +216,7 @@ void FetchUnit::tick() {
   for (const Credit& k : staged_) credits_waiting |= k.valid;
   const uint64_t trace_wake = wf_ ? write_signals(now, sent) : UINT64_MAX;
   if (credits_waiting || !ready_.empty())
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
   else if (trace_wake != UINT64_MAX)
     next_trigger(util::cycles(trace_wake - now), wake_ | icache.response_event());
   else

@@ -164,7 +164,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
                             "resident warps at the end of each interval (stats.interval)");
     next_sample_ = p_.sample_interval;
   }
-  SC_METHOD(tick);
+  clock_.attach(*this, true);
 }
 
 IssueUnit::~IssueUnit() = default;
@@ -184,7 +184,7 @@ void IssueUnit::on_launch(CtaLaunch& p, sc_core::sc_time&) {
   if (!launch_q_.can_push(now)) return;  // one launch waits at a time: backpressure to the dispatcher
   p.accepted = true;
   launch_q_.q.emplace_back(now + 1, p);
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 void IssueUnit::on_fetched(FetchedInstr& p, sc_core::sc_time&) {
@@ -192,14 +192,14 @@ void IssueUnit::on_fetched(FetchedInstr& p, sc_core::sc_time&) {
   // free I-buffer slot (stale answers are dropped when they are read).
   p.accepted = true;
   fetched_q_.q.emplace_back(util::now_cycle() + 1, p);
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 void IssueUnit::on_writeback(WritebackPacket& p, sc_core::sc_time&) {
   // Always room: bounded by the instructions in flight.
   p.accepted = true;
   wb_q_.q.emplace_back(util::now_cycle() + 1, p);
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
@@ -207,18 +207,13 @@ void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
   // slots are all parked, one warp per slot.
   p.accepted = true;
   gen_q_.q.emplace_back(util::now_cycle() + 1, p);
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 // ------------------------------------------------------------ the method
 
-void IssueUnit::tick() {
-  const uint64_t now = util::now_cycle();
+void IssueUnit::on_cycle(uint64_t now) {
   if (fault_) return;  // stopped; no re-arm
-  if (now == last_tick_) {  // woken twice in one cycle: nothing new to do
-    next_trigger(util::cycle_time());
-    return;
-  }
   if (sleeping_ && now == flush_at_ && !inputs_ready(now) &&
       (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles)) {
     // Woken only because the VCD window opened: record the values held
@@ -281,7 +276,7 @@ void IssueUnit::cycle(uint64_t now) {
                     branch_->peek_request() || !launch_q_.q.empty() || !fetched_q_.q.empty() ||
                     !wb_q_.q.empty() || !gen_q_.q.empty();
   if (busy) {
-    next_trigger(util::cycle_time());
+    clock_.wake_next(*this);
     return;
   }
   // Nothing can change until a socket delivers something: sleep. The cycles
@@ -302,10 +297,7 @@ void IssueUnit::sleep(uint64_t now) {
     if (cycle_limit_) deadline = std::min(deadline, cycle_limit_);
     until = std::min(until, deadline > now ? deadline : now + 1);
   }
-  if (until != ~uint64_t{0})
-    next_trigger(util::cycles(until - now), wake_);
-  else
-    next_trigger(wake_);
+  if (until != ~uint64_t{0}) clock_.wake_at(*this, until);
 }
 
 void IssueUnit::account_skipped(uint64_t now) {

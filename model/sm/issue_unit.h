@@ -22,7 +22,9 @@
 // functional result.
 //
 // Everything received through a socket is stamped with the next cycle, so
-// the order SystemC runs blocks within a cycle never changes results.
+// the order SystemC runs blocks within a cycle never changes results. The
+// per-cycle step runs from util::Clock, which steps the SMs' issue stages in
+// SM order: SMs racing on a global word in one cycle resolve in that order.
 #pragma once
 
 #include <algorithm>
@@ -50,6 +52,7 @@
 #include "sm/branch_unit.h"
 #include "stats/stats.h"
 #include "trace/warp_trace.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 #include "util/slot_pool.h"
 
@@ -98,7 +101,7 @@ PipeKind pipe_of(ptx::InstrClass c);
 // active lanes in groups of max(1, warp_size/8) lanes (W1-4 … W29-32 for 32).
 enum IssueBin : uint8_t { kBinIdle = 0, kBinMem = 1, kBinStall = 2, kBinIssued = 3 };
 
-class IssueUnit : public sc_core::sc_module {
+class IssueUnit : public sc_core::sc_module, private util::Clocked {
  public:
   util::PacketTarget<IssueUnit, CtaLaunch> launch;
   util::PacketInitiator<IssueUnit, CtaDone> done;
@@ -245,7 +248,7 @@ class IssueUnit : public sc_core::sc_module {
   void on_writeback(WritebackPacket& p, sc_core::sc_time& t);
   void on_generated(GeneratedWarp& p, sc_core::sc_time& t);
 
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void cycle(uint64_t now);
   void account_skipped(uint64_t now);
   void drain_writebacks(uint64_t now);
@@ -321,10 +324,10 @@ class IssueUnit : public sc_core::sc_module {
   uint64_t last_progress_ = 0;   // last cycle an instruction issued or wrote back
   uint64_t cycle_limit_ = 0;     // the resident kernel's runaway deadline (0 = none)
   uint64_t max_cycles_ = 0;      // and the limit it came from, for the message
-  bool sleeping_ = false;        // the method waited on wake_ after last_tick_
+  bool sleeping_ = false;        // asleep (waiting for a socket) after last_tick_
   bool issued_this_cycle_ = false;
   std::vector<uint8_t> last_bin_;  // per scheduler: class of the last ticked cycle
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
   std::exception_ptr fault_;
 
   bool tracing_ = false;

@@ -102,7 +102,7 @@ void ThreadCompactorUnit::tick() {
   const uint64_t now = util::now_cycle();
   ++activations_;
   if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
     return;
   }
   last_tick_ = now;
@@ -129,7 +129,7 @@ void ThreadCompactorUnit::tick() {
   if (!sent && shown_) show(now, false);
 
   if (have_warp_ || generating_ || !q_.empty() || shown_)
-    next_trigger(util::cycle_time());
+    next_trigger(util::next_cycle());
   else
     next_trigger(wake_);
 }

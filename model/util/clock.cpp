@@ -1,0 +1,100 @@
+// sc_spawn needs this before the first <systemc>.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "util/clock.h"
+
+#include <algorithm>
+
+#include "util/cycle.h"
+
+namespace simt::util {
+
+Clocked::~Clocked() {
+  if (attached_) Clock::get().detach(*this);
+}
+
+Clock& Clock::get() {
+  static Clock* const clock = new Clock;
+  return *clock;
+}
+
+Clock::Clock() : event_(sc_core::sc_gen_unique_name("simt_clock_tick")) {
+  sc_core::sc_spawn_options opt;
+  opt.spawn_method();
+  opt.set_sensitivity(&event_);
+  // No dont_initialize: the method runs once at the start (cycle 0) for the
+  // blocks attached with run_at_start.
+  sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("simt_clock"), &opt);
+}
+
+void Clock::attach(Clocked& c, bool run_at_start) {
+  c.order_ = static_cast<uint32_t>(blocks_.size());
+  c.attached_ = true;
+  blocks_.push_back(&c);
+  if (run_at_start) {
+    c.queued_for_ = 0;
+    due_[0].push_back(&c);
+  }
+}
+
+void Clock::detach(Clocked& c) {
+  blocks_[c.order_] = nullptr;
+  c.attached_ = false;
+  for (auto& list : due_) list.erase(std::remove(list.begin(), list.end(), &c), list.end());
+  running_.erase(std::remove(running_.begin(), running_.end(), &c), running_.end());
+}
+
+void Clock::wake_next(Clocked& c) {
+  const uint64_t next = now_cycle() + 1;
+  if (c.queued_for_ == next) return;
+  c.queued_for_ = next;
+  due_[next & 1].push_back(&c);
+  arm(next);
+}
+
+void Clock::wake_at(Clocked& c, uint64_t cycle) {
+  const uint64_t now = now_cycle();
+  if (cycle <= now + 1) return wake_next(c);
+  if (cycle >= c.deadline_) return;  // an earlier deadline stands
+  c.deadline_ = cycle;
+  later_.emplace(cycle, c.order_);
+  arm(cycle);
+}
+
+void Clock::arm(uint64_t cycle) {
+  if (cycle >= armed_for_) return;  // sc_event keeps the earliest pending notification
+  event_.notify(cycles(cycle) - sc_core::sc_time_stamp());
+  armed_for_ = cycle;
+}
+
+void Clock::run() {
+  const uint64_t now = now_cycle();
+  if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
+  running_.swap(due_[now & 1]);
+  while (!later_.empty() && later_.top().first <= now) {
+    const auto [cycle, order] = later_.top();
+    later_.pop();
+    Clocked* c = blocks_[order];
+    if (c && c->deadline_ == cycle) running_.push_back(c);  // else cancelled by an earlier run
+  }
+  // Mostly sorted already (each block re-arms in the order it ran).
+  std::sort(running_.begin(), running_.end(), [](const Clocked* a, const Clocked* b) { return a->order_ < b->order_; });
+  for (size_t i = 0; i < running_.size(); ++i) {
+    Clocked* c = running_[i];
+    if (c->last_run_ == now) continue;  // listed twice (woken and a deadline)
+    c->last_run_ = now;
+    c->deadline_ = Clocked::kNever;
+    if (c->queued_for_ == now) c->queued_for_ = Clocked::kNever;
+    ++steps_;
+    c->on_cycle(now);
+  }
+  running_.clear();
+  if (!due_[(now + 1) & 1].empty()) return arm(now + 1);
+  while (!later_.empty()) {
+    const auto [cycle, order] = later_.top();
+    const Clocked* c = blocks_[order];
+    if (c && c->deadline_ == cycle) return arm(cycle);
+    later_.pop();
+  }
+}
+
+}  // namespace simt::util

@@ -1,0 +1,87 @@
+// The clock of the timing model: one SystemC method that, once per cycle,
+// runs the per-cycle step of every block due in that cycle, in a fixed order
+// (the order the blocks attached, i.e. construction order: SM 0's issue
+// stage before SM 1's).
+//
+// Why: blocks see what other blocks send them only from the next cycle on
+// (every socket stamps its input), so their order within a cycle cannot
+// change results, with one exception the hardware has too: SMs that touch
+// the same global word in the same cycle race, and the winner must not
+// depend on how SystemC happens to order its processes. And speed: one
+// timed notification per cycle for all busy blocks instead of one per block.
+//
+// A block stays a sc_module with its sockets; it only hands its cycle
+// method to the clock. After each step it says when it must run again:
+// wake_next (busy next cycle), wake_at (a deadline), or nothing (asleep
+// until a socket handler calls wake_next). An idle block costs nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include <systemc>
+
+namespace simt::util {
+
+class Clock;
+
+// A block the clock runs. on_cycle(now) is its step for cycle `now`.
+class Clocked {
+ public:
+  Clocked() = default;
+  Clocked(const Clocked&) = delete;
+  Clocked& operator=(const Clocked&) = delete;
+  virtual ~Clocked();  // leaves the clock
+  virtual void on_cycle(uint64_t now) = 0;
+
+ private:
+  friend class Clock;
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  bool attached_ = false;
+  uint32_t order_ = 0;             // position in the clock's fixed order
+  uint64_t queued_for_ = kNever;   // cycle of its entry in a next-cycle list
+  uint64_t deadline_ = kNever;     // cycle of its valid wake_at entry
+  uint64_t last_run_ = kNever;     // the last cycle it ran
+};
+
+class Clock {
+ public:
+  // The one clock of this process's simulation (SystemC has one kernel per
+  // process). Created on first use, never destroyed.
+  static Clock& get();
+
+  // Adds `c` to the fixed order; with `run_at_start` it runs once in cycle 0
+  // (like a SystemC method without dont_initialize).
+  void attach(Clocked& c, bool run_at_start);
+  void detach(Clocked& c);
+  // `c` runs in the next cycle (callable from anywhere: its own step, a
+  // socket handler, another process).
+  void wake_next(Clocked& c);
+  // `c` runs in `cycle` unless it runs earlier (which cancels this).
+  void wake_at(Clocked& c, uint64_t cycle);
+
+  // Steps run so far (for the benchmark's notes; not a model statistic).
+  uint64_t steps() const { return steps_; }
+
+ private:
+  Clock();
+  void run();
+  void arm(uint64_t cycle);
+
+  sc_core::sc_event event_;
+  uint64_t armed_for_ = Clocked::kNever;  // cycle of event_'s pending notification
+  std::vector<Clocked*> blocks_;
+  // Due lists of two consecutive cycles, indexed by cycle & 1.
+  std::vector<Clocked*> due_[2];
+  std::vector<Clocked*> running_;
+  // Deadlines beyond the next cycle: (cycle, order), earliest first.
+  std::priority_queue<std::pair<uint64_t, uint32_t>, std::vector<std::pair<uint64_t, uint32_t>>,
+                      std::greater<>>
+      later_;
+  uint64_t steps_ = 0;
+};
+
+}  // namespace simt::util
