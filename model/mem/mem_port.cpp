@@ -56,9 +56,13 @@ MemRequest describe(tlm_generic_payload& gp) {
 // own notification and an equal one never does).
 struct ArrivalNotifier {
   uint64_t last_notified = 0;
+  util::Clocked* client = nullptr;  // woken through the clock instead of `ev`
   void notify(sc_core::sc_event_queue& ev, uint64_t stamp) {
     if (stamp <= last_notified) return;
-    ev.notify(until_cycle(stamp));
+    if (client)
+      util::Clock::get().wake_at(*client, stamp);
+    else
+      ev.notify(until_cycle(stamp));
     last_notified = stamp;
   }
 };
@@ -238,6 +242,7 @@ bool MemRequester::has_response() const {
 
 size_t MemRequester::outstanding() const { return impl_->outstanding; }
 const sc_core::sc_event& MemRequester::response_event() const { return impl_->arrived.default_event(); }
+void MemRequester::wake_on_response(util::Clocked& block) { impl_->notifier.client = &block; }
 size_t MemRequester::pool_allocated() const { return impl_->pool.allocated(); }
 size_t MemRequester::pool_free() const { return impl_->pool.available(); }
 
@@ -268,6 +273,7 @@ class MemResponder::Impl {
   // b_transport callers (loosely-timed initiators) wait on these.
   std::vector<tlm_generic_payload*> blocking_open, blocking_done;
   sc_core::sc_event space, blocking_answered;
+  uint32_t space_waiters = 0;  // b_transport callers waiting for `space`
 
   bool full() const { return queue.size() >= capacity || held != nullptr; }
 
@@ -303,7 +309,11 @@ class MemResponder::Impl {
   void b_transport(tlm_generic_payload& gp, sc_core::sc_time& t) {
     sc_core::wait(t);  // catch up with the initiator's local time
     t = sc_core::SC_ZERO_TIME;
-    while (full()) sc_core::wait(space);
+    while (full()) {
+      ++space_waiters;
+      sc_core::wait(space);
+      --space_waiters;
+    }
     enqueue(gp, sc_core::SC_ZERO_TIME);
     blocking_open.push_back(&gp);
     for (;;) {
@@ -381,7 +391,7 @@ bool MemResponder::pop_request(MemRequest& r) {
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     socket->nb_transport_bw(*h, phase, t);  // the initiator may only answer TLM_ACCEPTED
   }
-  m.space.notify(sc_core::SC_ZERO_TIME);
+  if (m.space_waiters) m.space.notify(sc_core::SC_ZERO_TIME);
   return true;
 }
 
@@ -418,6 +428,7 @@ void MemResponder::respond(const MemRequest& r) {
 }
 
 const sc_core::sc_event& MemResponder::request_event() const { return impl_->arrived.default_event(); }
+void MemResponder::wake_on_request(util::Clocked& block) { impl_->notifier.client = &block; }
 size_t MemResponder::queued() const { return impl_->queue.size(); }
 bool MemResponder::holding() const { return impl_->held != nullptr; }
 

@@ -38,6 +38,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "util/clock.h"
+
 namespace simt::mem {
 
 // What our blocks attach to every payload (a TLM extension): who asked and
@@ -80,7 +82,11 @@ class MemRequester : public sc_core::sc_module {
   bool pop_response(MemRequest& r);
   bool has_response() const;
   size_t outstanding() const;  // sent, response not yet arrived
+  // Notified in each cycle a response becomes visible; or, once
+  // wake_on_response(block) is called, that block is woken through
+  // util::Clock instead (the event then stays silent).
   const sc_core::sc_event& response_event() const;
+  void wake_on_response(util::Clocked& block);
 
   // Payload pool: payloads ever created / currently free (for leak checks).
   size_t pool_allocated() const;
@@ -113,7 +119,10 @@ class MemResponder : public sc_core::sc_module {
   bool has_request() const;
   // Sends the response for a request taken with pop_request().
   void respond(const MemRequest& r);
+  // Notified in each cycle a request becomes visible; or the block given to
+  // wake_on_request is woken through util::Clock instead.
   const sc_core::sc_event& request_event() const;
+  void wake_on_request(util::Clocked& block);
   // Requests accepted and not yet popped (visible or not), and whether a
   // further BEGIN_REQ is being held back (backpressure).
   size_t queued() const;

@@ -61,10 +61,8 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_
     sig_in_flight_ = waveform->signal<uint32_t>(stats_name + ".in_flight", 0);
     if (sig_warp_ || sig_pc_ || sig_credits_ || sig_in_flight_) wf_ = waveform;
   }
-  SC_HAS_PROCESS(FetchUnit);
-  SC_METHOD(tick);
-  dont_initialize();
-  sensitive << wake_;
+  clock_.attach(*this, false);
+  icache.wake_on_response(*this);
 }
 
 size_t FetchUnit::pending_work() const {
@@ -99,7 +97,7 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   k.bytes = c.bytes;
   k.visible_at = now + 1;
   c.accepted = true;
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 // Moves arrived credits (from earlier cycles) into the fetch scheduler's
@@ -195,14 +193,8 @@ uint32_t FetchUnit::start_fetches(uint64_t now, bool& stalled) {
   return sent;
 }
 
-void FetchUnit::tick() {
-  uint64_t now = util::now_cycle();
+void FetchUnit::on_cycle(uint64_t now) {
   ++activations_;
-  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::next_cycle());
-    return;
-  }
-  last_tick_ = now;
 
   collect_responses(now);
   merge_staged(now);
@@ -216,11 +208,10 @@ void FetchUnit::tick() {
   for (const Credit& k : staged_) credits_waiting |= k.valid;
   const uint64_t trace_wake = wf_ ? write_signals(now, sent) : UINT64_MAX;
   if (credits_waiting || !ready_.empty())
-    next_trigger(util::next_cycle());
+    clock_.wake_next(*this);
   else if (trace_wake != UINT64_MAX)
-    next_trigger(util::cycles(trace_wake - now), wake_ | icache.response_event());
-  else
-    next_trigger(wake_ | icache.response_event());  // idle until a credit or a read returns
+    clock_.sleep_until(*this, trace_wake);
+  // else idle until a credit or a read returns
 }
 
 uint64_t FetchUnit::write_signals(uint64_t now, uint32_t sent) {

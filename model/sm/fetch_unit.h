@@ -24,6 +24,7 @@
 #include "mem/mem_port.h"
 #include "sm/packets.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -39,7 +40,7 @@ struct FetchParams {
   void validate(const std::string& prefix) const;
 };
 
-class FetchUnit : public sc_core::sc_module {
+class FetchUnit : public sc_core::sc_module, private util::Clocked {
  public:
   util::PacketTarget<FetchUnit, FetchCredit> credits;  // from issue
   mem::MemRequester icache;                            // bind icache.socket to the L1I
@@ -76,7 +77,7 @@ class FetchUnit : public sc_core::sc_module {
   };
 
   void on_credit(FetchCredit& c, sc_core::sc_time& t);
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void collect_responses(uint64_t now);
   bool deliver();
   uint32_t start_fetches(uint64_t now, bool& stalled);
@@ -95,9 +96,8 @@ class FetchUnit : public sc_core::sc_module {
   std::deque<FetchedInstr> ready_;             // returned, in order, waiting for decode
   uint32_t last_warp_;                         // LRR: the warp fetched last
   uint64_t seq_ = 0;
-  uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;

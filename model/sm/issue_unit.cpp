@@ -297,7 +297,7 @@ void IssueUnit::sleep(uint64_t now) {
     if (cycle_limit_) deadline = std::min(deadline, cycle_limit_);
     until = std::min(until, deadline > now ? deadline : now + 1);
   }
-  if (until != ~uint64_t{0}) clock_.wake_at(*this, until);
+  if (until != ~uint64_t{0}) clock_.sleep_until(*this, until);
 }
 
 void IssueUnit::account_skipped(uint64_t now) {

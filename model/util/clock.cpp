@@ -52,12 +52,22 @@ void Clock::wake_next(Clocked& c) {
 }
 
 void Clock::wake_at(Clocked& c, uint64_t cycle) {
-  const uint64_t now = now_cycle();
-  if (cycle <= now + 1) return wake_next(c);
+  if (cycle <= now_cycle() + 1) return wake_next(c);
+  later_.emplace(cycle, uint64_t{c.order_} * 2 + 1);
+  arm(cycle);
+}
+
+void Clock::sleep_until(Clocked& c, uint64_t cycle) {
+  if (cycle <= now_cycle() + 1) return wake_next(c);
   if (cycle >= c.deadline_) return;  // an earlier deadline stands
   c.deadline_ = cycle;
-  later_.emplace(cycle, c.order_);
+  later_.emplace(cycle, uint64_t{c.order_} * 2);
   arm(cycle);
+}
+
+bool Clock::valid(const std::pair<uint64_t, uint64_t>& e) const {
+  const Clocked* c = blocks_[e.second / 2];
+  return c && ((e.second & 1) || c->deadline_ == e.first);
 }
 
 void Clock::arm(uint64_t cycle) {
@@ -71,10 +81,9 @@ void Clock::run() {
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
   running_.swap(due_[now & 1]);
   while (!later_.empty() && later_.top().first <= now) {
-    const auto [cycle, order] = later_.top();
+    const auto e = later_.top();
     later_.pop();
-    Clocked* c = blocks_[order];
-    if (c && c->deadline_ == cycle) running_.push_back(c);  // else cancelled by an earlier run
+    if (valid(e)) running_.push_back(blocks_[e.second / 2]);  // else a deadline cancelled by an earlier run
   }
   // Mostly sorted already (each block re-arms in the order it ran).
   std::sort(running_.begin(), running_.end(), [](const Clocked* a, const Clocked* b) { return a->order_ < b->order_; });
@@ -90,9 +99,7 @@ void Clock::run() {
   running_.clear();
   if (!due_[(now + 1) & 1].empty()) return arm(now + 1);
   while (!later_.empty()) {
-    const auto [cycle, order] = later_.top();
-    const Clocked* c = blocks_[order];
-    if (c && c->deadline_ == cycle) return arm(cycle);
+    if (valid(later_.top())) return arm(later_.top().first);
     later_.pop();
   }
 }

@@ -43,7 +43,7 @@ class Clocked {
   bool attached_ = false;
   uint32_t order_ = 0;             // position in the clock's fixed order
   uint64_t queued_for_ = kNever;   // cycle of its entry in a next-cycle list
-  uint64_t deadline_ = kNever;     // cycle of its valid wake_at entry
+  uint64_t deadline_ = kNever;     // cycle of its valid sleep_until entry
   uint64_t last_run_ = kNever;     // the last cycle it ran
 };
 
@@ -60,8 +60,12 @@ class Clock {
   // `c` runs in the next cycle (callable from anywhere: its own step, a
   // socket handler, another process).
   void wake_next(Clocked& c);
-  // `c` runs in `cycle` unless it runs earlier (which cancels this).
+  // `c` runs in `cycle` (> now), whatever else happens: an event such as a
+  // memory response that becomes visible then.
   void wake_at(Clocked& c, uint64_t cycle);
+  // `c` runs in `cycle` unless it runs earlier, which cancels this: the
+  // deadline of a block going to sleep (a watchdog, a VCD window opening).
+  void sleep_until(Clocked& c, uint64_t cycle);
 
   // Steps run so far (for the benchmark's notes; not a model statistic).
   uint64_t steps() const { return steps_; }
@@ -77,10 +81,12 @@ class Clock {
   // Due lists of two consecutive cycles, indexed by cycle & 1.
   std::vector<Clocked*> due_[2];
   std::vector<Clocked*> running_;
-  // Deadlines beyond the next cycle: (cycle, order), earliest first.
-  std::priority_queue<std::pair<uint64_t, uint32_t>, std::vector<std::pair<uint64_t, uint32_t>>,
+  // Wakes beyond the next cycle, earliest first: (cycle, order * 2 + 1) for
+  // wake_at, (cycle, order * 2) for a sleep_until deadline.
+  std::priority_queue<std::pair<uint64_t, uint64_t>, std::vector<std::pair<uint64_t, uint64_t>>,
                       std::greater<>>
       later_;
+  bool valid(const std::pair<uint64_t, uint64_t>& e) const;
   uint64_t steps_ = 0;
 };
 
