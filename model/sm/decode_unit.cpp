@@ -34,10 +34,7 @@ DecodeUnit::DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stat
     sig_queue_ = waveform->signal<uint32_t>(stats_name + ".queue", 0);
     if (sig_warp_ || sig_pc_ || sig_queue_) wf_ = waveform;
   }
-  SC_HAS_PROCESS(DecodeUnit);
-  SC_METHOD(tick);
-  dont_initialize();
-  sensitive << wake_;
+  clock_.attach(*this, false);
 }
 
 void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
@@ -58,17 +55,11 @@ void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
   s.ready_at = now + p_.latency;
   q_.push_back(s);
   // Traced: look next cycle already, so the queue depth is recorded as it grows.
-  wake_.notify(wf_ ? util::cycle_time() : util::cycles(p_.latency));
+  clock_.wake_at(*this, now + (wf_ ? 1 : p_.latency));
 }
 
-void DecodeUnit::tick() {
-  uint64_t now = util::now_cycle();
+void DecodeUnit::on_cycle(uint64_t now) {
   ++activations_;
-  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::next_cycle());
-    return;
-  }
-  last_tick_ = now;
 
   bool refused = false;
   FetchedInstr passed;  // the last one passed on (kept only when traced)
@@ -100,16 +91,12 @@ void DecodeUnit::tick() {
     else if (write_signals(passed.warp != UINT32_MAX ? &passed : nullptr))
       at = now + 1;
     if (at != UINT64_MAX && (q_.empty() || q_.front().ready_at > at)) {
-      next_trigger(util::cycles(at - now), wake_);
+      clock_.sleep_until(*this, at);
       return;
     }
   }
-  if (q_.empty())
-    next_trigger(wake_);
-  else if (q_.front().ready_at > now)
-    next_trigger(util::cycles(q_.front().ready_at - now));
-  else
-    next_trigger(util::next_cycle());
+  if (q_.empty()) return;  // asleep until an instruction arrives
+  clock_.sleep_until(*this, std::max(q_.front().ready_at, now + 1));
 }
 
 bool DecodeUnit::write_signals(const FetchedInstr* passed) {

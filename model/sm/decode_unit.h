@@ -16,6 +16,7 @@
 
 #include "sm/packets.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -31,7 +32,7 @@ struct DecodeParams {
   void validate(const std::string& prefix) const;
 };
 
-class DecodeUnit : public sc_core::sc_module {
+class DecodeUnit : public sc_core::sc_module, private util::Clocked {
  public:
   util::PacketTarget<DecodeUnit, FetchedInstr> in;     // from fetch
   util::PacketInitiator<DecodeUnit, FetchedInstr> out; // to issue's I-buffers
@@ -55,7 +56,7 @@ class DecodeUnit : public sc_core::sc_module {
   };
 
   void on_fetched(FetchedInstr& fi, sc_core::sc_time& t);
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   // Waveform: this cycle's values; true when they must be rewritten next
   // cycle (a one-cycle value to clear, or the queue is changing).
   bool write_signals(const FetchedInstr* passed);
@@ -70,9 +71,8 @@ class DecodeUnit : public sc_core::sc_module {
   std::deque<Slot> q_;
   uint64_t in_cycle_ = UINT64_MAX;  // cycle of the arrivals counted in in_count_
   uint32_t in_count_ = 0;
-  uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;
