@@ -68,9 +68,8 @@ LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Reg
     sig_warp_ = waveform->signal<int32_t>(n + ".warp", -1);
     if (sig_queue_ || sig_requests_ || sig_warp_) wf_ = waveform;
   }
-  SC_METHOD(tick);
-  sensitive << wake_ << l1d.response_event();
-  dont_initialize();
+  clock_.attach(*this, false);
+  l1d.wake_on_response(*this);
 }
 
 void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
@@ -101,7 +100,7 @@ void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
   order_.push_back(s);
   ++in_flight_;
   p.accepted = true;
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 void LdstUnit::start(uint32_t s, uint64_t now) {
@@ -208,8 +207,7 @@ bool LdstUnit::try_writeback(uint64_t now) {
   return true;
 }
 
-void LdstUnit::tick() {
-  const uint64_t now = util::now_cycle();
+void LdstUnit::on_cycle(uint64_t now) {
   ++activations_;
   // Responses first: each answers one request of the slot named in its id.
   uint64_t id = 0;
@@ -243,10 +241,8 @@ void LdstUnit::tick() {
     } else if (now < wf_->window_start())
       wake_at = std::min(wake_at, wf_->window_start());
   }
-  if (wake_at != UINT64_MAX)
-    next_trigger(util::cycles(wake_at - now), wake_ | l1d.response_event());
-  else
-    next_trigger(wake_ | l1d.response_event());  // idle until an instruction or a response arrives
+  if (wake_at != UINT64_MAX) clock_.sleep_until(*this, wake_at);
+  // else idle until an instruction or a response arrives
 }
 
 void LdstUnit::write_signals() {

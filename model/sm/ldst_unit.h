@@ -45,6 +45,7 @@
 #include "mem/shared_memory_banks.h"
 #include "sm/packets.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -66,7 +67,7 @@ struct LdstParams {
   void validate(const std::string& prefix = "ldst", const std::string& shared_prefix = "shmem") const;
 };
 
-class LdstUnit : public sc_core::sc_module {
+class LdstUnit : public sc_core::sc_module, private util::Clocked {
  public:
   // Base of the local-memory request region (see the file comment).
   static constexpr uint64_t kLocalRegion = uint64_t{1} << 56;
@@ -93,7 +94,6 @@ class LdstUnit : public sc_core::sc_module {
   uint64_t activations() const { return activations_; }
 
  private:
-  SC_HAS_PROCESS(LdstUnit);
 
   struct Slot {
     bool used = false;
@@ -112,7 +112,7 @@ class LdstUnit : public sc_core::sc_module {
   };
 
   void receive(IssuePacket& p, sc_core::sc_time& t);
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void start(uint32_t slot, uint64_t now);
   void address_step(uint64_t now);
   bool try_writeback(uint64_t now);
@@ -140,7 +140,7 @@ class LdstUnit : public sc_core::sc_module {
 
   uint64_t activations_ = 0;
   uint64_t last_cycle_ = UINT64_MAX;      // guards against two steps in one cycle
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<uint32_t>* sig_queue_ = nullptr;
