@@ -67,7 +67,9 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
     if (!hits_total_ || !misses_total_) throw std::logic_error(n + ": the cache registered no hit/miss counters");
     if (sig_mshrs_ || sig_queue_ || sig_down_queue_ || sig_hits_ || sig_misses_) wf_ = waveform;
   }
-  SC_METHOD(tick);
+  clock_.attach(*this, true);
+  up.wake_on_request(*this);
+  down.wake_on_response(*this);
 }
 
 uint32_t CacheModule::new_slot(const MemRequest& r) {
@@ -162,9 +164,7 @@ bool CacheModule::accept(const MemRequest& r, uint64_t now) {
   return true;
 }
 
-void CacheModule::tick() {
-  const uint64_t now = util::now_cycle();
-
+void CacheModule::on_cycle(uint64_t now) {
   take_responses(now);
 
   while (!hits_.empty() && hits_.front().ready <= now) {
@@ -198,7 +198,7 @@ void CacheModule::tick() {
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
   if (up.has_request() || down.has_response() || down_ready || clear_next) {
-    next_trigger(util::next_cycle());
+    clock_.wake_next(*this);
     return;
   }
   // Otherwise sleep until the earliest timed work, or until a port delivers.
@@ -207,10 +207,7 @@ void CacheModule::tick() {
   if (!down_q_.empty()) wake = std::min(wake, down_q_.front().ready);
   // Asleep when the VCD window opens: wake then to record the values held.
   if (wf_ && now < wf_->window_start()) wake = std::min(wake, wf_->window_start());
-  if (wake != UINT64_MAX)
-    next_trigger(util::cycles(wake - now), up.request_event() | down.response_event());
-  else
-    next_trigger(up.request_event() | down.response_event());
+  if (wake != UINT64_MAX) clock_.sleep_until(*this, wake);
 }
 
 bool CacheModule::write_signals(uint64_t now) {

@@ -44,6 +44,7 @@
 #include "mem/cache.h"
 #include "mem/mem_port.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 
 namespace simt::trace { class Waveform; }
 
@@ -61,7 +62,7 @@ struct CachePortParams {
   void validate(const std::string& prefix) const;  // throws simt::input_error
 };
 
-class CacheModule : public sc_core::sc_module {
+class CacheModule : public sc_core::sc_module, private util::Clocked {
  public:
   MemResponder up;    // from the core side / previous level
   MemRequester down;  // to the next level: must be bound
@@ -80,7 +81,6 @@ class CacheModule : public sc_core::sc_module {
   const Cache& cache() const { return cache_; }  // inspection (tests, VCD); no other block may hold it
 
  private:
-  SC_HAS_PROCESS(CacheModule);
 
   // What a request sent down is for; encoded in the top bits of its id.
   enum class DownKind : uint64_t { Fill = 0, Forward = 1, Writeback = 2 };
@@ -93,7 +93,8 @@ class CacheModule : public sc_core::sc_module {
     uint32_t slot;
   };
 
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
+  util::Clock& clock_ = util::Clock::get();
   void take_responses(uint64_t now);
   bool accept(const MemRequest& r, uint64_t now);  // false: stall, leave it in `up`
   uint32_t new_slot(const MemRequest& r);
