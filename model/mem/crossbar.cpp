@@ -77,11 +77,9 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32
     if (any) wf_ = waveform;
   }
 
-  for (auto& s : src_) wake_ |= s->request_event();
-  for (auto& q : part_) wake_ |= q->response_event();
-
-  SC_HAS_PROCESS(Crossbar);
-  SC_METHOD(run);
+  clock_.attach(*this, true);
+  for (auto& s : src_) s->wake_on_request(*this);
+  for (auto& q : part_) q->wake_on_response(*this);
 }
 
 Crossbar::~Crossbar() = default;
@@ -196,9 +194,8 @@ bool Crossbar::pending_now(uint64_t now, uint64_t& next) const {
   return next != UINT64_MAX;
 }
 
-void Crossbar::run() {
+void Crossbar::on_cycle(uint64_t now) {
   ++activations_;
-  const uint64_t now = util::now_cycle();
   deliver(now);
   stage_inputs();
   arbitrate(req_, true, now);
@@ -214,10 +211,8 @@ void Crossbar::run() {
       pending = true;
     }
   }
-  if (pending)
-    next_trigger(util::cycles(next - now), wake_);
-  else
-    next_trigger(wake_);  // idle: the next request or response wakes us
+  if (pending) clock_.sleep_until(*this, next);
+  // else idle: the next request or response wakes us
 }
 
 void Crossbar::write_signals() {

@@ -49,6 +49,7 @@
 #include "mem/dram.h"
 #include "mem/mem_port.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/slot_pool.h"
 
 namespace simt::trace { class Waveform; }
@@ -69,7 +70,7 @@ struct CrossbarParams {
   void check_matches(const DramParams& dram, const std::string& prefix) const;
 };
 
-class Crossbar : public sc_core::sc_module {
+class Crossbar : public sc_core::sc_module, private util::Clocked {
  public:
   // `num_sources` source ports (SM side), `p.partitions` partition ports.
   Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32_t num_sources,
@@ -109,7 +110,7 @@ class Crossbar : public sc_core::sc_module {
     std::vector<std::deque<Msg>> outq;
   };
 
-  void run();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void stage_inputs();
   // Grants for one direction; `to_part` selects the request network.
   void arbitrate(Net& n, bool to_part, uint64_t now);
@@ -124,7 +125,7 @@ class Crossbar : public sc_core::sc_module {
   util::SlotPool<Slot> slots_;
   Net req_;  // inputs = sources, outputs = partitions
   Net rsp_;  // inputs = partitions, outputs = sources
-  sc_core::sc_event_or_list wake_;
+  util::Clock& clock_ = util::Clock::get();
   uint64_t activations_ = 0;
   // Waveform, per network (0 requests, 1 responses); null = not recorded.
   trace::Waveform* wf_ = nullptr;

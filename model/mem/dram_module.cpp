@@ -29,9 +29,8 @@ DramModule::DramModule(sc_core::sc_module_name name, const DramParams& p, stats:
     }
     if (any) wf_ = waveform;
   }
-  for (auto& port : ports_) wake_ |= port->request_event();
-  SC_HAS_PROCESS(DramModule);
-  SC_METHOD(run);
+  clock_.attach(*this, true);
+  for (auto& port : ports_) port->wake_on_request(*this);
 }
 
 DramModule::~DramModule() = default;
@@ -83,9 +82,8 @@ void DramModule::take(uint32_t c, uint64_t now) {
   if (f.left == 0) f.active = false;
 }
 
-void DramModule::run() {
+void DramModule::on_cycle(uint64_t now) {
   ++activations_;
-  const uint64_t now = util::now_cycle();
   // Requests enter before the tick: one popped now can be scheduled now.
   for (uint32_t c = 0; c < ports_.size(); ++c) take(c, now);
   done_.clear();
@@ -116,10 +114,7 @@ void DramModule::run() {
     const bool can_take = f.active ? dram_.queued(c) < dram_.params().queue : ports_[c]->has_request();
     if (can_take) next = std::min(next, now + 1);
   }
-  if (next == Dram::kNever)
-    next_trigger(wake_);
-  else
-    next_trigger(util::cycles(next - now), wake_);
+  if (next != Dram::kNever) clock_.sleep_until(*this, next);
 }
 
 void DramModule::write_signals(uint64_t now) {

@@ -35,13 +35,14 @@
 #include "mem/dram.h"
 #include "mem/mem_port.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/slot_pool.h"
 
 namespace simt::trace { class Waveform; }
 
 namespace simt::mem {
 
-class DramModule : public sc_core::sc_module {
+class DramModule : public sc_core::sc_module, private util::Clocked {
  public:
   // Requests a channel port holds before it applies backpressure (the Dram
   // queue behind it is the real buffer).
@@ -73,7 +74,7 @@ class DramModule : public sc_core::sc_module {
     uint32_t left = 0;     // bytes not handed over yet
   };
 
-  void run();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void take(uint32_t c, uint64_t now);
   void write_signals(uint64_t now);  // every run when traced; writes inside the window
 
@@ -83,7 +84,7 @@ class DramModule : public sc_core::sc_module {
   util::SlotPool<Slot> slots_;
   std::vector<Feed> feed_;
   std::vector<uint64_t> done_;
-  sc_core::sc_event_or_list wake_;
+  util::Clock& clock_ = util::Clock::get();
   uint64_t activations_ = 0;
 
   // Waveform, per channel; wf_ is null unless some signal is recorded.
