@@ -30,10 +30,7 @@ ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLa
       tracing_ = true;
     }
   }
-  SC_HAS_PROCESS(ExecPipe);
-  SC_METHOD(tick);
-  dont_initialize();
-  sensitive << wake_;
+  clock_.attach(*this, false);
 }
 
 void ExecPipe::set_tracing(bool on) {
@@ -65,12 +62,12 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   busy_until_ = std::max(busy_until_, now + uint64_t(unit_.passes(p.warp_width)) * t.ii);
 
   if (tracing_) {
-    // Run again in this cycle (a later delta) so the signals show this
-    // issue whether or not the method already ran in this cycle.
+    // Run again in this cycle so the signals show this issue whether or
+    // not the pipe already ran in this cycle.
     refresh_lanes(now);
-    wake_.notify(sc_core::SC_ZERO_TIME);
+    clock_.wake_now(*this);
   } else {
-    wake_.notify(util::cycles(done - now));
+    clock_.wake_at(*this, done);
   }
 }
 
@@ -94,17 +91,14 @@ void ExecPipe::write_lane_signals(uint64_t now) {
     if (sig_lanes_[u]) sig_lanes_[u]->write(lane_activity_[u]);
 }
 
-void ExecPipe::tick() {
-  uint64_t now = util::now_cycle();
+void ExecPipe::on_cycle(uint64_t now) {
   ++activations_;
-  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
+  if (now == last_tick_) {  // run again in this cycle (tracing): show the new issue
     if (tracing_) {
       refresh_lanes(now);
       write_lane_signals(now);
-      next_trigger(util::cycle_time(), wake_);
-    } else {
-      next_trigger(util::next_cycle());
     }
+    clock_.wake_next(*this);
     return;
   }
   last_tick_ = now;
@@ -130,18 +124,11 @@ void ExecPipe::tick() {
   // Every cycle while a write-back is overdue or lanes are traced busy;
   // otherwise sleep until the next completion or the next issue.
   bool lanes_busy = tracing_ && now < busy_until_;
-  if (refused || lanes_busy) {
-    // Tracing: an issue later in this cycle re-runs the method (see on_issue).
-    if (tracing_)
-      next_trigger(util::cycle_time(), wake_);
-    else
-      next_trigger(util::next_cycle());
-  } else if (!wb_.empty()) {
-    wake_.notify(util::cycles(wb_.top().due - now));
-    next_trigger(wake_);
-  } else {
-    next_trigger(wake_);
-  }
+  if (refused || lanes_busy)
+    clock_.wake_next(*this);  // tracing: an issue later in this cycle runs it again (on_issue)
+  else if (!wb_.empty())
+    clock_.wake_at(*this, wb_.top().due);
+  // else asleep until the next issue
 }
 
 }  // namespace simt::sm

@@ -24,13 +24,14 @@
 #include "sm/packets.h"
 #include "sm/pipeline_unit.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 
 namespace simt::trace { class Waveform; }
 
 namespace simt::sm {
 
-class ExecPipe : public sc_core::sc_module {
+class ExecPipe : public sc_core::sc_module, private util::Clocked {
  public:
   util::PacketTarget<ExecPipe, IssuePacket> in;             // from issue
   util::PacketInitiator<ExecPipe, WritebackPacket> writeback; // to issue
@@ -65,7 +66,7 @@ class ExecPipe : public sc_core::sc_module {
   };
 
   void on_issue(IssuePacket& p, sc_core::sc_time& t);
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void refresh_lanes(uint64_t now);
   void write_lane_signals(uint64_t now);
 
@@ -79,7 +80,7 @@ class ExecPipe : public sc_core::sc_module {
   std::vector<sc_core::sc_signal<uint64_t>*> sig_lanes_;  // per unit, null = not traced
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
   sc_core::sc_event lane_event_;
 
   stats::Counter& structural_stalls_;

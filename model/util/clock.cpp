@@ -39,8 +39,8 @@ void Clock::attach(Clocked& c, bool run_at_start) {
 void Clock::detach(Clocked& c) {
   blocks_[c.order_] = nullptr;
   c.attached_ = false;
-  for (auto& list : due_) list.erase(std::remove(list.begin(), list.end(), &c), list.end());
-  running_.erase(std::remove(running_.begin(), running_.end(), &c), running_.end());
+  for (auto* list : {&due_[0], &due_[1], &running_, &again_, &again_running_})
+    list->erase(std::remove(list->begin(), list->end(), &c), list->end());
 }
 
 void Clock::wake_next(Clocked& c) {
@@ -70,6 +70,13 @@ bool Clock::valid(const std::pair<uint64_t, uint64_t>& e) const {
   return c && ((e.second & 1) || c->deadline_ == e.first);
 }
 
+void Clock::wake_now(Clocked& c) {
+  again_.push_back(&c);
+  if (stepping_) return;  // run() takes it before it returns
+  event_.notify(sc_core::SC_ZERO_TIME);  // replaces a later pending notification
+  armed_for_ = now_cycle();
+}
+
 void Clock::arm(uint64_t cycle) {
   if (cycle >= armed_for_) return;  // sc_event keeps the earliest pending notification
   event_.notify(cycles(cycle) - sc_core::sc_time_stamp());
@@ -87,8 +94,8 @@ void Clock::run() {
   }
   // Mostly sorted already (each block re-arms in the order it ran).
   std::sort(running_.begin(), running_.end(), [](const Clocked* a, const Clocked* b) { return a->order_ < b->order_; });
-  for (size_t i = 0; i < running_.size(); ++i) {
-    Clocked* c = running_[i];
+  stepping_ = true;
+  for (Clocked* c : running_) {
     if (c->last_run_ == now) continue;  // listed twice (woken and a deadline)
     c->last_run_ = now;
     c->deadline_ = Clocked::kNever;
@@ -97,6 +104,16 @@ void Clock::run() {
     c->on_cycle(now);
   }
   running_.clear();
+  while (!again_.empty()) {
+    again_running_.swap(again_);
+    for (Clocked* c : again_running_) {
+      c->last_run_ = now;
+      ++steps_;
+      c->on_cycle(now);
+    }
+    again_running_.clear();
+  }
+  stepping_ = false;
   if (!due_[(now + 1) & 1].empty()) return arm(now + 1);
   while (!later_.empty()) {
     if (valid(later_.top())) return arm(later_.top().first);

@@ -66,6 +66,10 @@ class Clock {
   // `c` runs in `cycle` unless it runs earlier, which cancels this: the
   // deadline of a block going to sleep (a watchdog, a VCD window opening).
   void sleep_until(Clocked& c, uint64_t cycle);
+  // `c` runs once more in this cycle, after the blocks due now (in a delta
+  // cycle when the clock is not stepping): a block that must show in this
+  // cycle's waveform what another block just handed it.
+  void wake_now(Clocked& c);
 
   // Steps run so far (for the benchmark's notes; not a model statistic).
   uint64_t steps() const { return steps_; }
@@ -81,6 +85,8 @@ class Clock {
   // Due lists of two consecutive cycles, indexed by cycle & 1.
   std::vector<Clocked*> due_[2];
   std::vector<Clocked*> running_;
+  std::vector<Clocked*> again_, again_running_;  // wake_now
+  bool stepping_ = false;
   // Wakes beyond the next cycle, earliest first: (cycle, order * 2 + 1) for
   // wake_at, (cycle, order * 2) for a sleep_until deadline.
   std::priority_queue<std::pair<uint64_t, uint64_t>, std::vector<std::pair<uint64_t, uint64_t>>,
