@@ -15,16 +15,14 @@ CtaDispatchUnit::CtaDispatchUnit(sc_core::sc_module_name name, uint32_t num_sms,
     launch_.push_back(std::make_unique<LaunchSocket>(("launch_" + std::to_string(i)).c_str()));
     done_.push_back(std::make_unique<DoneSocket>(("done_" + std::to_string(i)).c_str(), this, &CtaDispatchUnit::on_done));
   }
-  SC_METHOD(tick);
-  sensitive << wake_;
-  dont_initialize();
+  clock_.attach(*this, false);
 }
 
 void CtaDispatchUnit::start_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta) {
   dispatcher_.start_kernel(kernel->geom.ctas(), cta);  // throws if a CTA can never fit
   kernel_ = std::move(kernel);
   for (auto& p : pending_) p.reset();
-  wake_.notify(sc_core::SC_ZERO_TIME);
+  clock_.wake_now(*this);
 }
 
 func::Dim3 CtaDispatchUnit::ctaid_of(uint64_t index) const {
@@ -33,8 +31,7 @@ func::Dim3 CtaDispatchUnit::ctaid_of(uint64_t index) const {
            static_cast<uint32_t>(index / (uint64_t{g[0]} * g[1]))}};
 }
 
-void CtaDispatchUnit::tick() {
-  const uint64_t now = util::now_cycle();
+void CtaDispatchUnit::on_cycle(uint64_t now) {
   size_t kept = 0;
   for (const auto& [sm, cycle] : done_q_) {
     if (cycle < now) {
@@ -45,7 +42,7 @@ void CtaDispatchUnit::tick() {
     }
   }
   done_q_.resize(kept);
-  if (!done_q_.empty()) next_trigger(util::next_cycle());
+  if (!done_q_.empty()) clock_.wake_next(*this);
   if (!kernel_ || dispatcher_.all_dispatched()) {
     bool any_pending = false;
     for (const auto& p : pending_) any_pending = any_pending || p.has_value();
@@ -68,13 +65,13 @@ void CtaDispatchUnit::tick() {
       ++refused_;
     }
   }
-  next_trigger(util::next_cycle());
+  clock_.wake_next(*this);
 }
 
 void CtaDispatchUnit::on_done(sm::CtaDone& d, sc_core::sc_time&) {
   done_q_.push_back({d.sm, util::now_cycle()});
   d.accepted = true;
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 }  // namespace simt::gpu

@@ -15,16 +15,16 @@
 #include "gpu/cta_dispatcher.h"
 #include "sm/packets.h"
 #include "stats/stats.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 
 namespace simt::gpu {
 
-class CtaDispatchUnit : public sc_core::sc_module {
+class CtaDispatchUnit : public sc_core::sc_module, private util::Clocked {
  public:
   using LaunchSocket = util::PacketInitiator<CtaDispatchUnit, sm::CtaLaunch>;
   using DoneSocket = util::PacketTarget<CtaDispatchUnit, sm::CtaDone>;
 
-  SC_HAS_PROCESS(CtaDispatchUnit);
   CtaDispatchUnit(sc_core::sc_module_name name, uint32_t num_sms, const SmLimits& limits,
                   stats::Registry& stats);
 
@@ -39,7 +39,7 @@ class CtaDispatchUnit : public sc_core::sc_module {
   uint32_t occupancy() const { return dispatcher_.max_resident_per_sm(); }
 
  private:
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   void on_done(sm::CtaDone& d, sc_core::sc_time&);
   func::Dim3 ctaid_of(uint64_t index) const;
 
@@ -51,7 +51,7 @@ class CtaDispatchUnit : public sc_core::sc_module {
   // Completions as they arrive (SM, cycle): their resources return at the
   // next cycle's tick, so dispatch never depends on SystemC's process order.
   std::vector<std::pair<uint32_t, uint64_t>> done_q_;
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
   uint64_t ctas_done_ = 0;
   stats::Counter& launched_;
   stats::Counter& refused_;

@@ -36,10 +36,7 @@ ThreadCompactorUnit::ThreadCompactorUnit(sc_core::sc_module_name name, const Thr
     sig_mask_ = waveform->signal<uint64_t>(stats_name + ".out_mask", 0);
     if (sig_valid_ || sig_cta_ || sig_pc_ || sig_mask_) wf_ = waveform;
   }
-  SC_HAS_PROCESS(ThreadCompactorUnit);
-  SC_METHOD(tick);
-  dont_initialize();
-  sensitive << wake_;
+  clock_.attach(*this, false);
 }
 
 void ThreadCompactorUnit::on_request(sm::CompactRequest& r, sc_core::sc_time&) {
@@ -53,7 +50,7 @@ void ThreadCompactorUnit::on_request(sm::CompactRequest& r, sc_core::sc_time&) {
   r.accepted = true;
   q_.push_back({r, now + 1});
   ++requests_;
-  wake_.notify(util::cycle_time());
+  clock_.wake_next(*this);
 }
 
 bool ThreadCompactorUnit::next_warp(uint64_t now) {
@@ -98,14 +95,8 @@ void ThreadCompactorUnit::show(uint64_t now, bool valid) {
   if (sig_mask_) sig_mask_->write(lanes);
 }
 
-void ThreadCompactorUnit::tick() {
-  const uint64_t now = util::now_cycle();
+void ThreadCompactorUnit::on_cycle(uint64_t now) {
   ++activations_;
-  if (now == last_tick_) {  // woken twice in a cycle: this cycle's work is done
-    next_trigger(util::next_cycle());
-    return;
-  }
-  last_tick_ = now;
 
   bool sent = false;
   if (have_warp_ || next_warp(now)) {
@@ -128,10 +119,8 @@ void ThreadCompactorUnit::tick() {
   }
   if (!sent && shown_) show(now, false);
 
-  if (have_warp_ || generating_ || !q_.empty() || shown_)
-    next_trigger(util::next_cycle());
-  else
-    next_trigger(wake_);
+  if (have_warp_ || generating_ || !q_.empty() || shown_) clock_.wake_next(*this);
+  // else asleep until a request arrives
 }
 
 }  // namespace simt::tbc

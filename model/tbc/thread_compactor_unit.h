@@ -28,6 +28,7 @@
 #include "sm/packets.h"
 #include "stats/stats.h"
 #include "tbc/thread_compactor.h"
+#include "util/clock.h"
 #include "util/packet_socket.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -43,7 +44,7 @@ struct ThreadCompactorParams {
   void validate(const std::string& prefix) const;
 };
 
-class ThreadCompactorUnit : public sc_core::sc_module {
+class ThreadCompactorUnit : public sc_core::sc_module, private util::Clocked {
  public:
   util::PacketTarget<ThreadCompactorUnit, sm::CompactRequest> in;      // from the branch unit (issue)
   util::PacketInitiator<ThreadCompactorUnit, sm::GeneratedWarp> out;   // to the warp buffer (issue)
@@ -63,7 +64,7 @@ class ThreadCompactorUnit : public sc_core::sc_module {
   };
 
   void on_request(sm::CompactRequest& r, sc_core::sc_time& t);
-  void tick();
+  void on_cycle(uint64_t now) override;  // run by util::Clock
   // Fills warp_ from the oldest ready request; false when there is none.
   bool next_warp(uint64_t now);
   void show(uint64_t now, bool valid);
@@ -76,9 +77,8 @@ class ThreadCompactorUnit : public sc_core::sc_module {
   sm::GeneratedWarp warp_;
   uint32_t index_ = 0;
   uint64_t popped_cycle_ = UINT64_MAX;  // a request left the queue in this cycle
-  uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
-  sc_core::sc_event wake_;
+  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;
   sc_core::sc_signal<bool>* sig_valid_ = nullptr;
