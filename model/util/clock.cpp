@@ -78,7 +78,10 @@ void Clock::wake_now(Clocked& c) {
 }
 
 void Clock::arm(uint64_t cycle) {
-  if (cycle >= armed_for_) return;  // sc_event keeps the earliest pending notification
+  // While stepping, run() arms once at its end: notifying here for a later
+  // cycle first and an earlier one next would leave a cancelled entry in
+  // SystemC's timed queue every cycle.
+  if (stepping_ || cycle >= armed_for_) return;  // sc_event keeps the earliest pending notification
   event_.notify(cycles(cycle) - sc_core::sc_time_stamp());
   armed_for_ = cycle;
 }
@@ -92,9 +95,27 @@ void Clock::run() {
     later_.pop();
     if (valid(e)) running_.push_back(blocks_[e.second / 2]);  // else a deadline cancelled by an earlier run
   }
-  // Mostly sorted already (each block re-arms in the order it ran).
-  std::sort(running_.begin(), running_.end(), [](const Clocked* a, const Clocked* b) { return a->order_ < b->order_; });
-  stepping_ = true;
+  // Usually sorted already: busy blocks re-arm in the order they ran.
+  const auto by_order = [](const Clocked* a, const Clocked* b) { return a->order_ < b->order_; };
+  if (!std::is_sorted(running_.begin(), running_.end(), by_order)) std::sort(running_.begin(), running_.end(), by_order);
+  struct Stepping {  // cleared even when a block's step throws
+    bool& flag;
+    explicit Stepping(bool& f) : flag(f) { flag = true; }
+    ~Stepping() { flag = false; }
+  };
+  {
+    const Stepping guard(stepping_);
+    step(now);
+  }
+  if (!due_[(now + 1) & 1].empty()) return arm(now + 1);
+  // Only later wakes: the earliest that still counts.
+  while (!later_.empty()) {
+    if (valid(later_.top())) return arm(later_.top().first);
+    later_.pop();
+  }
+}
+
+void Clock::step(uint64_t now) {
   for (Clocked* c : running_) {
     if (c->last_run_ == now) continue;  // listed twice (woken and a deadline)
     c->last_run_ = now;
@@ -112,12 +133,6 @@ void Clock::run() {
       c->on_cycle(now);
     }
     again_running_.clear();
-  }
-  stepping_ = false;
-  if (!due_[(now + 1) & 1].empty()) return arm(now + 1);
-  while (!later_.empty()) {
-    if (valid(later_.top())) return arm(later_.top().first);
-    later_.pop();
   }
 }
 

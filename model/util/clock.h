@@ -77,6 +77,7 @@ class Clock {
  private:
   Clock();
   void run();
+  void step(uint64_t now);  // runs the blocks due now
   void arm(uint64_t cycle);
 
   sc_core::sc_event event_;
