@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the committed PTX of every workload (workloads/<name>/<name>.cu
-# -> <name>.ptx) with nvcc. Only needed after editing a kernel; building,
+# -> <name>.ptx) and of every benchmark case (tools/bench-cases/<name>.cu ->
+# <name>.ptx) with nvcc. Only needed after editing a kernel; building,
 # running and testing simtlab never need nvcc.
 #   tools/regen_ptx.sh [--check] [name ...]
 #   --check: compile to a temporary file and report differences instead of writing.
@@ -20,6 +21,9 @@ if [[ ${#names[@]} -eq 0 ]]; then
     n=$(basename "$d")
     [[ -f "$d/$n.cu" ]] && names+=("$n")
   done
+  for f in "$here"/tools/bench-cases/*.cu; do
+    [[ -f "$f" ]] && names+=("$(basename "$f" .cu)")
+  done
 fi
 status=0
 tmp=$(mktemp -d)
@@ -27,6 +31,10 @@ trap 'rm -rf "$tmp"' EXIT
 for n in "${names[@]}"; do
   src="$here/workloads/$n/$n.cu"
   out="$here/workloads/$n/$n.ptx"
+  if [[ ! -f "$src" && -f "$here/tools/bench-cases/$n.cu" ]]; then
+    src="$here/tools/bench-cases/$n.cu"
+    out="$here/tools/bench-cases/$n.ptx"
+  fi
   [[ -f "$src" ]] || { echo "regen_ptx: no $src" >&2; exit 2; }
   "$NVCC" "${NVCC_FLAGS[@]}" -o "$tmp/$n.ptx" "$src"
   if [[ $check -eq 1 ]]; then
@@ -36,7 +44,7 @@ for n in "${names[@]}"; do
     fi
   else
     cp "$tmp/$n.ptx" "$out"
-    echo "wrote workloads/$n/$n.ptx"
+    echo "wrote ${out#"$here"/}"
   fi
 done
 exit $status
