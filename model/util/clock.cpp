@@ -30,24 +30,24 @@ void Clock::attach(Clocked& c, bool run_at_start) {
   c.order_ = static_cast<uint32_t>(blocks_.size());
   c.attached_ = true;
   blocks_.push_back(&c);
-  if (run_at_start) {
-    c.queued_for_ = 0;
-    due_[0].push_back(&c);
-  }
+  for (auto& bits : due_) bits.resize((blocks_.size() + 63) / 64, 0);
+  if (run_at_start) mark_due(0, c.order_);
 }
 
 void Clock::detach(Clocked& c) {
   blocks_[c.order_] = nullptr;
   c.attached_ = false;
-  for (auto* list : {&due_[0], &due_[1], &running_, &again_, &again_running_})
-    list->erase(std::remove(list->begin(), list->end(), &c), list->end());
+  for (auto* list : {&again_, &again_running_}) list->erase(std::remove(list->begin(), list->end(), &c), list->end());
+}
+
+void Clock::mark_due(uint64_t cycle, uint32_t order) {
+  due_[cycle & 1][order / 64] |= uint64_t{1} << (order % 64);
+  any_due_[cycle & 1] = true;
 }
 
 void Clock::wake_next(Clocked& c) {
   const uint64_t next = now_cycle() + 1;
-  if (c.queued_for_ == next) return;
-  c.queued_for_ = next;
-  due_[next & 1].push_back(&c);
+  mark_due(next, c.order_);
   arm(next);
 }
 
@@ -89,15 +89,11 @@ void Clock::arm(uint64_t cycle) {
 void Clock::run() {
   const uint64_t now = now_cycle();
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
-  running_.swap(due_[now & 1]);
   while (!later_.empty() && later_.top().first <= now) {
     const auto e = later_.top();
     later_.pop();
-    if (valid(e)) running_.push_back(blocks_[e.second / 2]);  // else a deadline cancelled by an earlier run
+    if (valid(e)) mark_due(now, static_cast<uint32_t>(e.second / 2));  // else a deadline cancelled by an earlier run
   }
-  // Usually sorted already: busy blocks re-arm in the order they ran.
-  const auto by_order = [](const Clocked* a, const Clocked* b) { return a->order_ < b->order_; };
-  if (!std::is_sorted(running_.begin(), running_.end(), by_order)) std::sort(running_.begin(), running_.end(), by_order);
   struct Stepping {  // cleared even when a block's step throws
     bool& flag;
     explicit Stepping(bool& f) : flag(f) { flag = true; }
@@ -107,7 +103,7 @@ void Clock::run() {
     const Stepping guard(stepping_);
     step(now);
   }
-  if (!due_[(now + 1) & 1].empty()) return arm(now + 1);
+  if (any_due_[(now + 1) & 1]) return arm(now + 1);
   // Only later wakes: the earliest that still counts.
   while (!later_.empty()) {
     if (valid(later_.top())) return arm(later_.top().first);
@@ -116,19 +112,24 @@ void Clock::run() {
 }
 
 void Clock::step(uint64_t now) {
-  for (Clocked* c : running_) {
-    if (c->last_run_ == now) continue;  // listed twice (woken and a deadline)
-    c->last_run_ = now;
-    c->deadline_ = Clocked::kNever;
-    if (c->queued_for_ == now) c->queued_for_ = Clocked::kNever;
-    ++steps_;
-    c->on_cycle(now);
+  // Wakes during the step go to the other cycle's bits (now + 1) or to later_.
+  std::vector<uint64_t>& bits = due_[now & 1];
+  if (any_due_[now & 1]) {
+    any_due_[now & 1] = false;
+    for (size_t i = 0; i < bits.size(); ++i) {
+      for (uint64_t w = bits[i]; w; w &= w - 1) {
+        Clocked* c = blocks_[i * 64 + static_cast<size_t>(__builtin_ctzll(w))];
+        if (!c) continue;  // detached
+        c->deadline_ = Clocked::kNever;
+        ++steps_;
+        c->on_cycle(now);
+      }
+      bits[i] = 0;
+    }
   }
-  running_.clear();
   while (!again_.empty()) {
     again_running_.swap(again_);
     for (Clocked* c : again_running_) {
-      c->last_run_ = now;
       ++steps_;
       c->on_cycle(now);
     }

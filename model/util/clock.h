@@ -42,9 +42,7 @@ class Clocked {
   static constexpr uint64_t kNever = ~uint64_t{0};
   bool attached_ = false;
   uint32_t order_ = 0;             // position in the clock's fixed order
-  uint64_t queued_for_ = kNever;   // cycle of its entry in a next-cycle list
   uint64_t deadline_ = kNever;     // cycle of its valid sleep_until entry
-  uint64_t last_run_ = kNever;     // the last cycle it ran
 };
 
 class Clock {
@@ -82,10 +80,13 @@ class Clock {
 
   sc_core::sc_event event_;
   uint64_t armed_for_ = Clocked::kNever;  // cycle of event_'s pending notification
-  std::vector<Clocked*> blocks_;
-  // Due lists of two consecutive cycles, indexed by cycle & 1.
-  std::vector<Clocked*> due_[2];
-  std::vector<Clocked*> running_;
+  std::vector<Clocked*> blocks_;  // by order; null once detached
+  // The blocks due in two consecutive cycles, indexed by cycle & 1: one bit
+  // per block, so a cycle's blocks run in order without sorting and a block
+  // woken twice runs once.
+  std::vector<uint64_t> due_[2];
+  bool any_due_[2] = {false, false};
+  void mark_due(uint64_t cycle, uint32_t order);
   std::vector<Clocked*> again_, again_running_;  // wake_now
   bool stepping_ = false;
   // Wakes beyond the next cycle, earliest first: (cycle, order * 2 + 1) for
