@@ -12,8 +12,9 @@
 //
 // A block stays a sc_module with its sockets; it only hands its cycle
 // method to the clock. After each step it says when it must run again:
-// wake_next (busy next cycle), wake_at (a deadline), or nothing (asleep
-// until a socket handler calls wake_next). An idle block costs nothing.
+// wake_next (busy next cycle), wake_at (something becomes visible then),
+// sleep_until (a deadline an earlier run cancels), or nothing (asleep until
+// a socket handler or a memory port wakes it). An idle block costs nothing.
 #pragma once
 
 #include <cstdint>
