@@ -1,0 +1,73 @@
+// Host memory follows resident CTAs and touched memory, not the grid: a
+// launch of 1M CTAs peaks at the same resident set size as one of 64K CTAs.
+// The kernel is the benchmark's vector add with n = 1024, so almost every
+// CTA only checks its bounds and exits: the work is pure CTA turnover.
+#define BOOST_TEST_MODULE grid_memory
+#include <boost/test/unit_test.hpp>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using namespace simt;
+
+namespace {
+
+fs::path scratch() { return test::scratch_dir("simtlab_grid_memory"); }
+
+struct Cleanup {
+  ~Cleanup() { fs::remove_all(scratch()); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+
+// A manifest launching `ctas` CTAs of 32 threads over 1024-element buffers.
+fs::path manifest(uint64_t ctas) {
+  nlohmann::json m;
+  m["ptx"] = SIMT_SOURCE_DIR "/tools/bench-cases/vecadd.ptx";
+  for (const char* b : {"a", "b", "c"}) m["buffers"].push_back({{"name", b}, {"type", "f32"}, {"count", 1024}});
+  m["launches"].push_back({{"kernel", "vecadd"},
+                           {"grid", {ctas, 1, 1}},
+                           {"block", {32, 1, 1}},
+                           {"args", {{{"buffer", "a"}}, {{"buffer", "b"}}, {{"buffer", "c"}}, {{"i32", 1024}}}}});
+  m["outputs"] = nlohmann::json::array();
+  const fs::path p = scratch() / ("grid_" + std::to_string(ctas) + ".json");
+  std::ofstream(p) << m.dump();
+  return p;
+}
+
+// Runs simtlab (exec'd, so wait4 reports its own rusage); returns the peak
+// resident set size in KiB, or -1 when it did not exit 0.
+long peak_rss_kb(const std::string& args) {
+  const std::string cmd = "exec " SIMT_BINARY_DIR "/simtlab " + args + " >/dev/null 2>&1";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid) return -1;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return usage.ru_maxrss;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_grid_of_1m_ctas_runs_in_the_memory_of_a_small_one_in_functional_mode) {
+  const std::string common = " --quiet --mode functional --out-dir " + scratch().string();
+  const long small = peak_rss_kb("run --manifest " + manifest(65536).string() + common);
+  const long huge = peak_rss_kb("run --manifest " + manifest(1u << 20).string() + common);
+  BOOST_TEST_REQUIRE(small > 0);
+  BOOST_TEST_REQUIRE(huge > 0);
+  // 16x the CTAs; allow 2 MiB of noise (allocator, page-cache effects).
+  BOOST_TEST(huge <= small + 2048, "64K CTAs: " << small << " KiB, 1M CTAs: " << huge << " KiB");
+}
