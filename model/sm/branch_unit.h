@@ -112,8 +112,10 @@ class BranchUnit {
   }
 
   // Scheduling hint for the "majority" policy (DWF): threads of the SM at
-  // the slot's PC. 0 = no preference.
+  // the slot's PC. 0 = no preference. Units that give hints say so with
+  // ranks_warps(), so the issue stage skips the call for all others.
   virtual uint32_t priority(uint32_t s) const { return 0; }
+  bool ranks_warps() const { return ranks_warps_; }
 
   // TBC: the next block-wide mask to compact, if any (the issue stage sends
   // it to the thread compactor; pop_request() once it was accepted), and
@@ -135,6 +137,7 @@ class BranchUnit {
  protected:
   // Bump the slot's version (the issue stage refetches).
   void touch(uint32_t s) { ++slots_[s].version; }
+  bool ranks_warps_ = false;  // priority() is overridden
 
   std::vector<WarpSlot> slots_;
   uint32_t warp_size_;

@@ -552,7 +552,7 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     c.long_wait = h != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
     c.block = wp.cta;
     c.block_age = ctas_[wp.cta].age;
-    c.priority = branch_->priority(w);
+    c.priority = branch_->ranks_warps() ? branch_->priority(w) : 0;
     pipe_blocked = pipe_blocked || (h == Hazard::None && !pipe_free);
     ibuf_.set_ready(w, c.ready);
     cands_.push_back(c);

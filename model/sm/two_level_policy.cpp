@@ -10,11 +10,9 @@ TwoLevelPolicy::TwoLevelPolicy(uint32_t active_size) : active_size_(active_size)
   active_.reserve(active_size);
 }
 
-TwoLevelPolicy::Slot& TwoLevelPolicy::slot(uint32_t warp, const char* what) {
-  if (warp >= slots_.size() || !slots_[warp].present)
-    throw std::logic_error(std::string("two-level scheduler: ") + what + " for warp " +
-                           std::to_string(warp) + " that was never added");
-  return slots_[warp];
+void TwoLevelPolicy::never_added(uint32_t warp, const char* what) {
+  throw std::logic_error(std::string("two-level scheduler: ") + what + " for warp " + std::to_string(warp) +
+                         " that was never added");
 }
 
 void TwoLevelPolicy::push_pending(uint32_t warp) {

@@ -55,7 +55,11 @@ class TwoLevelPolicy : public IssuePolicy {
     int32_t cand = -1;             // index in the current candidate vector
     uint64_t stamp = 0;            // pick() call that set `cand`
   };
-  Slot& slot(uint32_t warp, const char* what);
+  Slot& slot(uint32_t warp, const char* what) {
+    if (warp >= slots_.size() || !slots_[warp].present) never_added(warp, what);
+    return slots_[warp];
+  }
+  [[noreturn]] static void never_added(uint32_t warp, const char* what);
   void push_pending(uint32_t warp);
   void unlink_pending(uint32_t warp);
   void leave_active(uint32_t warp);
