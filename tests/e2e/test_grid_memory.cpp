@@ -68,6 +68,14 @@ BOOST_AUTO_TEST_CASE(a_grid_of_1m_ctas_runs_in_the_memory_of_a_small_one_in_func
   const long huge = peak_rss_kb("run --manifest " + manifest(1u << 20).string() + common);
   BOOST_TEST_REQUIRE(small > 0);
   BOOST_TEST_REQUIRE(huge > 0);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps freed memory in quarantine (up to 256 MB) and
+  // adds shadow memory, so the peak RSS says nothing about the model here:
+  // both grids still run under the sanitizers, the bound is checked in
+  // the normal build.
+  BOOST_TEST_MESSAGE("ASan build: 64K CTAs " << small << " KiB, 1M CTAs " << huge << " KiB (bound not checked)");
+#else
   // 16x the CTAs; allow 2 MiB of noise (allocator, page-cache effects).
   BOOST_TEST(huge <= small + 2048, "64K CTAs: " << small << " KiB, 1M CTAs: " << huge << " KiB");
+#endif
 }
