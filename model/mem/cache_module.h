@@ -1,7 +1,8 @@
 // The sc_module around mem::Cache: one per cache of the machine (L1I, L1D,
 // L2 partition, ...). `up` takes requests from the core side (or the
-// previous level), `down` talks to the next level. One SC_METHOD that runs
-// every cycle while there is work and sleeps on the ports' events otherwise.
+// previous level), `down` talks to the next level. Its step runs from
+// util::Clock every cycle while there is work; otherwise it sleeps until a
+// port's arrival or its next timed event wakes it.
 //
 // Per cycle, in this order:
 //  1. responses from `down`: a line fill answers every request that waited
