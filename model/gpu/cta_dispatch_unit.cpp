@@ -15,14 +15,14 @@ CtaDispatchUnit::CtaDispatchUnit(sc_core::sc_module_name name, uint32_t num_sms,
     launch_.push_back(std::make_unique<LaunchSocket>(("launch_" + std::to_string(i)).c_str()));
     done_.push_back(std::make_unique<DoneSocket>(("done_" + std::to_string(i)).c_str(), this, &CtaDispatchUnit::on_done));
   }
-  clock_.attach(*this, false);
+  attach_to_clock(false);
 }
 
 void CtaDispatchUnit::start_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta) {
   dispatcher_.start_kernel(kernel->geom.ctas(), cta);  // throws if a CTA can never fit
   kernel_ = std::move(kernel);
   for (auto& p : pending_) p.reset();
-  clock_.wake_now(*this);
+  wake_now();
 }
 
 func::Dim3 CtaDispatchUnit::ctaid_of(uint64_t index) const {
@@ -42,7 +42,7 @@ void CtaDispatchUnit::on_cycle(uint64_t now) {
     }
   }
   done_q_.resize(kept);
-  if (!done_q_.empty()) clock_.wake_next(*this);
+  if (!done_q_.empty()) wake_next();
   if (!kernel_ || dispatcher_.all_dispatched()) {
     bool any_pending = false;
     for (const auto& p : pending_) any_pending = any_pending || p.has_value();
@@ -65,13 +65,13 @@ void CtaDispatchUnit::on_cycle(uint64_t now) {
       ++refused_;
     }
   }
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 void CtaDispatchUnit::on_done(sm::CtaDone& d, sc_core::sc_time&) {
   done_q_.push_back({d.sm, util::now_cycle()});
   d.accepted = true;
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 }  // namespace simt::gpu

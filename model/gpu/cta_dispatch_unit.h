@@ -51,7 +51,6 @@ class CtaDispatchUnit : public sc_core::sc_module, private util::Clocked {
   // Completions as they arrive (SM, cycle): their resources return at the
   // next cycle's tick, so dispatch never depends on SystemC's process order.
   std::vector<std::pair<uint32_t, uint64_t>> done_q_;
-  util::Clock& clock_ = util::Clock::get();
   uint64_t ctas_done_ = 0;
   stats::Counter& launched_;
   stats::Counter& refused_;

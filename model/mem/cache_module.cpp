@@ -67,7 +67,7 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
     if (!hits_total_ || !misses_total_) throw std::logic_error(n + ": the cache registered no hit/miss counters");
     if (sig_mshrs_ || sig_queue_ || sig_down_queue_ || sig_hits_ || sig_misses_) wf_ = waveform;
   }
-  clock_.attach(*this, true);
+  attach_to_clock(true);
   up.wake_on_request(*this);
   down.wake_on_response(*this);
 }
@@ -198,7 +198,7 @@ void CacheModule::on_cycle(uint64_t now) {
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
   if (up.has_request() || down.has_response() || down_ready || clear_next) {
-    clock_.wake_next(*this);
+    wake_next();
     return;
   }
   // Otherwise sleep until the earliest timed work, or until a port delivers.
@@ -207,7 +207,7 @@ void CacheModule::on_cycle(uint64_t now) {
   if (!down_q_.empty()) wake = std::min(wake, down_q_.front().ready);
   // Asleep when the VCD window opens: wake then to record the values held.
   if (wf_ && now < wf_->window_start()) wake = std::min(wake, wf_->window_start());
-  if (wake != UINT64_MAX) clock_.sleep_until(*this, wake);
+  if (wake != UINT64_MAX) sleep_until(wake);
 }
 
 bool CacheModule::write_signals(uint64_t now) {

@@ -95,7 +95,6 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   };
 
   void on_cycle(uint64_t now) override;  // run by util::Clock
-  util::Clock& clock_ = util::Clock::get();
   void take_responses(uint64_t now);
   bool accept(const MemRequest& r, uint64_t now);  // false: stall, leave it in `up`
   uint32_t new_slot(const MemRequest& r);

@@ -77,7 +77,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& p, uint32
     if (any) wf_ = waveform;
   }
 
-  clock_.attach(*this, true);
+  attach_to_clock(true);
   for (auto& s : src_) s->wake_on_request(*this);
   for (auto& q : part_) q->wake_on_response(*this);
 }
@@ -211,7 +211,7 @@ void Crossbar::on_cycle(uint64_t now) {
       pending = true;
     }
   }
-  if (pending) clock_.sleep_until(*this, next);
+  if (pending) sleep_until(next);
   // else idle: the next request or response wakes us
 }
 

@@ -125,7 +125,6 @@ class Crossbar : public sc_core::sc_module, private util::Clocked {
   util::SlotPool<Slot> slots_;
   Net req_;  // inputs = sources, outputs = partitions
   Net rsp_;  // inputs = partitions, outputs = sources
-  util::Clock& clock_ = util::Clock::get();
   uint64_t activations_ = 0;
   // Waveform, per network (0 requests, 1 responses); null = not recorded.
   trace::Waveform* wf_ = nullptr;

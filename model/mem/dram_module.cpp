@@ -29,7 +29,7 @@ DramModule::DramModule(sc_core::sc_module_name name, const DramParams& p, stats:
     }
     if (any) wf_ = waveform;
   }
-  clock_.attach(*this, true);
+  attach_to_clock(true);
   for (auto& port : ports_) port->wake_on_request(*this);
 }
 
@@ -114,7 +114,7 @@ void DramModule::on_cycle(uint64_t now) {
     const bool can_take = f.active ? dram_.queued(c) < dram_.params().queue : ports_[c]->has_request();
     if (can_take) next = std::min(next, now + 1);
   }
-  if (next != Dram::kNever) clock_.sleep_until(*this, next);
+  if (next != Dram::kNever) sleep_until(next);
 }
 
 void DramModule::write_signals(uint64_t now) {

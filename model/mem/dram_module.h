@@ -84,7 +84,6 @@ class DramModule : public sc_core::sc_module, private util::Clocked {
   util::SlotPool<Slot> slots_;
   std::vector<Feed> feed_;
   std::vector<uint64_t> done_;
-  util::Clock& clock_ = util::Clock::get();
   uint64_t activations_ = 0;
 
   // Waveform, per channel; wf_ is null unless some signal is recorded.

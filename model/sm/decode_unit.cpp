@@ -34,7 +34,7 @@ DecodeUnit::DecodeUnit(sc_core::sc_module_name name, const DecodeParams& p, stat
     sig_queue_ = waveform->signal<uint32_t>(stats_name + ".queue", 0);
     if (sig_warp_ || sig_pc_ || sig_queue_) wf_ = waveform;
   }
-  clock_.attach(*this, false);
+  attach_to_clock(false);
 }
 
 void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
@@ -55,7 +55,7 @@ void DecodeUnit::on_fetched(FetchedInstr& fi, sc_core::sc_time&) {
   s.ready_at = now + p_.latency;
   q_.push_back(s);
   // Traced: look next cycle already, so the queue depth is recorded as it grows.
-  clock_.wake_at(*this, now + (wf_ ? 1 : p_.latency));
+  wake_at(now + (wf_ ? 1 : p_.latency));
 }
 
 void DecodeUnit::on_cycle(uint64_t now) {
@@ -91,12 +91,12 @@ void DecodeUnit::on_cycle(uint64_t now) {
     else if (write_signals(passed.warp != UINT32_MAX ? &passed : nullptr))
       at = now + 1;
     if (at != UINT64_MAX && (q_.empty() || q_.front().ready_at > at)) {
-      clock_.sleep_until(*this, at);
+      sleep_until(at);
       return;
     }
   }
   if (q_.empty()) return;  // asleep until an instruction arrives
-  clock_.sleep_until(*this, std::max(q_.front().ready_at, now + 1));
+  sleep_until(std::max(q_.front().ready_at, now + 1));
 }
 
 bool DecodeUnit::write_signals(const FetchedInstr* passed) {

@@ -72,7 +72,6 @@ class DecodeUnit : public sc_core::sc_module, private util::Clocked {
   uint64_t in_cycle_ = UINT64_MAX;  // cycle of the arrivals counted in in_count_
   uint32_t in_count_ = 0;
   uint64_t activations_ = 0;
-  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;

@@ -30,7 +30,7 @@ ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLa
       tracing_ = true;
     }
   }
-  clock_.attach(*this, false);
+  attach_to_clock(false);
 }
 
 void ExecPipe::set_tracing(bool on) {
@@ -65,9 +65,9 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
     // Run again in this cycle so the signals show this issue whether or
     // not the pipe already ran in this cycle.
     refresh_lanes(now);
-    clock_.wake_now(*this);
+    wake_now();
   } else {
-    clock_.wake_at(*this, done);
+    wake_at(done);
   }
 }
 
@@ -98,7 +98,7 @@ void ExecPipe::on_cycle(uint64_t now) {
       refresh_lanes(now);
       write_lane_signals(now);
     }
-    clock_.wake_next(*this);
+    wake_next();
     return;
   }
   last_tick_ = now;
@@ -125,9 +125,9 @@ void ExecPipe::on_cycle(uint64_t now) {
   // otherwise sleep until the next completion or the next issue.
   bool lanes_busy = tracing_ && now < busy_until_;
   if (refused || lanes_busy)
-    clock_.wake_next(*this);  // tracing: an issue later in this cycle runs it again (on_issue)
+    wake_next();  // tracing: an issue later in this cycle runs it again (on_issue)
   else if (!wb_.empty())
-    clock_.wake_at(*this, wb_.top().due);
+    wake_at(wb_.top().due);
   // else asleep until the next issue
 }
 

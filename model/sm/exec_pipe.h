@@ -80,7 +80,6 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   std::vector<sc_core::sc_signal<uint64_t>*> sig_lanes_;  // per unit, null = not traced
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
-  util::Clock& clock_ = util::Clock::get();
   sc_core::sc_event lane_event_;
 
   stats::Counter& structural_stalls_;

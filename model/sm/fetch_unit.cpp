@@ -61,7 +61,7 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_
     sig_in_flight_ = waveform->signal<uint32_t>(stats_name + ".in_flight", 0);
     if (sig_warp_ || sig_pc_ || sig_credits_ || sig_in_flight_) wf_ = waveform;
   }
-  clock_.attach(*this, false);
+  attach_to_clock(false);
   icache.wake_on_response(*this);
 }
 
@@ -97,7 +97,7 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   k.bytes = c.bytes;
   k.visible_at = now + 1;
   c.accepted = true;
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 // Moves arrived credits (from earlier cycles) into the fetch scheduler's
@@ -208,9 +208,9 @@ void FetchUnit::on_cycle(uint64_t now) {
   for (const Credit& k : staged_) credits_waiting |= k.valid;
   const uint64_t trace_wake = wf_ ? write_signals(now, sent) : UINT64_MAX;
   if (credits_waiting || !ready_.empty())
-    clock_.wake_next(*this);
+    wake_next();
   else if (trace_wake != UINT64_MAX)
-    clock_.sleep_until(*this, trace_wake);
+    sleep_until(trace_wake);
   // else idle until a credit or a read returns
 }
 

@@ -97,7 +97,6 @@ class FetchUnit : public sc_core::sc_module, private util::Clocked {
   uint32_t last_warp_;                         // LRR: the warp fetched last
   uint64_t seq_ = 0;
   uint64_t activations_ = 0;
-  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<int32_t>* sig_warp_ = nullptr;

@@ -164,7 +164,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
                             "resident warps at the end of each interval (stats.interval)");
     next_sample_ = p_.sample_interval;
   }
-  clock_.attach(*this, true);
+  attach_to_clock(true);
 }
 
 IssueUnit::~IssueUnit() = default;
@@ -184,7 +184,7 @@ void IssueUnit::on_launch(CtaLaunch& p, sc_core::sc_time&) {
   if (!launch_q_.can_push(now)) return;  // one launch waits at a time: backpressure to the dispatcher
   p.accepted = true;
   launch_q_.q.emplace_back(now + 1, p);
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 void IssueUnit::on_fetched(FetchedInstr& p, sc_core::sc_time&) {
@@ -192,14 +192,14 @@ void IssueUnit::on_fetched(FetchedInstr& p, sc_core::sc_time&) {
   // free I-buffer slot (stale answers are dropped when they are read).
   p.accepted = true;
   fetched_q_.q.emplace_back(util::now_cycle() + 1, p);
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 void IssueUnit::on_writeback(WritebackPacket& p, sc_core::sc_time&) {
   // Always room: bounded by the instructions in flight.
   p.accepted = true;
   wb_q_.q.emplace_back(util::now_cycle() + 1, p);
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
@@ -207,7 +207,7 @@ void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
   // slots are all parked, one warp per slot.
   p.accepted = true;
   gen_q_.q.emplace_back(util::now_cycle() + 1, p);
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 // ------------------------------------------------------------ the method
@@ -276,7 +276,7 @@ void IssueUnit::cycle(uint64_t now) {
                     branch_->peek_request() || !launch_q_.q.empty() || !fetched_q_.q.empty() ||
                     !wb_q_.q.empty() || !gen_q_.q.empty();
   if (busy) {
-    clock_.wake_next(*this);
+    wake_next();
     return;
   }
   // Nothing can change until a socket delivers something: sleep. The cycles
@@ -297,7 +297,7 @@ void IssueUnit::sleep(uint64_t now) {
     if (cycle_limit_) deadline = std::min(deadline, cycle_limit_);
     until = std::min(until, deadline > now ? deadline : now + 1);
   }
-  if (until != ~uint64_t{0}) clock_.sleep_until(*this, until);
+  if (until != ~uint64_t{0}) sleep_until(until);
 }
 
 void IssueUnit::account_skipped(uint64_t now) {

@@ -327,7 +327,6 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool sleeping_ = false;        // asleep (waiting for a socket) after last_tick_
   bool issued_this_cycle_ = false;
   std::vector<uint8_t> last_bin_;  // per scheduler: class of the last ticked cycle
-  util::Clock& clock_ = util::Clock::get();
   std::exception_ptr fault_;
 
   bool tracing_ = false;

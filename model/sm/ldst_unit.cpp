@@ -68,7 +68,7 @@ LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Reg
     sig_warp_ = waveform->signal<int32_t>(n + ".warp", -1);
     if (sig_queue_ || sig_requests_ || sig_warp_) wf_ = waveform;
   }
-  clock_.attach(*this, false);
+  attach_to_clock(false);
   l1d.wake_on_response(*this);
 }
 
@@ -100,7 +100,7 @@ void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
   order_.push_back(s);
   ++in_flight_;
   p.accepted = true;
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 void LdstUnit::start(uint32_t s, uint64_t now) {
@@ -241,7 +241,7 @@ void LdstUnit::on_cycle(uint64_t now) {
     } else if (now < wf_->window_start())
       wake_at = std::min(wake_at, wf_->window_start());
   }
-  if (wake_at != UINT64_MAX) clock_.sleep_until(*this, wake_at);
+  if (wake_at != UINT64_MAX) sleep_until(wake_at);
   // else idle until an instruction or a response arrives
 }
 

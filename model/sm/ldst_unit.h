@@ -140,7 +140,6 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
 
   uint64_t activations_ = 0;
   uint64_t last_cycle_ = UINT64_MAX;      // guards against two steps in one cycle
-  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<uint32_t>* sig_queue_ = nullptr;

@@ -36,7 +36,7 @@ ThreadCompactorUnit::ThreadCompactorUnit(sc_core::sc_module_name name, const Thr
     sig_mask_ = waveform->signal<uint64_t>(stats_name + ".out_mask", 0);
     if (sig_valid_ || sig_cta_ || sig_pc_ || sig_mask_) wf_ = waveform;
   }
-  clock_.attach(*this, false);
+  attach_to_clock(false);
 }
 
 void ThreadCompactorUnit::on_request(sm::CompactRequest& r, sc_core::sc_time&) {
@@ -50,7 +50,7 @@ void ThreadCompactorUnit::on_request(sm::CompactRequest& r, sc_core::sc_time&) {
   r.accepted = true;
   q_.push_back({r, now + 1});
   ++requests_;
-  clock_.wake_next(*this);
+  wake_next();
 }
 
 bool ThreadCompactorUnit::next_warp(uint64_t now) {
@@ -119,7 +119,7 @@ void ThreadCompactorUnit::on_cycle(uint64_t now) {
   }
   if (!sent && shown_) show(now, false);
 
-  if (have_warp_ || generating_ || !q_.empty() || shown_) clock_.wake_next(*this);
+  if (have_warp_ || generating_ || !q_.empty() || shown_) wake_next();
   // else asleep until a request arrives
 }
 

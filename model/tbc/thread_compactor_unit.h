@@ -78,7 +78,6 @@ class ThreadCompactorUnit : public sc_core::sc_module, private util::Clocked {
   uint32_t index_ = 0;
   uint64_t popped_cycle_ = UINT64_MAX;  // a request left the queue in this cycle
   uint64_t activations_ = 0;
-  util::Clock& clock_ = util::Clock::get();
 
   trace::Waveform* wf_ = nullptr;
   sc_core::sc_signal<bool>* sig_valid_ = nullptr;

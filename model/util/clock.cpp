@@ -9,8 +9,9 @@
 namespace simt::util {
 
 Clocked::~Clocked() {
-  if (attached_) Clock::get().detach(*this);
+  if (clock_) clock_->detach(*this);
 }
+
 
 Clock& Clock::get() {
   static Clock* const clock = new Clock;
@@ -28,7 +29,7 @@ Clock::Clock() : event_(sc_core::sc_gen_unique_name("simt_clock_tick")) {
 
 void Clock::attach(Clocked& c, bool run_at_start) {
   c.order_ = static_cast<uint32_t>(blocks_.size());
-  c.attached_ = true;
+  c.clock_ = this;
   blocks_.push_back(&c);
   for (auto& bits : due_) bits.resize((blocks_.size() + 63) / 64, 0);
   if (run_at_start) mark_due(0, c.order_);
@@ -36,7 +37,7 @@ void Clock::attach(Clocked& c, bool run_at_start) {
 
 void Clock::detach(Clocked& c) {
   blocks_[c.order_] = nullptr;
-  c.attached_ = false;
+  c.clock_ = nullptr;
   for (auto* list : {&again_, &again_running_}) list->erase(std::remove(list->begin(), list->end(), &c), list->end());
 }
 

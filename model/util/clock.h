@@ -29,7 +29,8 @@ namespace simt::util {
 
 class Clock;
 
-// A block the clock runs. on_cycle(now) is its step for cycle `now`.
+// A block the clock runs. on_cycle(now) is its step for cycle `now`; the
+// protected calls say when it runs next (see Clock).
 class Clocked {
  public:
   Clocked() = default;
@@ -38,10 +39,18 @@ class Clocked {
   virtual ~Clocked();  // leaves the clock
   virtual void on_cycle(uint64_t now) = 0;
 
+ protected:
+  // The block's side of the Clock calls below, for itself.
+  void attach_to_clock(bool run_at_start);
+  void wake_next();
+  void wake_at(uint64_t cycle);
+  void sleep_until(uint64_t cycle);
+  void wake_now();
+
  private:
   friend class Clock;
   static constexpr uint64_t kNever = ~uint64_t{0};
-  bool attached_ = false;
+  Clock* clock_ = nullptr;  // set by attach
   uint32_t order_ = 0;             // position in the clock's fixed order
   uint64_t deadline_ = kNever;     // cycle of its valid sleep_until entry
 };
@@ -98,5 +107,11 @@ class Clock {
   bool valid(const std::pair<uint64_t, uint64_t>& e) const;
   uint64_t steps_ = 0;
 };
+
+inline void Clocked::attach_to_clock(bool run_at_start) { Clock::get().attach(*this, run_at_start); }
+inline void Clocked::wake_next() { clock_->wake_next(*this); }
+inline void Clocked::wake_at(uint64_t cycle) { clock_->wake_at(*this, cycle); }
+inline void Clocked::sleep_until(uint64_t cycle) { clock_->sleep_until(*this, cycle); }
+inline void Clocked::wake_now() { clock_->wake_now(*this); }
 
 }  // namespace simt::util
