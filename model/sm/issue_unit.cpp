@@ -104,6 +104,9 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       lane_bin_width_(std::max(1u, p.warp_size / 8)),
       warps_(p.max_warps),
       ctas_(p.max_ctas),
+      sched_live_(p.schedulers, util::BitSet(p.max_warps)),
+      want_credit_(p.max_warps),
+      maybe_finished_(p.max_warps),
       ibuf_(p.ibuffer, p.max_warps),
       branch_(make_branch_unit(p)),
       latches_(p.schedulers),
@@ -325,7 +328,7 @@ void IssueUnit::drain_writebacks(uint64_t now) {
       throw std::logic_error(std::string(name()) + ": write-back for warp " + std::to_string(wb.warp) +
                              " with nothing in flight");
     Warp& w = warps_[wb.warp];
-    --w.inflight;
+    if (--w.inflight == 0) maybe_finished_.set(wb.warp);
     last_progress_ = now;
     if (!wb.instr) continue;
     const Reservation res = tickets_[wb.ticket];
@@ -389,7 +392,9 @@ void IssueUnit::resync(uint32_t wi) {
   w.version = ws.version;
   ibuf_.flush(wi);  // also bumps the generation: fetches in flight are dropped
   w.credits = 0;
+  if (ws.state == SlotState::Retired) maybe_finished_.set(wi);
   if (ws.state != SlotState::Running) return;
+  want_credit_.set(wi);
   ++st_flushes_;
   const ptx::Program& prog = prog_of(w);
   if (ws.pc >= prog.code.size())
@@ -404,17 +409,22 @@ void IssueUnit::resync_cta(uint32_t ci) {
 }
 
 void IssueUnit::free_finished() {
-  for (uint32_t i = 0; i < p_.max_warps; ++i) {
+  // Ascending slot order, like a scan of every slot: CtaDone order is part
+  // of the results.
+  maybe_finished_.for_each([&](uint32_t i) {
+    maybe_finished_.reset(i);
     Warp& w = warps_[i];
-    if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) continue;
+    if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) return;
     w.live = false;
+    sched_live_[i % p_.schedulers].reset(i);
+    want_credit_.reset(i);
     branch_->release(i);
     w.version = branch_->slot(i).version;
     ibuf_.flush(i);  // also bumps the generation: fetches still in flight are dropped
     policies_[i % p_.schedulers]->on_warp_removed(i);
     --live_warps_;
     Cta& c = ctas_[w.cta];
-    if (--c.warps_left > 0) continue;
+    if (--c.warps_left > 0) return;
     CtaDone d;
     d.sm = sm_id_;
     d.cta_index = c.index;
@@ -427,7 +437,7 @@ void IssueUnit::free_finished() {
     c.slots.clear();
     --live_ctas_;
     ++st_ctas_done_;
-  }
+  });
 }
 
 IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const KernelContext>& k) {
@@ -502,6 +512,7 @@ void IssueUnit::start_launches(uint64_t now) {
       w.version = branch_->slot(slot).version;
       ibuf_.flush(slot);
       policies_[slot % p_.schedulers]->on_warp_added(slot, w.age);
+      sched_live_[slot % p_.schedulers].set(slot);
       c.slots.push_back(slot);
       ++live_warps_;
     }
@@ -534,12 +545,12 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
   cands_.clear();
   bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
-  for (uint32_t w = s; w < p_.max_warps; w += p_.schedulers) {
+  sched_live_[s].for_each([&](uint32_t w) {
     const Warp& wp = warps_[w];
-    if (!running(w) || wp.barrier >= 0) continue;
+    if (!running(w) || wp.barrier >= 0) return;
     const WarpSlot& ws = branch_->slot(w);
     const InstructionBuffer::Entry* e = ibuf_.front(w);
-    if (!e || e->pc != ws.pc) continue;
+    if (!e || e->pc != ws.pc) return;
     const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
     const Hazard h = sb_.check(wp.cta, ws.scope, du);
     const PipeKind pk = pipe_of(e->instr->cls);
@@ -556,7 +567,7 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     pipe_blocked = pipe_blocked || (h == Hazard::None && !pipe_free);
     ibuf_.set_ready(w, c.ready);
     cands_.push_back(c);
-  }
+  });
   if (cands_.empty()) {
     if (wt_) trace_stall(s, now);
     return count_bin(s, kBinIdle, 1);
@@ -604,6 +615,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   if (r.control == func::Control::Fault) fault(c, pc, r.fault);
 
   ibuf_.pop(wi);
+  want_credit_.set(wi);
   policies_[s]->on_issue(wi, in.cls, now);
   issued_this_cycle_ = true;
   last_progress_ = now;
@@ -737,11 +749,15 @@ bool IssueUnit::drain_latches(uint64_t now) {
 }
 
 bool IssueUnit::send_credits() {
+  // Round robin from credit_rr_ over the warps that may want credits, which
+  // gives the same order as a round robin over every slot.
   const uint32_t n = p_.max_warps;
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t wi = (credit_rr_ + i) % n;
+  const bool sent_all = want_credit_.for_each_from(credit_rr_, [&](uint32_t wi) {
     Warp& w = warps_[wi];
-    if (!running(wi)) continue;
+    if (!running(wi)) {
+      want_credit_.reset(wi);
+      return true;
+    }
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
       const KernelContext& k = *ctas_[w.cta].info->kernel;
@@ -755,12 +771,15 @@ bool IssueUnit::send_credits() {
       credits->b_transport(c, t);
       if (!c.accepted) {
         credit_rr_ = wi;  // this warp goes first next cycle
-        return true;
+        return false;
       }
       ++w.credits;
       ++w.fetch_pc;
     }
-  }
+    want_credit_.reset(wi);  // wants none until it issues or refetches
+    return true;
+  });
+  if (!sent_all) return true;
   credit_rr_ = (credit_rr_ + 1) % n;
   return false;
 }

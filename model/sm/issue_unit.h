@@ -52,6 +52,7 @@
 #include "sm/branch_unit.h"
 #include "stats/stats.h"
 #include "trace/warp_trace.h"
+#include "util/bit_set.h"
 #include "util/clock.h"
 #include "util/packet_socket.h"
 #include "util/slot_pool.h"
@@ -300,6 +301,13 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
 
   std::vector<Warp> warps_;
   std::vector<Cta> ctas_;
+  // Sets kept so that a cycle visits only the warps it can concern, not
+  // every slot: the live warps of each scheduler; the warps that may want
+  // fetch credits (a superset: send_credits drops those that do not); the
+  // warps that may have finished (retired, possibly still draining).
+  std::vector<util::BitSet> sched_live_;
+  util::BitSet want_credit_;
+  util::BitSet maybe_finished_;
   std::vector<std::unique_ptr<KernelInfo>> kernels_;
   InstructionBuffer ibuf_;
   Scoreboard sb_;
