@@ -30,8 +30,8 @@ namespace {
 // within a cycle cannot matter), later when `d` reaches beyond it.
 uint64_t visible_cycle(const sc_core::sc_time& d) {
   const uint64_t c = util::cycle_time().value();
-  const uint64_t ahead = (d.value() + c - 1) / c;
-  return util::now_cycle() + std::max<uint64_t>(1, ahead);
+  const uint64_t ahead = d.value() <= c ? 1 : (d.value() + c - 1) / c;  // no division in the common case
+  return util::now_cycle() + ahead;
 }
 
 sc_core::sc_time until_cycle(uint64_t cycle) { return util::cycles(cycle) - sc_core::sc_time_stamp(); }

@@ -107,6 +107,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       sched_live_(p.schedulers, util::BitSet(p.max_warps)),
       want_credit_(p.max_warps),
       maybe_finished_(p.max_warps),
+      cand_(p.max_warps),
       ibuf_(p.ibuffer, p.max_warps),
       branch_(make_branch_unit(p)),
       latches_(p.schedulers),
@@ -335,6 +336,7 @@ void IssueUnit::drain_writebacks(uint64_t now) {
     tickets_.release(wb.ticket);
     bool was_long = false;
     for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r) || was_long;
+    mark_cta_stale(res.cta);
     if (was_long && --w.long_pending == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
   }
 }
@@ -355,6 +357,7 @@ void IssueUnit::drain_fetched(uint64_t now) {
                              std::to_string(f.warp) + " was not asked for");
     --w.credits;
     ibuf_.push(f.warp, f.pc, &prog.code[f.pc]);
+    cand_[f.warp].stale = true;
   }
 }
 
@@ -386,6 +389,7 @@ bool IssueUnit::send_requests() {
 }
 
 void IssueUnit::resync(uint32_t wi) {
+  cand_[wi].stale = true;
   Warp& w = warps_[wi];
   const WarpSlot& ws = branch_->slot(wi);
   if (ws.version == w.version) return;
@@ -404,6 +408,7 @@ void IssueUnit::resync(uint32_t wi) {
 }
 
 void IssueUnit::resync_cta(uint32_t ci) {
+  mark_cta_stale(ci);
   for (uint32_t wi : ctas_[ci].slots)
     if (warps_[wi].live) resync(wi);
 }
@@ -416,6 +421,7 @@ void IssueUnit::free_finished() {
     Warp& w = warps_[i];
     if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) return;
     w.live = false;
+    cand_[i].stale = true;
     sched_live_[i % p_.schedulers].reset(i);
     want_credit_.reset(i);
     branch_->release(i);
@@ -546,25 +552,21 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   cands_.clear();
   bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
   sched_live_[s].for_each([&](uint32_t w) {
+    const Candidate& k = cand_[w];
+    if (k.stale) refresh(w);
+    if (!k.eligible) return;
     const Warp& wp = warps_[w];
-    if (!running(w) || wp.barrier >= 0) return;
-    const WarpSlot& ws = branch_->slot(w);
-    const InstructionBuffer::Entry* e = ibuf_.front(w);
-    if (!e || e->pc != ws.pc) return;
-    const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
-    const Hazard h = sb_.check(wp.cta, ws.scope, du);
-    const PipeKind pk = pipe_of(e->instr->cls);
-    const bool pipe_free = pk == PipeKind::None || !latches_[s][static_cast<size_t>(pk)].full();
+    const bool pipe_free = k.pipe == PipeKind::None || !latches_[s][static_cast<size_t>(k.pipe)].full();
     WarpCandidate c;
     c.warp = w;
-    c.ready = h == Hazard::None && pipe_free;
-    c.cls = e->instr->cls;
+    c.ready = k.hazard == Hazard::None && pipe_free;
+    c.cls = k.cls;
     c.age = wp.age;
-    c.long_wait = h != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+    c.long_wait = k.long_wait;
     c.block = wp.cta;
     c.block_age = ctas_[wp.cta].age;
     c.priority = branch_->ranks_warps() ? branch_->priority(w) : 0;
-    pipe_blocked = pipe_blocked || (h == Hazard::None && !pipe_free);
+    pipe_blocked = pipe_blocked || (k.hazard == Hazard::None && !pipe_free);
     ibuf_.set_ready(w, c.ready);
     cands_.push_back(c);
   });
@@ -585,6 +587,21 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   if (!cands_[pick].ready)
     throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");
   execute(s, cands_[pick].warp, now);
+}
+
+void IssueUnit::refresh(uint32_t w) {
+  Candidate& k = cand_[w];
+  k.stale = false;
+  const Warp& wp = warps_[w];
+  const WarpSlot& ws = branch_->slot(w);
+  const InstructionBuffer::Entry* e = ibuf_.front(w);
+  k.eligible = running(w) && wp.barrier < 0 && e && e->pc == ws.pc;
+  if (!k.eligible) return;
+  const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
+  k.hazard = sb_.check(wp.cta, ws.scope, du);
+  k.long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+  k.pipe = pipe_of(e->instr->cls);
+  k.cls = e->instr->cls;
 }
 
 void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {

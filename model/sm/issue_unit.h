@@ -308,6 +308,24 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::vector<util::BitSet> sched_live_;
   util::BitSet want_credit_;
   util::BitSet maybe_finished_;
+
+  // What schedule() last found for a warp, kept until something it depends
+  // on changes: the warp's I-buffer or branch-unit slot, or its CTA's
+  // scoreboard or barriers. Every such change marks the warp (or the whole
+  // CTA) stale, so a cached entry always equals a fresh look.
+  struct Candidate {
+    bool stale = true;
+    bool eligible = false;  // running, not at a barrier, its next instruction buffered
+    Hazard hazard = Hazard::None;
+    bool long_wait = false;  // the hazard is on a long-latency (memory) result
+    PipeKind pipe = PipeKind::None;
+    ptx::InstrClass cls = ptx::InstrClass::Int;
+  };
+  std::vector<Candidate> cand_;
+  void refresh(uint32_t wi);
+  void mark_cta_stale(uint32_t ci) {
+    for (uint32_t wi : ctas_[ci].slots) cand_[wi].stale = true;
+  }
   std::vector<std::unique_ptr<KernelInfo>> kernels_;
   InstructionBuffer ibuf_;
   Scoreboard sb_;

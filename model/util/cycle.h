@@ -12,7 +12,21 @@ inline const sc_core::sc_time& cycle_time() {
   static const sc_core::sc_time t(1, sc_core::SC_NS);
   return t;
 }
-inline uint64_t now_cycle() { return sc_core::sc_time_stamp().value() / cycle_time().value(); }
+// The current cycle. Blocks ask for it many times per cycle, so the last
+// answer is kept with the time stamp it came from (no division per call).
+inline uint64_t now_cycle() {
+  struct Last {
+    uint64_t stamp = ~uint64_t{0};
+    uint64_t cycle = 0;
+  };
+  static Last last;
+  const uint64_t stamp = sc_core::sc_time_stamp().value();
+  if (stamp != last.stamp) {
+    last.stamp = stamp;
+    last.cycle = stamp / cycle_time().value();
+  }
+  return last.cycle;
+}
 inline sc_core::sc_time cycles(uint64_t n) { return cycle_time() * static_cast<double>(n); }
 
 }  // namespace simt::util
