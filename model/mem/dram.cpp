@@ -109,6 +109,7 @@ void Dram::accept(const DramRequest& r, uint64_t now) {
   q.write = r.write;
   q.activated = false;
   c.queue.push_back(q);
+  c.next_known = false;
 }
 
 Dram::Cmd Dram::next_cmd(const Channel& c, const Queued& q) const {
@@ -226,40 +227,52 @@ void Dram::retire(Channel& c, uint64_t now, std::vector<uint64_t>& done_ids) {
 bool Dram::tick(uint64_t now, std::vector<uint64_t>& done_ids) {
   bool progress = false;
   for (Channel& c : ch_) {
+    if (c.next_known && c.next > now) continue;  // nothing can happen on it yet
     const size_t before = done_ids.size();
     retire(c, now, done_ids);
-    progress |= done_ids.size() != before;
-    progress |= schedule(c, now);
+    const bool changed = schedule(c, now) || done_ids.size() != before;
+    if (changed) c.next_known = false;
+    progress |= changed;
   }
   return progress;
 }
 
-// Mirrors schedule()'s eligibility with the current state; state changes
-// only at the cycles this returns (or on accept()), so it is a lower bound.
 uint64_t Dram::next_event(uint64_t now) const {
   uint64_t t = kNever;
   for (const Channel& c : ch_) {
-    if (c.inflight_count != 0) t = std::min(t, c.inflight[c.inflight_head].done);
-    if (c.queue.empty()) continue;
-    std::vector<uint8_t>& claimed = c.bank_claimed;
-    std::fill(claimed.begin(), claimed.end(), 0);
-    for (size_t i = 0; i < c.queue.size(); ++i) {
-      const Queued& q = c.queue[i];
-      const Cmd cmd = next_cmd(c, q);
-      if (cmd == Cmd::Cas) {
-        if (frfcfs_ || i == 0) t = std::min(t, cmd_ready(c, q, cmd));
-        if (frfcfs_) claimed[q.bank] = 1;
-      }
+    if (!c.next_known) {
+      c.next = channel_next(c);
+      c.next_known = true;
     }
-    for (const Queued& q : c.queue) {
-      if (claimed[q.bank]) continue;
-      claimed[q.bank] = 1;
-      const Cmd cmd = next_cmd(c, q);
-      if (cmd != Cmd::Cas) t = std::min(t, cmd_ready(c, q, cmd));
-    }
+    t = std::min(t, c.next);
   }
   if (t == kNever) return kNever;
   return std::max(t, now + 1);
+}
+
+// Mirrors schedule()'s eligibility with the current state; state changes
+// only at the cycles this returns (or on accept()), so it is a lower bound.
+uint64_t Dram::channel_next(const Channel& c) const {
+  uint64_t t = kNever;
+  if (c.inflight_count != 0) t = c.inflight[c.inflight_head].done;
+  if (c.queue.empty()) return t;
+  std::vector<uint8_t>& claimed = c.bank_claimed;
+  std::fill(claimed.begin(), claimed.end(), 0);
+  for (size_t i = 0; i < c.queue.size(); ++i) {
+    const Queued& q = c.queue[i];
+    const Cmd cmd = next_cmd(c, q);
+    if (cmd == Cmd::Cas) {
+      if (frfcfs_ || i == 0) t = std::min(t, cmd_ready(c, q, cmd));
+      if (frfcfs_) claimed[q.bank] = 1;
+    }
+  }
+  for (const Queued& q : c.queue) {
+    if (claimed[q.bank]) continue;
+    claimed[q.bank] = 1;
+    const Cmd cmd = next_cmd(c, q);
+    if (cmd != Cmd::Cas) t = std::min(t, cmd_ready(c, q, cmd));
+  }
+  return t;
 }
 
 bool Dram::bus_busy(uint32_t channel, uint64_t now) const {

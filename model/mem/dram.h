@@ -153,12 +153,18 @@ class Dram {
     uint64_t bus_free = 0;           // first cycle the data bus is free
     uint64_t row_hits = 0, row_misses = 0;  // per channel (the counters are totals)
     mutable std::vector<uint8_t> bank_claimed;  // scratch for one scheduling pass
+    // channel_next() of the current state, valid until the channel changes
+    // (accept, a command, a completion): ticks skip the channel before then.
+    mutable uint64_t next = 0;
+    mutable bool next_known = false;
     stats::Counter* busy_cycles = nullptr;
   };
   enum class Cmd : uint8_t { None, Act, Pre, Cas };
 
   void retire(Channel& c, uint64_t now, std::vector<uint64_t>& done_ids);
   bool schedule(Channel& c, uint64_t now);
+  // Earliest cycle at which tick() can do anything on `c` (may be in the past).
+  uint64_t channel_next(const Channel& c) const;
   Cmd next_cmd(const Channel& c, const Queued& q) const;
   uint64_t cmd_ready(const Channel& c, const Queued& q, Cmd cmd) const;
   void issue(Channel& c, size_t qi, Cmd cmd, uint64_t now);
