@@ -42,6 +42,8 @@ FetchUnit::FetchUnit(sc_core::sc_module_name name, const FetchParams& p, uint32_
       warps_(warps),
       credit_(warps),
       staged_(warps),
+      credit_set_(warps),
+      staged_set_(warps),
       inflight_(warps),
       last_warp_(warps ? warps - 1 : 0),
       fetches_(reg.counter(stats_name + ".fetches", "instruction reads sent to the L1I")),
@@ -96,6 +98,7 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
   k.addr = c.addr;
   k.bytes = c.bytes;
   k.visible_at = now + 1;
+  staged_set_.set(c.warp);
   c.accepted = true;
   wake_next();
 }
@@ -105,25 +108,28 @@ void FetchUnit::on_credit(FetchCredit& c, sc_core::sc_time&) {
 // was redirected), an older one is dropped, and one of the held generation
 // waits until the held one has been fetched.
 void FetchUnit::merge_staged(uint64_t now) {
-  for (uint32_t w = 0; w < warps_; ++w) {
+  staged_set_.for_each([&](uint32_t w) {
     Credit& s = staged_[w];
-    if (!s.valid || s.visible_at > now) continue;
+    if (s.visible_at > now) return;
     Credit& k = credit_[w];
     if (k.valid) {
       const int32_t age = static_cast<int32_t>(s.gen - k.gen);  // wrap-safe generation order
-      if (age == 0) continue;  // same path: after the held one is fetched
-      if (age < 0) {           // stale: drop it
+      if (age == 0) return;  // same path: after the held one is fetched
+      if (age < 0) {         // stale: drop it
         s.valid = false;
         s.freed_at = now;
-        continue;
+        staged_set_.reset(w);
+        return;
       }
       ++redirected_credits_;
     }
     k = s;
     k.visible_at = now;
+    credit_set_.set(w);
     s.valid = false;
     s.freed_at = now;
-  }
+    staged_set_.reset(w);
+  });
 }
 
 void FetchUnit::collect_responses(uint64_t now) {
@@ -170,10 +176,9 @@ bool FetchUnit::deliver() {
 uint32_t FetchUnit::start_fetches(uint64_t now, bool& stalled) {
   uint32_t sent = 0;
   stalled = false;
-  for (uint32_t i = 1; i <= warps_ && sent < p_.width; ++i) {
-    uint32_t w = (last_warp_ + i) % warps_;
+  credit_set_.for_each_from((last_warp_ + 1) % warps_, [&](uint32_t w) {
     Credit& k = credit_[w];
-    if (!k.valid || k.visible_at > now) continue;
+    if (k.visible_at > now) return true;
     mem::MemRequest r;
     r.addr = k.addr;
     r.bytes = k.bytes;
@@ -181,15 +186,17 @@ uint32_t FetchUnit::start_fetches(uint64_t now, bool& stalled) {
     r.id = (seq_ << kWarpBits) | w;
     if (!icache.send(r)) {
       stalled = true;
-      break;
+      return false;
     }
     ++seq_;
     ++fetches_;
     ++sent;
     inflight_[w].push_back(InFlight{r.id, k.pc, k.gen, now, false});
     k.valid = false;
+    credit_set_.reset(w);
     last_warp_ = w;
-  }
+    return sent < p_.width;
+  });
   return sent;
 }
 
@@ -203,9 +210,7 @@ void FetchUnit::on_cycle(uint64_t now) {
   const uint32_t sent = start_fetches(now, icache_refused);
   if (decode_refused || icache_refused) ++stall_cycles_;
 
-  bool credits_waiting = false;
-  for (const Credit& k : credit_) credits_waiting |= k.valid;
-  for (const Credit& k : staged_) credits_waiting |= k.valid;
+  const bool credits_waiting = credit_set_.any() || staged_set_.any();
   const uint64_t trace_wake = wf_ ? write_signals(now, sent) : UINT64_MAX;
   if (credits_waiting || !ready_.empty())
     wake_next();

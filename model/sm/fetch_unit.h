@@ -24,6 +24,7 @@
 #include "mem/mem_port.h"
 #include "sm/packets.h"
 #include "stats/stats.h"
+#include "util/bit_set.h"
 #include "util/clock.h"
 #include "util/packet_socket.h"
 
@@ -92,6 +93,9 @@ class FetchUnit : public sc_core::sc_module, private util::Clocked {
   // Credits as they arrive: only on_credit fills and only tick() empties
   // these, so acceptance never depends on which of the two ran first.
   std::vector<Credit> staged_;
+  // The warps whose credit_ / staged_ entry is valid, so a cycle visits
+  // only those instead of every warp.
+  util::BitSet credit_set_, staged_set_;
   std::vector<std::deque<InFlight>> inflight_; // per warp, in fetch order
   std::deque<FetchedInstr> ready_;             // returned, in order, waiting for decode
   uint32_t last_warp_;                         // LRR: the warp fetched last
