@@ -149,7 +149,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
   branch_->register_stats(st, stats_name + ".branch");
   launch_q_.cap = 1;
   for (auto& per_sched : latches_)
-    for (Latch& l : per_sched) l.cap = p_.operand_read_cycles + 1;
+    for (Latch& l : per_sched) l.ring.resize(p_.operand_read_cycles + 1);
   step_.accesses.reserve(64 * 4);
   trace_.pc.assign(p_.max_warps, ptx::kNoPc);
   trace_.stack_depth.assign(p_.max_warps, 0);
@@ -658,8 +658,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     const ptx::DefUse& du = c.info->du[pc];
     const bool long_latency = in.cls == ptx::InstrClass::Ldst && du.defs.size() > 0;
     Latch& l = latches_[s][static_cast<size_t>(pk)];
-    l.q.emplace_back();
-    IssuePacket& p = l.q.back();
+    IssuePacket& p = l.push();
     p.warp = wi;
     p.pc = pc;
     p.instr = &in;
@@ -675,7 +674,10 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     p.is_load = r.is_load;
     p.is_store = r.is_store;
     p.is_atomic = r.is_atomic;
-    if (pk == PipeKind::Ldst) p.accesses = r.accesses;
+    if (pk == PipeKind::Ldst)
+      p.accesses.assign(r.accesses.begin(), r.accesses.end());
+    else
+      p.accesses.clear();
     p.ticket = tickets_.alloc();
     Reservation& res = tickets_[p.ticket];
     res.warp = wi;
@@ -749,15 +751,15 @@ bool IssueUnit::drain_latches(uint64_t now) {
   for (uint32_t s = 0; s < p_.schedulers; ++s)
     for (size_t k = 0; k < 3; ++k) {
       Latch& l = latches_[s][k];
-      if (l.q.empty()) continue;
+      if (l.empty()) continue;
       any_full = true;
-      IssuePacket& p = l.q.front();
+      IssuePacket& p = l.front();
       if (now < p.issue_cycle + p_.operand_read_cycles) continue;  // operands still being read
       p.accepted = false;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       pipe_socket(static_cast<PipeKind>(k))->b_transport(p, t);
       if (p.accepted) {
-        l.q.pop_front();
+        l.pop();
       } else {
         ++st_latch_stalls_;
       }

@@ -231,10 +231,19 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // accepts it. It holds operand_read_cycles + 1 instructions, so one may
   // enter every cycle; while it is full the scheduler issues nothing needing
   // that pipe.
+  // A ring of packets reused from one instruction to the next, so that the
+  // access list of a memory instruction is copied without allocating.
   struct Latch {
-    std::deque<IssuePacket> q;  // in issue order
-    uint32_t cap = 1;
-    bool full() const { return q.size() >= cap; }
+    std::vector<IssuePacket> ring;  // capacity = ring.size()
+    uint32_t head = 0, count = 0;   // in issue order from head
+    bool full() const { return count >= ring.size(); }
+    bool empty() const { return count == 0; }
+    IssuePacket& front() { return ring[head]; }
+    IssuePacket& push() { return ring[(head + count++) % ring.size()]; }
+    void pop() {
+      head = static_cast<uint32_t>((head + 1) % ring.size());
+      --count;
+    }
   };
 
   struct SchedStats {
