@@ -40,16 +40,25 @@ bool Scoreboard::overlaps(const ThreadMask& a, const ThreadMask& b) {
   return false;
 }
 
+namespace {
+// The words [lo, hi) outside which `m` is empty (one word for a static warp
+// of <= 64 threads), so per-register work touches only those.
+struct WordRange {
+  uint32_t lo = 0, hi = func::ThreadMask::kWords;
+  explicit WordRange(const func::ThreadMask& m) {
+    while (lo < hi && !m.word(lo)) ++lo;
+    while (hi > lo && !m.word(hi - 1)) --hi;
+  }
+};
+}  // namespace
+
 Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
   if (count_[cta] == 0) return Hazard::None;  // common case: nothing in flight
-  // Only the words the scope occupies (one for a static warp of <= 64 threads).
-  uint32_t lo = 0, hi = ThreadMask::kWords;
-  while (lo < hi && !scope.word(lo)) ++lo;
-  while (hi > lo && !scope.word(hi - 1)) --hi;
+  const WordRange w(scope);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
     const ThreadMask& p = at(pending_, cta, r);
-    for (uint32_t i = lo; i < hi; ++i)
+    for (uint32_t i = w.lo; i < w.hi; ++i)
       if (p.word(i) & scope.word(i)) return true;
     return false;
   };
@@ -66,25 +75,36 @@ bool Scoreboard::is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg)
 
 bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
   if (long_count_[cta] == 0) return false;
+  const WordRange w(scope);
+  auto hit = [&](uint32_t r) {
+    if (r >= regs_) return false;
+    const ThreadMask& l = at(long_, cta, r);
+    for (uint32_t i = w.lo; i < w.hi; ++i)
+      if (l.word(i) & scope.word(i)) return true;
+    return false;
+  };
   for (uint32_t r : du.uses)
-    if (r < regs_ && overlaps(at(long_, cta, r), scope)) return true;
+    if (hit(r)) return true;
   for (uint32_t r : du.defs)
-    if (r < regs_ && overlaps(at(long_, cta, r), scope)) return true;
+    if (hit(r)) return true;
   return false;
 }
 
 void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency) {
   check_cta(cta);
+  const WordRange w(threads);
   for (uint32_t r : du.defs) {
     check_reg(r);
     ThreadMask& p = pending_[size_t(cta) * regs_ + r];
-    if (overlaps(p, threads))
-      throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " reserves register " +
-                             std::to_string(r) + " already pending for some of its threads (WAW not checked)");
-    p |= threads;
+    ThreadMask& l = long_[size_t(cta) * regs_ + r];
+    for (uint32_t i = w.lo; i < w.hi; ++i)
+      if (p.word(i) & threads.word(i))
+        throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " reserves register " +
+                               std::to_string(r) + " already pending for some of its threads (WAW not checked)");
+    for (uint32_t i = w.lo; i < w.hi; ++i) p.set_word(i, p.word(i) | threads.word(i));
     ++count_[cta];
     if (long_latency) {
-      long_[size_t(cta) * regs_ + r] |= threads;
+      for (uint32_t i = w.lo; i < w.hi; ++i) l.set_word(i, l.word(i) | threads.word(i));
       ++long_count_[cta];
     }
   }
@@ -93,19 +113,22 @@ void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::Def
 bool Scoreboard::release(uint32_t cta, const ThreadMask& threads, uint32_t reg) {
   check_cta(cta);
   check_reg(reg);
+  const WordRange w(threads);
   ThreadMask& p = pending_[size_t(cta) * regs_ + reg];
-  if (threads.none() || threads.minus(p).any())
+  bool all_pending = w.lo < w.hi;  // an empty set releases nothing: a model bug
+  for (uint32_t i = w.lo; i < w.hi; ++i) all_pending = all_pending && (threads.word(i) & ~p.word(i)) == 0;
+  if (!all_pending)
     throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " releases register " +
                            std::to_string(reg) + " that is not pending for all its threads");
-  p = p.minus(threads);
+  for (uint32_t i = w.lo; i < w.hi; ++i) p.set_word(i, p.word(i) & ~threads.word(i));
   --count_[cta];
   ThreadMask& l = long_[size_t(cta) * regs_ + reg];
-  if (overlaps(l, threads)) {
-    l = l.minus(threads);
-    --long_count_[cta];
-    return true;
-  }
-  return false;
+  bool was_long = false;
+  for (uint32_t i = w.lo; i < w.hi; ++i) was_long = was_long || (l.word(i) & threads.word(i)) != 0;
+  if (!was_long) return false;
+  for (uint32_t i = w.lo; i < w.hi; ++i) l.set_word(i, l.word(i) & ~threads.word(i));
+  --long_count_[cta];
+  return true;
 }
 
 void Scoreboard::clear_cta(uint32_t cta) {

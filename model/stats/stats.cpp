@@ -73,16 +73,8 @@ std::string csv_value(const std::string& path, const std::string& column, const 
 
 }  // namespace
 
-void Histogram::add(int64_t sample, uint64_t n) {
-  if (bins.empty()) throw internal_error("histogram without bins (register it through stats::Registry)");
-  size_t i = 0;
-  if (sample > lo) {
-    // Unsigned difference: exact even when sample - lo overflows int64.
-    uint64_t offset = static_cast<uint64_t>(sample) - static_cast<uint64_t>(lo);
-    uint64_t idx = offset / static_cast<uint64_t>(width);
-    i = idx >= bins.size() ? bins.size() - 1 : static_cast<size_t>(idx);
-  }
-  bins[i] += n;
+void Histogram::no_bins() {
+  throw internal_error("histogram without bins (register it through stats::Registry)");
 }
 
 Counter& Registry::counter(const std::string& name, const std::string& doc) {

@@ -30,7 +30,19 @@ struct Histogram {
   int64_t width = 1;
   std::vector<uint64_t> bins;
   std::vector<std::string> labels;  // optional, one per bin (e.g. "W1-4")
-  void add(int64_t sample, uint64_t n = 1);
+  // Inline: the issue stage adds to several histograms every cycle.
+  void add(int64_t sample, uint64_t n = 1) {
+    if (bins.empty()) no_bins();
+    size_t i = 0;
+    if (sample > lo) {
+      // Unsigned difference: exact even when sample - lo overflows int64.
+      const uint64_t offset = static_cast<uint64_t>(sample) - static_cast<uint64_t>(lo);
+      const uint64_t idx = width == 1 ? offset : offset / static_cast<uint64_t>(width);
+      i = idx >= bins.size() ? bins.size() - 1 : static_cast<size_t>(idx);
+    }
+    bins[i] += n;
+  }
+  [[noreturn]] static void no_bins();
 };
 
 // Values sampled every `interval` cycles (e.g. IPC, active warps).
