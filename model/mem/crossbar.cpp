@@ -146,23 +146,39 @@ void Crossbar::stage_inputs() {
 }
 
 void Crossbar::arbitrate(Net& n, bool to_part, uint64_t now) {
+  // One pass over the inputs sorts the ready ones by output; each output
+  // then grants the first of its contenders in round-robin order from
+  // rr[o], and every other contender (all of them when the output is busy
+  // or its queue full) counts a stall. Each input wants one output, so the
+  // outputs do not interact.
   const uint32_t ins = uint32_t(n.staged.size());
-  for (uint32_t o = 0; o < n.outq.size(); ++o) {
+  if (n.contenders.size() != n.outq.size()) n.contenders.resize(n.outq.size());
+  n.wanted.clear();
+  for (uint32_t i = 0; i < ins; ++i) {
+    const uint32_t slot = n.staged[i];
+    if (slot == kNone || n.in_free[i] > now) continue;  // its own port still sending: bandwidth, not contention
+    const Slot& s = slots_[slot];
+    const uint32_t o = to_part ? s.part : s.source;
+    if (n.contenders[o].empty()) n.wanted.push_back(o);
+    n.contenders[o].push_back(i);
+  }
+  for (uint32_t o : n.wanted) {
+    std::vector<uint32_t>& c = n.contenders[o];
     const bool out_ok = n.out_free[o] <= now && n.outq[o].size() < p_.queue;
-    uint32_t winner = kNone;
-    for (uint32_t k = 0; k < ins; ++k) {
-      const uint32_t i = (n.rr[o] + k) % ins;
-      const uint32_t slot = n.staged[i];
-      if (slot == kNone) continue;
-      const Slot& s = slots_[slot];
-      if ((to_part ? s.part : s.source) != o) continue;
-      if (n.in_free[i] > now) continue;  // its own port is still sending: bandwidth, not contention
-      if (out_ok && winner == kNone)
-        winner = i;
-      else
-        ++stall_cycles_;
+    if (!out_ok) {
+      stall_cycles_ += c.size();
+      c.clear();
+      continue;
     }
-    if (winner == kNone) continue;
+    stall_cycles_ += c.size() - 1;
+    // Inputs are in ascending order: the first at or after rr[o], else the first.
+    uint32_t winner = c.front();
+    for (uint32_t i : c)
+      if (i >= n.rr[o]) {
+        winner = i;
+        break;
+      }
+    c.clear();
     const uint32_t slot = n.staged[winner];
     const uint32_t f = flits(slots_[slot], to_part);
     n.in_free[winner] = now + f;

@@ -108,6 +108,10 @@ class Crossbar : public sc_core::sc_module, private util::Clocked {
     std::vector<uint64_t> out_free;   // per output
     std::vector<uint32_t> rr;         // per output: input with priority
     std::vector<std::deque<Msg>> outq;
+    // Scratch of arbitrate(): per output, the inputs that may send to it
+    // this cycle, and the outputs that have any.
+    std::vector<std::vector<uint32_t>> contenders;
+    std::vector<uint32_t> wanted;
   };
 
   void on_cycle(uint64_t now) override;  // run by util::Clock
