@@ -116,6 +116,9 @@ class BranchUnit {
   // ranks_warps(), so the issue stage skips the call for all others.
   virtual uint32_t priority(uint32_t s) const { return 0; }
   bool ranks_warps() const { return ranks_warps_; }
+  // True when executed() changes no slot but the one that executed (per-warp
+  // stacks), so the issue stage need not look at the CTA's other slots.
+  bool changes_one_slot() const { return changes_one_slot_; }
 
   // TBC: the next block-wide mask to compact, if any (the issue stage sends
   // it to the thread compactor; pop_request() once it was accepted), and
@@ -138,6 +141,7 @@ class BranchUnit {
   // Bump the slot's version (the issue stage refetches).
   void touch(uint32_t s) { ++slots_[s].version; }
   bool ranks_warps_ = false;  // priority() is overridden
+  bool changes_one_slot_ = false;
 
   std::vector<WarpSlot> slots_;
   uint32_t warp_size_;

@@ -336,7 +336,7 @@ void IssueUnit::drain_writebacks(uint64_t now) {
     tickets_.release(wb.ticket);
     bool was_long = false;
     for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r) || was_long;
-    mark_cta_stale(res.cta);
+    mark_stale_overlapping(res.cta, res.threads);
     if (was_long && --w.long_pending == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
   }
 }
@@ -405,6 +405,22 @@ void IssueUnit::resync(uint32_t wi) {
     throw kernel_fault("kernel '" + prog.kernel + "' CTA " + dim3_text(ctas_[w.cta].state->ctaid()) +
                        ": control reached PC " + std::to_string(ws.pc) + " past the end of the program");
   w.fetch_pc = ws.pc;
+}
+
+void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads) {
+  uint32_t lo = 0, hi = func::ThreadMask::kWords;
+  while (lo < hi && !threads.word(lo)) ++lo;
+  while (hi > lo && !threads.word(hi - 1)) --hi;
+  for (uint32_t wi : ctas_[ci].slots) {
+    Candidate& k = cand_[wi];
+    if (k.stale) continue;
+    const func::ThreadMask& scope = branch_->slot(wi).scope;
+    for (uint32_t i = lo; i < hi; ++i)
+      if (scope.word(i) & threads.word(i)) {
+        k.stale = true;
+        break;
+      }
+  }
 }
 
 void IssueUnit::resync_cta(uint32_t ci) {
@@ -686,6 +702,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     res.du = &du;
     res.long_latency = long_latency;
     sb_.reserve(w.cta, mask, du, long_latency);
+    mark_stale_overlapping(w.cta, mask);
     if (long_latency) {
       ++w.long_pending;
       policies_[s]->on_long_latency(wi);
@@ -720,7 +737,10 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   if (depth > st_max_depth_.value) st_max_depth_.value = depth;
   // The I-buffer holds pc+1, pc+2, ...: anything else (a jump, divergence,
   // a reconvergence pop, a parked or regrouped warp) refetches.
-  resync_cta(w.cta);
+  if (branch_->changes_one_slot())
+    resync(wi);  // also marks its candidate stale (the I-buffer popped)
+  else
+    resync_cta(w.cta);
 }
 
 void IssueUnit::release_barriers(Cta& c) {
@@ -732,6 +752,7 @@ void IssueUnit::release_barriers(Cta& c) {
       Warp& w = warps_[wi];
       if (!w.live || w.barrier != static_cast<int>(id)) continue;
       w.barrier = -1;
+      cand_[wi].stale = true;
       branch_->set_blocked(wi, false);
       policies_[wi % p_.schedulers]->on_wakeup(wi);
     }

@@ -335,6 +335,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void mark_cta_stale(uint32_t ci) {
     for (uint32_t wi : ctas_[ci].slots) cand_[wi].stale = true;
   }
+  // The CTA's warps whose scope shares a thread with `threads`: the only
+  // ones a scoreboard change for `threads` can concern.
+  void mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads);
   std::vector<std::unique_ptr<KernelInfo>> kernels_;
   InstructionBuffer ibuf_;
   Scoreboard sb_;

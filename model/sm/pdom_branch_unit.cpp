@@ -7,7 +7,9 @@
 namespace simt::sm {
 
 PdomBranchUnit::PdomBranchUnit(uint32_t slots, uint32_t warp_size)
-    : BranchUnit(slots, warp_size), stacks_(slots), cfg_(slots, nullptr) {}
+    : BranchUnit(slots, warp_size), stacks_(slots), cfg_(slots, nullptr) {
+  changes_one_slot_ = true;
+}
 
 void PdomBranchUnit::register_stats(stats::Registry& r, const std::string& prefix) {
   st_max_depth_ = &r.counter(prefix + ".max_stack_depth", "deepest per-warp reconvergence stack");
