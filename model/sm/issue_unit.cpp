@@ -605,6 +605,19 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   execute(s, cands_[pick].warp, now);
 }
 
+uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
+  const uint32_t ws = p_.warp_size;
+  uint64_t bits = 0;
+  if ((ws & (ws - 1)) == 0) {  // a power of two: fold each word's ws-bit chunks
+    const uint64_t chunk = ws == 64 ? ~uint64_t{0} : (uint64_t{1} << ws) - 1;
+    for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i)
+      for (uint64_t w = m.word(i); w; w = ws == 64 ? 0 : w >> ws) bits |= w & chunk;
+    return bits;
+  }
+  m.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % ws); });
+  return bits;
+}
+
 void IssueUnit::refresh(uint32_t w) {
   Candidate& k = cand_[w];
   k.stale = false;
@@ -658,13 +671,10 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   st_active_lanes_ += lanes;
   ++*sched_stats_[s].issued;
   count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
-  uint64_t lane_bits = 0;
-  active.for_each([&](uint32_t t) { lane_bits |= uint64_t{1} << (t % p_.warp_size); });
+  const uint64_t lane_bits = lanes_of(active);
   if (tracing_) {
     trace_.issued_warp[s] = static_cast<int32_t>(wi);
-    uint64_t bits = 0;
-    mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % p_.warp_size); });
-    trace_.active_mask[s] = bits;
+    trace_.active_mask[s] = lanes_of(mask);
   }
   if (wt_) trace_issue(s, wi, pc, mask, now);
 

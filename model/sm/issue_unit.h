@@ -332,6 +332,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   };
   std::vector<Candidate> cand_;
   void refresh(uint32_t wi);
+  // Lanes of a thread set: bit l for a thread t with t % warp_size == l.
+  uint64_t lanes_of(const func::ThreadMask& m) const;
   void mark_cta_stale(uint32_t ci) {
     for (uint32_t wi : ctas_[ci].slots) cand_[wi].stale = true;
   }

@@ -92,8 +92,7 @@ void IssueUnit::trace_stall(uint32_t s, uint64_t now) {
 void IssueUnit::trace_issue(uint32_t s, uint32_t wi, uint32_t pc, const func::ThreadMask& mask, uint64_t now) {
   const Warp& w = warps_[wi];
   const ptx::Program& prog = prog_of(w);
-  uint64_t bits = 0;
-  mask.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % p_.warp_size); });
+  const uint64_t bits = lanes_of(mask);
   static const std::string kNoText = "?";
   wt_->issue(now, sm_id_, s, wi, pc, bits, pc < prog.text.size() ? prog.text[pc] : kNoText);
 }
