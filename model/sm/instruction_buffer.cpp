@@ -40,10 +40,9 @@ void InstructionBuffer::push(uint32_t warp, uint32_t pc, const ptx::Instr* instr
   ++count_[warp];
 }
 
-void InstructionBuffer::set_ready(uint32_t warp, bool ready) {
+void InstructionBuffer::set_ready_misuse(uint32_t warp) const {
   check_warp(warp);
-  if (count_[warp] == 0) throw std::logic_error("ibuffer: set_ready on the empty buffer of warp " + std::to_string(warp));
-  at(warp, 0).ready = ready;
+  throw std::logic_error("ibuffer: set_ready on the empty buffer of warp " + std::to_string(warp));
 }
 
 void InstructionBuffer::pop(uint32_t warp) {

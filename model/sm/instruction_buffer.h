@@ -49,7 +49,12 @@ class InstructionBuffer {
   const Entry* front(uint32_t warp) const {
     return count_[warp] ? &slots_[size_t(warp) * cap_ + head_[warp]] : nullptr;
   }
-  void set_ready(uint32_t warp, bool ready);  // on the front entry
+  // On the front entry; inline: the issue stage calls it for every candidate
+  // every cycle.
+  void set_ready(uint32_t warp, bool ready) {
+    if (warp >= warps_ || count_[warp] == 0) set_ready_misuse(warp);
+    slots_[size_t(warp) * cap_ + head_[warp]].ready = ready;
+  }
   // Removes the front entry (it issued). Throws std::logic_error when empty.
   void pop(uint32_t warp);
   // Discards every entry of the warp; returns how many were discarded.
@@ -63,6 +68,7 @@ class InstructionBuffer {
  private:
   Entry& at(uint32_t warp, uint32_t k) { return slots_[size_t(warp) * cap_ + (head_[warp] + k) % cap_]; }
   void check_warp(uint32_t warp) const;
+  [[noreturn]] void set_ready_misuse(uint32_t warp) const;
 
   uint32_t warps_, cap_;
   std::vector<Entry> slots_;  // [warp][cap_] rings

@@ -567,24 +567,18 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
   cands_.clear();
   bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
+  const bool ranks = branch_->ranks_warps();
   sched_live_[s].for_each([&](uint32_t w) {
     const Candidate& k = cand_[w];
     if (k.stale) refresh(w);
     if (!k.eligible) return;
-    const Warp& wp = warps_[w];
     const bool pipe_free = k.pipe == PipeKind::None || !latches_[s][static_cast<size_t>(k.pipe)].full();
-    WarpCandidate c;
-    c.warp = w;
+    cands_.push_back(k.offer);
+    WarpCandidate& c = cands_.back();
     c.ready = k.hazard == Hazard::None && pipe_free;
-    c.cls = k.cls;
-    c.age = wp.age;
-    c.long_wait = k.long_wait;
-    c.block = wp.cta;
-    c.block_age = ctas_[wp.cta].age;
-    c.priority = branch_->ranks_warps() ? branch_->priority(w) : 0;
+    if (ranks) c.priority = branch_->priority(w);
     pipe_blocked = pipe_blocked || (k.hazard == Hazard::None && !pipe_free);
     ibuf_.set_ready(w, c.ready);
-    cands_.push_back(c);
   });
   if (cands_.empty()) {
     if (wt_) trace_stall(s, now);
@@ -628,9 +622,14 @@ void IssueUnit::refresh(uint32_t w) {
   if (!k.eligible) return;
   const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
   k.hazard = sb_.check(wp.cta, ws.scope, du);
-  k.long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
   k.pipe = pipe_of(e->instr->cls);
-  k.cls = e->instr->cls;
+  WarpCandidate& c = k.offer;
+  c.warp = w;
+  c.cls = e->instr->cls;
+  c.age = wp.age;
+  c.long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+  c.block = wp.cta;
+  c.block_age = ctas_[wp.cta].age;
 }
 
 void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {

@@ -326,9 +326,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     bool stale = true;
     bool eligible = false;  // running, not at a barrier, its next instruction buffered
     Hazard hazard = Hazard::None;
-    bool long_wait = false;  // the hazard is on a long-latency (memory) result
     PipeKind pipe = PipeKind::None;
-    ptx::InstrClass cls = ptx::InstrClass::Int;
+    WarpCandidate offer;    // what the policy sees, but `ready` and `priority` (per cycle)
   };
   std::vector<Candidate> cand_;
   void refresh(uint32_t wi);
