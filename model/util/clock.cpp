@@ -83,7 +83,9 @@ void Clock::arm(uint64_t cycle) {
   // cycle first and an earlier one next would leave a cancelled entry in
   // SystemC's timed queue every cycle.
   if (stepping_ || cycle >= armed_for_) return;  // sc_event keeps the earliest pending notification
-  event_.notify(cycles(cycle) - sc_core::sc_time_stamp());
+  // In time-resolution units: no floating point on this per-cycle path.
+  const uint64_t at = cycle * cycle_time().value();
+  event_.notify(sc_core::sc_time::from_value(at - sc_core::sc_time_stamp().value()));
   armed_for_ = cycle;
 }
 
