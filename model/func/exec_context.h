@@ -70,6 +70,9 @@ struct ExecContext {
   bool failed() const { return out.control == Control::Fault; }
 };
 
+// Value of immediate operand `o` read as type `ty` (what src() returns for it).
+uint64_t imm_bits(const ptx::Operand& o, ptx::Type ty);
+
 using Handler = void (*)(ExecContext&);
 
 struct HandlerTable {

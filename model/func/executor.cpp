@@ -3,6 +3,7 @@
 #include "func/executor.h"
 
 #include "func/exec_context.h"
+#include "func/fast_path.h"
 #include "util/error.h"
 
 namespace simt::func {
@@ -100,7 +101,7 @@ std::string check_registers(const ptx::Program& prog, const ptx::Instr& in) {
 
 }  // namespace
 
-Executor::Executor(const ptx::Program& prog) : prog_(&prog) {
+Executor::Executor(const ptx::Program& prog, bool fast_paths) : prog_(&prog) {
   for (uint32_t pc = 0; pc < prog.code.size(); ++pc) {
     const ptx::Instr& in = prog.code[pc];
     std::string why;
@@ -119,7 +120,29 @@ Executor::Executor(const ptx::Program& prog) : prog_(&prog) {
                         text + "': " + why);
     }
   }
+  if (fast_paths) fast_ = std::make_shared<const FastProgram>(prog);
 }
+
+namespace {
+
+// Threads of `mask` whose guard predicate holds, a 64-thread word at a time.
+ThreadMask guarded(const CtaState& cta, const ptx::Operand& guard, const ThreadMask& mask) {
+  ThreadMask active;
+  const uint64_t* row = cta.reg_row(guard.reg);
+  const uint32_t words = (cta.threads() + 63) / 64;
+  for (uint32_t i = 0; i < words; ++i) {
+    const uint64_t w = mask.word(i);
+    if (!w) continue;
+    const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w)), hi = 64 - static_cast<uint32_t>(__builtin_clzll(w));
+    const uint64_t* r = row + size_t{i} * 64;
+    uint64_t g = 0;
+    for (uint32_t k = lo; k < hi; ++k) g |= (r[k] & 1) << k;
+    active.set_word(i, (guard.neg ? ~g : g) & w);
+  }
+  return active;
+}
+
+}  // namespace
 
 void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
                     StepResult& out) const {
@@ -133,17 +156,17 @@ void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const Thread
     return;
   }
   const ptx::Instr& in = prog_->code[pc];
-  ExecContext ctx{cta, env, in, pc, mask, mask, out};
-  if (in.guard.kind != Operand::Kind::None) {
-    // Guard predicate: one bit per thread; threads where it is false do nothing.
-    const uint64_t* row = cta.reg_row(in.guard.reg);
-    const bool neg = in.guard.neg;
-    ThreadMask active;
-    mask.for_each([&](uint32_t t) {
-      if (((row[t] & 1) != 0) != neg) active.set(t);
-    });
-    ctx.mask = active;
+  // Guard predicate: one bit per thread; threads where it is false do nothing.
+  const bool guard = in.guard.kind != Operand::Kind::None;
+  if (fast_) {
+    const FastInstr& f = fast_->code[pc];
+    if (f.run) {
+      f.run(f, cta, guard ? guarded(cta, in.guard, mask) : mask);
+      return;
+    }
   }
+  ExecContext ctx{cta, env, in, pc, mask, mask, out};
+  if (guard) ctx.mask = guarded(cta, in.guard, mask);
   handler_table().by_op[static_cast<size_t>(in.op)](ctx);
 }
 
