@@ -141,7 +141,9 @@ bool ExecContext::pred(const Operand& o, uint32_t t) const {
   return v != o.neg;
 }
 
-uint64_t ExecContext::sreg(Sreg s, uint32_t t) const {
+uint64_t ExecContext::sreg(Sreg s, uint32_t t) const { return sreg_value(cta, s, t); }
+
+uint64_t sreg_value(const CtaState& cta, Sreg s, uint32_t t) {
   // PTX lanes and lane masks always refer to 32-thread groups (t / 32), whatever
   // warp width the timing model uses; %warpid follows the hardware warp width.
   const uint32_t lane = t & 31;

@@ -127,7 +127,7 @@ namespace {
 
 // Threads of `mask` whose guard predicate holds, a 64-thread word at a time.
 ThreadMask guarded(const CtaState& cta, const ptx::Operand& guard, const ThreadMask& mask) {
-  ThreadMask active;
+  ThreadMask active = mask;  // a copy, not a cleared mask: its empty words are already zero
   const uint64_t* row = cta.reg_row(guard.reg);
   const uint32_t words = (cta.threads() + 63) / 64;
   for (uint32_t i = 0; i < words; ++i) {
@@ -158,15 +158,19 @@ void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const Thread
   const ptx::Instr& in = prog_->code[pc];
   // Guard predicate: one bit per thread; threads where it is false do nothing.
   const bool guard = in.guard.kind != Operand::Kind::None;
+  const ThreadMask active = guard ? guarded(cta, in.guard, mask) : mask;
   if (fast_) {
     const FastInstr& f = fast_->code[pc];
     if (f.run) {
-      f.run(f, cta, guard ? guarded(cta, in.guard, mask) : mask);
+      f.run(f, cta, active);
+      return;
+    }
+    if (f.mem && !env.record_accesses && f.mem(f, cta, env, active)) {
+      (in.op == ptx::Op::St ? out.is_store : out.is_load) = true;
       return;
     }
   }
-  ExecContext ctx{cta, env, in, pc, mask, mask, out};
-  if (guard) ctx.mask = guarded(cta, in.guard, mask);
+  ExecContext ctx{cta, env, in, pc, active, mask, out};
   handler_table().by_op[static_cast<size_t>(in.op)](ctx);
 }
 

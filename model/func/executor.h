@@ -79,7 +79,7 @@ struct StepResult {
 
   void reset() {
     control = Control::Next;
-    taken.clear();
+    if (taken.any()) taken.clear();  // most steps leave it empty; testing is cheaper than clearing
     target = ptx::kNoPc;
     bar_id = bar_count = 0;
     bar_arrive = bar_red = false;

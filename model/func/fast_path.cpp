@@ -340,6 +340,40 @@ FastKernel pick_selp(const FastInstr& f) {
   return k_selp<ImmSrc, ImmSrc>;
 }
 
+// ---------------------------------------------------------------- mov from a special register
+void k_sreg(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+  uint64_t* d = cta.reg_row(f.dst);
+  const ptx::Sreg s = f.sreg;
+  const uint64_t mask = f.src[0].mask;
+  const RegWrite w = f.w;
+  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+    for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(sreg_value(cta, s, t) & mask);
+  });
+}
+
+// ---------------------------------------------------------------- and/or/xor/not on predicates
+// A predicate operand as pred() reads it: register bit 0 or a constant, then `!`.
+struct PredSrc {
+  const uint64_t* row;
+  uint64_t c, neg;
+  PredSrc(const FastOperand& o, CtaState& cta)
+      : row(o.reg != ptx::kNoReg ? cta.reg_row(o.reg) : nullptr), c(o.imm), neg(o.neg ? 1 : 0) {}
+  uint64_t operator()(uint32_t t) const { return (row ? row[t] & 1 : c) ^ neg; }
+};
+template <Op O>
+void k_plogic(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+  uint64_t* d = cta.reg_row(f.dst);
+  const PredSrc a(f.src[0], cta), b(f.src[1], cta);
+  const RegWrite w = f.w;
+  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+    for (uint32_t t = lo; t < hi; ++t) {
+      const uint64_t x = a(t);
+      const uint64_t r = O == Op::And ? (x & b(t)) : O == Op::Or ? (x | b(t)) : O == Op::Xor ? (x ^ b(t)) : (x ^ 1);
+      d[t] = w.apply(r);
+    }
+  });
+}
+
 // ---------------------------------------------------------------- decoding
 bool has(const Instr& in, uint32_t f) { return (in.flags & f) != 0; }
 
@@ -511,20 +545,45 @@ FastKernel decode_setp(const ptx::Program& prog, const Instr& in, FastInstr& f) 
   return ptx::type_is_signed(ty) ? pick_icmp<true>(f) : pick_icmp<false>(f);
 }
 
+FastKernel decode_plogic(const ptx::Program& prog, const Instr& in, FastInstr& f) {
+  const Operand& d = in.ops[0];
+  if (in.flags || d.kind != Operand::Kind::Reg || d.reg == ptx::kNoReg) return nullptr;
+  const bool unary = in.op == Op::Not;
+  if (in.nops < (unary ? 2 : 3) || !pred_operand(in.ops[1], f.src[0])) return nullptr;
+  if (!unary && !pred_operand(in.ops[2], f.src[1])) return nullptr;
+  f.dst = d.reg;
+  f.w = RegWrite::of(prog.regs[d.reg].type, Type::Pred);
+  switch (in.op) {
+    case Op::And: return k_plogic<Op::And>;
+    case Op::Or: return k_plogic<Op::Or>;
+    case Op::Xor: return k_plogic<Op::Xor>;
+    default: return k_plogic<Op::Not>;
+  }
+}
+
 FastKernel decode(const ptx::Program& prog, const Instr& in, FastInstr& f) {
   const Type ty = in.type;
   switch (in.op) {
+    case Op::And: case Op::Or: case Op::Xor: case Op::Not:
+      if (ty == Type::Pred) return decode_plogic(prog, in, f);
+      if (in.op == Op::Not) return nullptr;
+      [[fallthrough]];
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Min: case Op::Max:
     case Op::Div: case Op::Fma: case Op::Neg: case Op::Abs:
-    case Op::Shl: case Op::Shr: case Op::And: case Op::Or: case Op::Xor:
+    case Op::Shl: case Op::Shr:
       if (ty == Type::F32) return decode_float<float>(prog, in, f);
       if (ty == Type::F64) return decode_float<double>(prog, in, f);
       if (!is_int(ty) || in.rnd != Rnd::None) return nullptr;
       return decode_int(prog, in, f);
     case Op::Mov:
-      // Scalar moves of a register or constant (vectors and special registers: general).
-      if (in.vec != 1 || in.flags || in.nops != 2 || !plain_dst(prog, in, ty, f) || !plain_sources(in, {ty}, f))
-        return nullptr;
+      // Scalar moves of a register, constant or special register (vectors: general).
+      if (in.vec != 1 || in.flags || in.nops != 2 || !plain_dst(prog, in, ty, f)) return nullptr;
+      if (in.ops[1].kind == Operand::Kind::Sreg) {
+        f.sreg = in.ops[1].sreg;
+        f.src[0].mask = ExecContext::width_mask(ty);
+        return k_sreg;
+      }
+      if (!plain_sources(in, {ty}, f)) return nullptr;
       return pick1<Copy>(f);
     case Op::Cvt: {
       // Integer to integer without .sat; the float conversions keep the general handler.
@@ -572,7 +631,12 @@ FastProgram::FastProgram(const ptx::Program& prog) : code(prog.code.size()) {
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
     FastInstr f;
     f.run = decode(prog, prog.code[pc], f);
-    code[pc] = f.run ? f : FastInstr{};
+    if (f.run) {
+      code[pc] = f;
+      continue;
+    }
+    FastInstr m;
+    if (decode_fast_memory(prog, prog.code[pc], m)) code[pc] = m;
   }
 }
 

@@ -27,21 +27,30 @@ struct FastOperand {
   uint64_t imm = 0;
 };
 
+struct ExecEnv;
 struct FastInstr;
 using FastKernel = void (*)(const FastInstr& f, CtaState& cta, const ThreadMask& active);
+// Loads and stores: returns false, having changed nothing, when some thread
+// would fault or needs the general path; the general handler then runs.
+using FastMemKernel = bool (*)(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& active);
 
 struct FastInstr {
-  FastKernel run = nullptr;  // null: use the general handler
+  FastKernel run = nullptr;     // null: use the general handler
+  FastMemKernel mem = nullptr;  // used only when no access list is recorded
   uint32_t dst = ptx::kNoReg, dst2 = ptx::kNoReg;  // dst2: setp's second predicate
   RegWrite w, w2;
   FastOperand src[3];
   // Per-operation parameters.
   ptx::CmpOp cmp = ptx::CmpOp::None;
+  ptx::Sreg sreg = ptx::Sreg::TidX;  // mov from a special register
   uint8_t bits = 0;  // operand width in bits (shifts, compares, wide multiplies)
   bool sgn = false;
   bool flag = false;  // op-specific: min/max: .NaN; cvta: to the space
   uint64_t base = 0, wrap = 0;  // cvta window
 };
+
+// The memory kernels (fast_memory.cpp); false when `in` has none.
+bool decode_fast_memory(const ptx::Program& prog, const ptx::Instr& in, FastInstr& f);
 
 struct FastProgram {
   std::vector<FastInstr> code;  // indexed by PC
