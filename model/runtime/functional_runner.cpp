@@ -76,18 +76,24 @@ void FunctionalRunner::release_syncs(func::CtaState& cta, const func::ExecEnv& e
 void FunctionalRunner::form_warps(const func::CtaState& cta, uint64_t cta_index) {
   const uint32_t n = cta.threads();
   const uint32_t ws = opts_.warp_size;
-  std::vector<uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
+  order_.resize(n);
+  std::iota(order_.begin(), order_.end(), 0u);
   if (opts_.grouping == Grouping::Random) {
     util::Rng rng(opts_.grouping_seed * 0x100000001b3ull + cta_index);
-    for (uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.next() % i]);
+    for (uint32_t i = n; i > 1; --i) std::swap(order_[i - 1], order_[rng.next() % i]);
   }
-  warps_.clear();
-  for (uint32_t first = 0; first < n; first += ws) {
-    Warp w;
-    for (uint32_t i = first; i < std::min(n, first + ws); ++i) w.threads.set(order[i]);
+  // Warps of the previous CTA are reset, not reallocated. Their stacks' max
+  // depth carries over, which is harmless: run_warp already folded it into
+  // the launch's maximum.
+  warps_.resize((n + ws - 1) / ws);
+  for (uint32_t first = 0, i = 0; first < n; first += ws, ++i) {
+    Warp& w = warps_[i];
+    w.threads.clear();
+    for (uint32_t k = first; k < std::min(n, first + ws); ++k) w.threads.set(order_[k]);
     w.stack.reset(0, w.threads);
-    warps_.push_back(std::move(w));
+    w.barrier = -1;
+    w.at_sync = false;
+    w.done = false;
   }
 }
 
