@@ -388,14 +388,43 @@ FastKernel pick_fma(const FastInstr& f) { return pick3<FFma<T>>(f); }
 #endif
 
 // ---------------------------------------------------------------- mov from a special register
+// Special registers that depend on the thread; the others are one value per CTA.
+bool per_thread(ptx::Sreg s) {
+  switch (s) {
+    case ptx::Sreg::TidX: case ptx::Sreg::TidY: case ptx::Sreg::TidZ: case ptx::Sreg::Laneid:
+    case ptx::Sreg::Warpid: case ptx::Sreg::LanemaskEq: case ptx::Sreg::LanemaskLe:
+    case ptx::Sreg::LanemaskLt: case ptx::Sreg::LanemaskGe: case ptx::Sreg::LanemaskGt:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void k_sreg(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const ptx::Sreg s = f.sreg;
   const uint64_t mask = f.src[0].mask;
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(sreg_value(cta, s, t) & mask);
-  });
+  const uint32_t bx = cta.geometry().block[0];
+  if (!per_thread(s)) {
+    const uint64_t v = m.any() ? w.apply_value(sreg_value(cta, s, m.first()) & mask) : 0;
+    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+      for (uint32_t t = lo; t < hi; ++t) d[t] = v;
+    });
+  } else if (s == ptx::Sreg::TidX) {
+    // t % ntid.x, stepped along the run instead of divided per thread.
+    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+      uint32_t x = lo % bx;
+      for (uint32_t t = lo; t < hi; ++t) {
+        d[t] = w.apply_value(x & mask);
+        if (++x == bx) x = 0;
+      }
+    });
+  } else {
+    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+      for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(sreg_value(cta, s, t) & mask);
+    });
+  }
 }
 
 // ---------------------------------------------------------------- and/or/xor/not on predicates

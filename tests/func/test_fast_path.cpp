@@ -25,6 +25,7 @@ constexpr uint32_t kThreads = 100;  // two 64-thread words, the second partly us
 
 struct Twin {
   ExecFixture fast, slow;
+  func::Dim3 block{{kThreads, 1, 1}};
   uint64_t buf = 0;  // a global buffer, at the same address in both
   uint64_t buf_bytes = 0;
 
@@ -42,6 +43,13 @@ struct Twin {
     slow.params = fast.params;
     fast.build(kThreads, shared_bytes, local_bytes);
     slow.build(kThreads, shared_bytes, local_bytes);
+    if (block[0] != kThreads) {  // a 2-D or 3-D block of the same kThreads threads
+      for (ExecFixture* x : {&fast, &slow}) {
+        x->geom.block = block;
+        x->geom.grid = {{3, 2, 1}};
+        x->cta = std::make_unique<func::CtaState>(x->prog, x->geom, func::Dim3{{2, 1, 0}}, x->params);
+      }
+    }
     slow.exec = std::make_unique<func::Executor>(slow.prog, false);
     fast.env.record_accesses = false;
     buf_bytes = global_bytes;
@@ -310,4 +318,27 @@ BOOST_AUTO_TEST_CASE(access_list_is_recorded_only_when_asked) {
   f.env.record_accesses = false;
   BOOST_CHECK(f.run(ld).accesses.empty());
   BOOST_CHECK(f.out.is_load);
+}
+
+BOOST_AUTO_TEST_CASE(special_register_moves_match_on_a_2d_block) {
+  Twin w;
+  w.block = {{10, 5, 2}};
+  const uint32_t u32 = w.reg(Type::U32), u16 = w.reg(Type::U16), u64 = w.reg(Type::U64);
+  const std::vector<std::pair<std::string, Instr>> cases = {
+      {"%tid.x", make(Op::Mov, Type::U32, {R(u32), Sreg(ptx::Sreg::TidX)})},
+      {"%tid.y", make(Op::Mov, Type::U32, {R(u32), Sreg(ptx::Sreg::TidY)})},
+      {"%tid.z into u64", make(Op::Mov, Type::U32, {R(u64), Sreg(ptx::Sreg::TidZ)})},
+      {"%ntid.y", make(Op::Mov, Type::U16, {R(u16), Sreg(ptx::Sreg::NtidY)})},
+      {"%ctaid.x", make(Op::Mov, Type::U32, {R(u32), Sreg(ptx::Sreg::CtaidX)})},
+      {"%nctaid.y", make(Op::Mov, Type::U32, {R(u32), Sreg(ptx::Sreg::NctaidY)})},
+      {"%warpid", make(Op::Mov, Type::U32, {R(u32), Sreg(ptx::Sreg::Warpid)})},
+      {"%lanemask_lt", make(Op::Mov, Type::U32, {R(u32), Sreg(ptx::Sreg::LanemaskLt)})},
+  };
+  for (const auto& c : cases) w.add(c.second);
+  w.build();
+  for (uint32_t pc = 0; pc < cases.size(); ++pc)
+    for (const auto& [mname, m] : masks()) {
+      randomise(w, pc + 7);
+      w.check(pc, m, cases[pc].first + ", mask " + mname);
+    }
 }
