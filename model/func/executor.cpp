@@ -144,34 +144,45 @@ ThreadMask guarded(const CtaState& cta, const ptx::Operand& guard, const ThreadM
 
 }  // namespace
 
-void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
-                    StepResult& out) const {
-  out.reset();
-  if (pc >= prog_->code.size()) {
-    out.control = Control::Fault;
-    out.fault.message = "PC " + std::to_string(pc) + " is outside the program";
-    out.fault.tid = mask.first() < cta.threads() ? mask.first() : 0;
-    out.fault.addr = 0;
-    out.fault.has_addr = false;
+namespace {
+
+// A PC outside the program: a fault, not a crash.
+[[gnu::noinline, gnu::cold]] void bad_pc(const CtaState& cta, uint32_t pc, const ThreadMask& mask, StepResult& out) {
+  out.control = Control::Fault;
+  out.fault.message = "PC " + std::to_string(pc) + " is outside the program";
+  out.fault.tid = mask.first() < cta.threads() ? mask.first() : 0;
+  out.fault.addr = 0;
+  out.fault.has_addr = false;
+}
+
+// Everything but the ALU fast kernels, out of line so the fast path of
+// step() stays a short function (small frame, few saved registers).
+[[gnu::noinline]] void step_general(const FastInstr* f, CtaState& cta, const ExecEnv& env, const ptx::Instr& in,
+                                    uint32_t pc, const ThreadMask& mask, StepResult& out) {
+  const ThreadMask active = in.guard.kind != Operand::Kind::None ? guarded(cta, in.guard, mask) : mask;
+  if (f && f->mem && !env.record_accesses && f->mem(*f, cta, env, active)) {
+    (in.op == ptx::Op::St ? out.is_store : out.is_load) = true;
     return;
-  }
-  const ptx::Instr& in = prog_->code[pc];
-  // Guard predicate: one bit per thread; threads where it is false do nothing.
-  const bool guard = in.guard.kind != Operand::Kind::None;
-  const ThreadMask active = guard ? guarded(cta, in.guard, mask) : mask;
-  if (fast_) {
-    const FastInstr& f = fast_->code[pc];
-    if (f.run) {
-      f.run(f, cta, active);
-      return;
-    }
-    if (f.mem && !env.record_accesses && f.mem(f, cta, env, active)) {
-      (in.op == ptx::Op::St ? out.is_store : out.is_load) = true;
-      return;
-    }
   }
   ExecContext ctx{cta, env, in, pc, active, mask, out};
   handler_table().by_op[static_cast<size_t>(in.op)](ctx);
+}
+
+}  // namespace
+
+void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
+                    StepResult& out) const {
+  out.reset();
+  if (pc >= prog_->code.size()) return bad_pc(cta, pc, mask, out);
+  const ptx::Instr& in = prog_->code[pc];
+  const FastInstr* f = fast_ ? &fast_->code[pc] : nullptr;
+  if (f && f->run) {
+    // Guard predicate: one bit per thread; threads where it is false do nothing.
+    if (in.guard.kind != Operand::Kind::None) f->run(*f, cta, guarded(cta, in.guard, mask));
+    else f->run(*f, cta, mask);
+    return;
+  }
+  step_general(f, cta, env, in, pc, mask, out);
 }
 
 }  // namespace simt::func
