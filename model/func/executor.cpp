@@ -182,6 +182,12 @@ void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const Thread
     else f->run(*f, cta, mask);
     return;
   }
+  if (f && f->branch) {  // what exec_bra does, without building an ExecContext
+    out.control = Control::Branch;
+    out.taken = in.guard.kind != Operand::Kind::None ? guarded(cta, in.guard, mask) : mask;
+    out.target = f->target;
+    return;
+  }
   step_general(f, cta, env, in, pc, mask, out);
 }
 

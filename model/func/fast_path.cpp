@@ -215,22 +215,30 @@ struct FFma : Stateless {
     return FBits<T>::put(std::fma(FBits<T>::get(a), FBits<T>::get(b), FBits<T>::get(c)));
   }
 };
-template <class T>
-struct FMin {
+// min/max as fm::fmin_ptx/fmax_ptx then put(), written as selects so the
+// lane loop has no branches: equal inputs give the OR (min) or AND (max) of
+// their bits, which only differs from either input for +0/-0, where it is the
+// PTX answer; one NaN gives the other input, two NaNs (or any with .NaN) the
+// canonical NaN.
+template <class T, bool Max>
+struct FMinMax {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  static constexpr U kNan = sizeof(T) == 4 ? U(fm::kCanonNanF32) : U(fm::kCanonNanF64);
   bool nan;
-  explicit FMin(const FastInstr& f) : nan(f.flag) {}
-  uint64_t operator()(uint64_t a, uint64_t b) const {
-    return FBits<T>::put(fm::fmin_ptx(FBits<T>::get(a), FBits<T>::get(b), nan));
+  explicit FMinMax(const FastInstr& f) : nan(f.flag) {}
+  uint64_t operator()(uint64_t ab, uint64_t bb) const {
+    const U ua = static_cast<U>(ab), ub = static_cast<U>(bb);
+    const T a = FBits<T>::get(ab), b = FBits<T>::get(bb);
+    const bool na = a != a, nb = b != b;
+    U r = (Max ? a > b : a < b) ? ua : ub;
+    if (a == b) r = Max ? (ua & ub) : (ua | ub);
+    if (na) r = (nb || nan) ? kNan : ub;
+    if (nb) r = (na || nan) ? kNan : ua;
+    return r;
   }
 };
-template <class T>
-struct FMax {
-  bool nan;
-  explicit FMax(const FastInstr& f) : nan(f.flag) {}
-  uint64_t operator()(uint64_t a, uint64_t b) const {
-    return FBits<T>::put(fm::fmax_ptx(FBits<T>::get(a), FBits<T>::get(b), nan));
-  }
-};
+template <class T> using FMin = FMinMax<T, false>;
+template <class T> using FMax = FMinMax<T, true>;
 // neg/abs flip or clear the sign bit of the raw bits (no .ftz).
 struct FSign {
   uint64_t sign;
@@ -711,8 +719,14 @@ FastProgram::FastProgram(const ptx::Program& prog) : code(prog.code.size()) {
       code[pc] = f;
       continue;
     }
+    const Instr& in = prog.code[pc];
+    if (in.op == Op::Bra && in.nops >= 1 && in.ops[0].kind == Operand::Kind::Label) {
+      code[pc].branch = true;
+      code[pc].target = static_cast<uint32_t>(in.ops[0].imm);
+      continue;
+    }
     FastInstr m;
-    if (decode_fast_memory(prog, prog.code[pc], m)) code[pc] = m;
+    if (decode_fast_memory(prog, in, m)) code[pc] = m;
   }
 }
 

@@ -37,6 +37,8 @@ using FastMemKernel = bool (*)(const FastInstr& f, CtaState& cta, const ExecEnv&
 struct FastInstr {
   FastKernel run = nullptr;     // null: use the general handler
   FastMemKernel mem = nullptr;  // used only when no access list is recorded
+  bool branch = false;          // bra: the guard's threads go to `target`
+  uint32_t target = ptx::kNoPc;
   uint32_t dst = ptx::kNoReg, dst2 = ptx::kNoReg;  // dst2: setp's second predicate
   RegWrite w, w2;
   FastOperand src[3];

@@ -74,6 +74,8 @@ struct Twin {
       const func::StepResult& a = fast.run(pc, m);
       const func::StepResult& b = slow.run(pc, m);
       BOOST_CHECK(a.control == b.control);
+      BOOST_CHECK(a.taken == b.taken);
+      BOOST_CHECK_EQUAL(a.target, b.target);
       BOOST_CHECK_EQUAL(a.is_load, b.is_load);
       BOOST_CHECK_EQUAL(a.is_store, b.is_store);
       BOOST_CHECK(a.accesses.empty());
@@ -224,6 +226,7 @@ BOOST_AUTO_TEST_CASE(alu_fast_kernels_match_general_handlers) {
       {"max.NaN.f64", with_flags(make(Op::Max, Type::F64, {R(f64), R(f64), R(g64)}), ptx::kNaN)},
       {"neg.f32", make(Op::Neg, Type::F32, {R(f32), R(g32)})},
       {"abs.f64", make(Op::Abs, Type::F64, {R(g64), R(f64)})},
+      {"bra", make(Op::Bra, Type::None, {Label(0)})},
   };
   // Each case three times: unguarded, @p, @!q.
   for (const auto& c : cases) {
