@@ -101,7 +101,7 @@ std::string check_registers(const ptx::Program& prog, const ptx::Instr& in) {
 
 }  // namespace
 
-Executor::Executor(const ptx::Program& prog, bool fast_paths) : prog_(&prog) {
+Executor::Executor(const ptx::Program& prog, bool fast_paths) : prog_(&prog), ncode_(prog.code.size()) {
   for (uint32_t pc = 0; pc < prog.code.size(); ++pc) {
     const ptx::Instr& in = prog.code[pc];
     std::string why;
@@ -173,7 +173,7 @@ namespace {
 void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
                     StepResult& out) const {
   out.reset();
-  if (pc >= prog_->code.size()) return bad_pc(cta, pc, mask, out);
+  if (pc >= ncode_) return bad_pc(cta, pc, mask, out);
   const ptx::Instr& in = prog_->code[pc];
   const FastInstr* f = fast_ ? &fast_->code[pc] : nullptr;
   if (f && f->run) {

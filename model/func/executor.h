@@ -108,6 +108,7 @@ class Executor {
 
  private:
   const ptx::Program* prog_;
+  size_t ncode_ = 0;  // prog_->code.size(), read on every step
   // Built once here: the common instructions with plain operands, decoded
   // so step() runs them as tight lane loops (shared: Executor stays copyable).
   std::shared_ptr<const FastProgram> fast_;
