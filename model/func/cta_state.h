@@ -41,8 +41,10 @@ class CtaState {
   uint64_t& reg(uint32_t r, uint32_t t) { return regs_[size_t{r} * nthreads_ + t]; }
   uint64_t reg(uint32_t r, uint32_t t) const { return regs_[size_t{r} * nthreads_ + t]; }
   uint64_t* reg_row(uint32_t r) { return &regs_[size_t{r} * nthreads_]; }
+  const uint64_t* reg_row(uint32_t r) const { return &regs_[size_t{r} * nthreads_]; }
 
   std::vector<uint8_t>& shared() { return shared_; }
+  const std::vector<uint8_t>& shared() const { return shared_; }
   const std::vector<uint8_t>& params() const { return *params_; }
   uint8_t* local(uint32_t t) { return local_.data() + size_t{t} * local_bytes_; }
   uint32_t local_bytes() const { return local_bytes_; }

@@ -87,6 +87,25 @@ uint64_t float_of(double v, Type ty) {
 
 }  // namespace
 
+uint64_t imm_bits(const Operand& o, Type ty) {
+  const bool fty = ptx::type_is_float(ty);
+  switch (o.imm_kind) {
+    case ImmKind::Int:
+      if (fty) return float_of(static_cast<double>(o.imm), ty);
+      if (ty == Type::Pred) return (o.imm != 0) ^ (o.neg ? 1 : 0);
+      return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
+    case ImmKind::F32Bits:
+      if (ty == Type::F32) return static_cast<uint64_t>(o.imm) & 0xffffffffu;
+      if (fty) return float_of(bits_f32(static_cast<uint64_t>(o.imm)), ty);
+      return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
+    case ImmKind::F64Bits:
+      if (ty == Type::F64) return static_cast<uint64_t>(o.imm);
+      if (fty) return float_of(bits_f64(static_cast<uint64_t>(o.imm)), ty);
+      return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
+  }
+  return 0;
+}
+
 uint64_t ExecContext::src_slow(int i, uint32_t t, Type ty) const {
   const Operand& o = in.ops[static_cast<size_t>(i)];
   switch (o.kind) {
@@ -96,24 +115,8 @@ uint64_t ExecContext::src_slow(int i, uint32_t t, Type ty) const {
       if (ty == Type::Pred) return (v & 1) ^ (o.neg ? 1 : 0);
       return v & ExecContext::width_mask(ty);
     }
-    case Operand::Kind::Imm: {
-      const bool fty = ptx::type_is_float(ty);
-      switch (o.imm_kind) {
-        case ImmKind::Int:
-          if (fty) return float_of(static_cast<double>(o.imm), ty);
-          if (ty == Type::Pred) return (o.imm != 0) ^ (o.neg ? 1 : 0);
-          return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
-        case ImmKind::F32Bits:
-          if (ty == Type::F32) return static_cast<uint64_t>(o.imm) & 0xffffffffu;
-          if (fty) return float_of(bits_f32(static_cast<uint64_t>(o.imm)), ty);
-          return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
-        case ImmKind::F64Bits:
-          if (ty == Type::F64) return static_cast<uint64_t>(o.imm);
-          if (fty) return float_of(bits_f64(static_cast<uint64_t>(o.imm)), ty);
-          return static_cast<uint64_t>(o.imm) & ExecContext::width_mask(ty);
-      }
-      return 0;
-    }
+    case Operand::Kind::Imm:
+      return imm_bits(o, ty);
     case Operand::Kind::Sreg:
       return sreg(o.sreg, t) & ExecContext::width_mask(ty);
     case Operand::Kind::Addr: {
@@ -138,7 +141,9 @@ bool ExecContext::pred(const Operand& o, uint32_t t) const {
   return v != o.neg;
 }
 
-uint64_t ExecContext::sreg(Sreg s, uint32_t t) const {
+uint64_t ExecContext::sreg(Sreg s, uint32_t t) const { return sreg_value(cta, s, t); }
+
+uint64_t sreg_value(const CtaState& cta, Sreg s, uint32_t t) {
   // PTX lanes and lane masks always refer to 32-thread groups (t / 32), whatever
   // warp width the timing model uses; %warpid follows the hardware warp width.
   const uint32_t lane = t & 31;

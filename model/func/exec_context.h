@@ -70,6 +70,12 @@ struct ExecContext {
   bool failed() const { return out.control == Control::Fault; }
 };
 
+// Value of special register `s` for thread `t` (what ExecContext::sreg returns).
+uint64_t sreg_value(const CtaState& cta, ptx::Sreg s, uint32_t t);
+
+// Value of immediate operand `o` read as type `ty` (what src() returns for it).
+uint64_t imm_bits(const ptx::Operand& o, ptx::Type ty);
+
 using Handler = void (*)(ExecContext&);
 
 struct HandlerTable {

@@ -2,14 +2,16 @@
 // isspacep and the ordering/prefetch no-ops.
 //
 // Every access goes through two passes: the first resolves and checks each
-// thread's address (space bounds, mapping, alignment) and records it in
-// out.accesses; the second commits. A fault therefore leaves the whole
-// instruction uncommitted, not only the faulting thread's part.
+// thread's address (space bounds, mapping, alignment) and records it (and,
+// when ExecEnv::record_accesses asks, in out.accesses); the second commits.
+// A fault therefore leaves the whole instruction uncommitted, not only the
+// faulting thread's part.
 #include <cstring>
 #include <type_traits>
 
 #include "func/address_space.h"
 #include "func/exec_context.h"
+#include "func/reg_write.h"
 
 namespace simt::func {
 
@@ -47,10 +49,32 @@ void with_space(Space s, Body&& body) {
   }
 }
 
+// The faults resolve() reports, out of line so the per-thread checks stay small.
+[[gnu::noinline, gnu::cold]] bool fail_global(ExecContext& c, uint32_t t, uint64_t a, Space s, Kind k, bool unmapped) {
+  if (unmapped)
+    c.fail_at(t, a, std::string(verb(k)) + " unmapped " + (s == Space::Const ? "const" : "global") + " address");
+  else
+    c.fail_at(t, a, std::string(verb(k)) + " constant memory (read-only)");
+  return false;
+}
+[[gnu::noinline, gnu::cold]] bool fail_window(ExecContext& c, uint32_t t, uint64_t a, Space s, Kind k,
+                                              uint64_t limit, bool out_of_range) {
+  if (out_of_range)
+    c.fail_at(t, a, std::string(verb(k)) + " " + ptx::space_name(s) + " address out of range (size " +
+                        std::to_string(limit) + ")");
+  else
+    c.fail_at(t, a, std::string(verb(k)) + " kernel parameter memory (read-only)");
+  return false;
+}
+[[gnu::noinline, gnu::cold]] void fail_misaligned(ExecContext& c, uint32_t t, uint64_t a, Kind k, uint32_t bytes) {
+  c.fail_at(t, a, std::string("misaligned ") + (k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic") +
+                      " address (access of " + std::to_string(bytes) + " bytes)");
+}
+
 // Checks [a, a + size) in space S for thread t; on success records the
 // resolved space/address in `rs`/`ra`, else reports the fault.
 template <Space S>
-bool resolve(ExecContext& c, uint32_t t, uint64_t a, uint32_t size, Kind k, Space& rs, uint64_t& ra) {
+inline bool resolve(ExecContext& c, uint32_t t, uint64_t a, uint32_t size, Kind k, Space& rs, uint64_t& ra) {
   if constexpr (S == Space::Generic) {
     if (in_window(a, kSharedWindow)) return resolve<Space::Shared>(c, t, a - kSharedWindow, size, k, rs, ra);
     if (in_window(a, kLocalWindow)) return resolve<Space::Local>(c, t, a - kLocalWindow, size, k, rs, ra);
@@ -60,30 +84,16 @@ bool resolve(ExecContext& c, uint32_t t, uint64_t a, uint32_t size, Kind k, Spac
     rs = S;
     ra = a;
     if constexpr (S == Space::Global || S == Space::Const) {
-      if (!c.env.global || !c.env.global->mapped(a, size)) {
-        c.fail_at(t, a, std::string(verb(k)) + " unmapped " + (S == Space::Const ? "const" : "global") +
-                            " address");
-        return false;
-      }
-      if (S == Space::Const && k != Kind::Load) {
-        c.fail_at(t, a, std::string(verb(k)) + " constant memory (read-only)");
-        return false;
-      }
+      if (!c.env.global || !c.env.global->mapped(a, size)) return fail_global(c, t, a, S, k, true);
+      if (S == Space::Const && k != Kind::Load) return fail_global(c, t, a, S, k, false);
       return true;
     } else {
       uint64_t limit = 0;
       if constexpr (S == Space::Shared) limit = c.cta.shared().size();
       if constexpr (S == Space::Local) limit = c.cta.local_bytes();
       if constexpr (S == Space::Param) limit = c.cta.params().size();
-      if (a > limit || size > limit - a) {
-        c.fail_at(t, a, std::string(verb(k)) + " " + ptx::space_name(S) + " address out of range (size " +
-                            std::to_string(limit) + ")");
-        return false;
-      }
-      if (S == Space::Param && k != Kind::Load) {
-        c.fail_at(t, a, std::string(verb(k)) + " kernel parameter memory (read-only)");
-        return false;
-      }
+      if (a > limit || size > limit - a) return fail_window(c, t, a, S, k, limit, true);
+      if (S == Space::Param && k != Kind::Load) return fail_window(c, t, a, S, k, limit, false);
       return true;
     }
   }
@@ -111,42 +121,105 @@ uint64_t type_mask(Type ty) {
   return b >= 8 ? ~uint64_t{0} : (uint64_t{1} << (b * 8)) - 1;
 }
 
-// Address operand ([reg+imm], a register, or an absolute immediate).
-uint64_t address(const ExecContext& c, int i, uint32_t t) { return c.src(i, t, Type::U64); }
+// One thread's checked access, as pass 1 leaves it for pass 2.
+struct Slot {
+  uint32_t tid;
+  Space space;
+  uint64_t addr;  // within `space`
+};
 
-// Pass 1 for ld/st/atom: resolve and check every thread, filling out.accesses.
-// Returns false after a fault.
-bool resolve_all(ExecContext& c, int addr_op, uint32_t elem, uint32_t nelem, Kind k) {
-  const uint32_t bytes = elem * nelem;
+// The address operand decoded once per instruction: [reg+imm], a register,
+// or anything else (read per thread through ExecContext::src).
+struct AddrOperand {
+  const uint64_t* row = nullptr;  // base register, or null for none
+  uint64_t off = 0;
+  bool general = false;
+  AddrOperand(ExecContext& c, int i) {
+    const Operand& o = c.in.ops[static_cast<size_t>(i)];
+    if (o.kind == Operand::Kind::Addr) {
+      if (o.reg != ptx::kNoReg) row = c.cta.reg_row(o.reg);
+      off = static_cast<uint64_t>(o.imm);
+    } else if (o.kind == Operand::Kind::Reg && o.reg != ptx::kNoReg) {
+      row = c.cta.reg_row(o.reg);
+    } else {
+      general = true;
+    }
+  }
+  // Same value as c.src(i, t, Type::U64).
+  uint64_t at(const ExecContext& c, int i, uint32_t t) const {
+    if (general) return c.src(i, t, Type::U64);
+    return (row ? row[t] : 0) + off;
+  }
+};
+
+// Pass 1 for ld/st/atom: resolve and check every thread into `slots` (in
+// thread order) and, when the caller wants them, out.accesses. Returns the
+// number of slots, or -1 after a fault.
+int resolve_all(ExecContext& c, int addr_op, uint32_t elem, uint32_t nelem, Kind k, Slot* slots) {
+  const uint32_t bytes = elem * nelem;  // 1..32, a power of two
+  const bool record = c.env.record_accesses;
   auto& acc = c.out.accesses;
-  acc.reserve(size_t{c.mask.count()} * nelem);
+  if (record) acc.reserve(size_t{c.mask.count()} * nelem);
+  const AddrOperand ao(c, addr_op);
+  int n = 0;
   bool ok = true;
   with_space(c.in.space, [&](auto tag) {
     constexpr Space S = decltype(tag)::value;
     c.mask.for_each([&](uint32_t t) {
       if (!ok) return;
-      uint64_t a = address(c, addr_op, t);
+      uint64_t a = ao.at(c, addr_op, t);
       // Shared, local and param addresses are 32 bits wide: the hardware adds
       // base and offset modulo 2^32, and nvcc relies on it (a base formed as
       // buf - 68 in a 32-bit register, then [base+72]).
       if constexpr (S == Space::Shared || S == Space::Local || S == Space::Param) a &= kWindowSize - 1;
-      if (a % bytes != 0) {
-        c.fail_at(t, a, std::string("misaligned ") + (k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic") +
-                            " address (access of " + std::to_string(bytes) + " bytes)");
+      if ((a & (bytes - 1)) != 0) {
+        fail_misaligned(c, t, a, k, bytes);
         ok = false;
         return;
       }
-      Space rs;
-      uint64_t ra;
-      if (!resolve<S>(c, t, a, bytes, k, rs, ra)) {
+      Slot& s = slots[n];
+      if (!resolve<S>(c, t, a, bytes, k, s.space, s.addr)) {
         ok = false;
         return;
       }
-      for (uint32_t e = 0; e < nelem; ++e)
-        acc.push_back(MemAccess{t, rs, static_cast<uint8_t>(elem), ra + uint64_t{e} * elem});
+      s.tid = t;
+      ++n;
+      if (record)
+        for (uint32_t e = 0; e < nelem; ++e)
+          acc.push_back(MemAccess{t, s.space, static_cast<uint8_t>(elem), s.addr + uint64_t{e} * elem});
     });
   });
-  return ok;
+  return ok ? n : -1;
+}
+
+// Host pointer to a checked access, or null for a global page without a
+// direct pointer (then read_bytes/write_bytes serve it). Aligned accesses of
+// at most 32 bytes never cross a page.
+inline uint8_t* host_ptr(ExecContext& c, const Slot& s) {
+  switch (s.space) {
+    case Space::Shared: return c.cta.shared().data() + s.addr;
+    case Space::Local: return c.cta.local(s.tid) + s.addr;
+    case Space::Param: return const_cast<uint8_t*>(c.cta.params().data()) + s.addr;
+    default: return c.env.global->direct(s.addr);
+  }
+}
+
+uint64_t load_elem(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: return *p;
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+void store_elem(uint8_t* p, uint32_t size, uint64_t v) {
+  switch (size) {
+    case 1: *p = static_cast<uint8_t>(v); break;
+    case 2: { const uint16_t x = static_cast<uint16_t>(v); std::memcpy(p, &x, 2); break; }
+    case 4: { const uint32_t x = static_cast<uint32_t>(v); std::memcpy(p, &x, 4); break; }
+    default: std::memcpy(p, &v, 8); break;
+  }
 }
 
 // ---------------------------------------------------------------- ld / ldu / st
@@ -170,18 +243,31 @@ void exec_load(ExecContext& c) {
   const Type ty = c.in.type;
   const uint32_t elem = ptx::type_bytes(ty), n = c.in.vec;
   c.out.is_load = true;
-  if (!resolve_all(c, 1, elem, n, Kind::Load)) return;
+  Slot slots[kMaxCtaThreads];
+  const int count = resolve_all(c, 1, elem, n, Kind::Load, slots);
+  if (count < 0) return;
+  // Destination registers and their write rules, once per instruction.
   const Operand& d = c.in.ops[0];
-  for (size_t i = 0; i < c.out.accesses.size(); i += n) {
-    const MemAccess& m = c.out.accesses[i];
+  uint64_t* rows[4] = {nullptr, nullptr, nullptr, nullptr};
+  RegWrite rules[4];
+  for (uint32_t e = 0; e < n; ++e) {
+    uint32_t r = ptx::kNoReg;
+    if (d.kind == Operand::Kind::Vec) r = d.vec[e];
+    else if (d.kind == Operand::Kind::Reg) r = d.reg;
+    if (r == ptx::kNoReg) continue;
+    rows[e] = c.cta.reg_row(r);
+    rules[e] = RegWrite::of(c.cta.program().regs[r].type, ty);
+  }
+  for (int i = 0; i < count; ++i) {
+    const Slot& s = slots[i];
     uint8_t buf[32];
-    read_bytes(c, m.tid, m.space, m.addr, buf, elem * n);
-    for (uint32_t e = 0; e < n; ++e) {
-      uint64_t v = 0;
-      std::memcpy(&v, buf + e * elem, elem);  // little-endian host
-      const uint32_t r = d.kind == Operand::Kind::Vec ? d.vec[e] : d.reg;
-      if (d.kind == Operand::Kind::Vec || d.kind == Operand::Kind::Reg) c.write_reg(r, m.tid, ty, v);
+    const uint8_t* p = host_ptr(c, s);
+    if (!p) {
+      c.env.global->read(s.addr, buf, elem * n);
+      p = buf;
     }
+    for (uint32_t e = 0; e < n; ++e)
+      if (rows[e]) rows[e][s.tid] = rules[e].apply(load_elem(p + e * elem, elem));  // little-endian host
   }
 }
 
@@ -190,20 +276,28 @@ void exec_store(ExecContext& c) {
   const uint32_t elem = ptx::type_bytes(ty), n = c.in.vec;
   const uint64_t mask = type_mask(ty);
   c.out.is_store = true;
-  if (!resolve_all(c, 0, elem, n, Kind::Store)) return;
+  Slot slots[kMaxCtaThreads];
+  const int count = resolve_all(c, 0, elem, n, Kind::Store, slots);
+  if (count < 0) return;
+  // Source registers once per instruction (null: `_`, stores zero).
   const Operand& v = c.in.ops[1];
-  for (size_t i = 0; i < c.out.accesses.size(); i += n) {
-    const MemAccess& m = c.out.accesses[i];
+  const uint64_t* rows[4] = {nullptr, nullptr, nullptr, nullptr};
+  const bool vec = v.kind == Operand::Kind::Vec;
+  const bool plain = vec || (v.kind == Operand::Kind::Reg && v.reg != ptx::kNoReg);
+  for (uint32_t e = 0; e < n && plain; ++e) {
+    const uint32_t r = vec ? v.vec[e] : v.reg;
+    if (r != ptx::kNoReg) rows[e] = c.cta.reg_row(r);
+  }
+  for (int i = 0; i < count; ++i) {
+    const Slot& s = slots[i];
     uint8_t buf[32];
+    uint8_t* p = host_ptr(c, s);
+    uint8_t* to = p ? p : buf;
     for (uint32_t e = 0; e < n; ++e) {
-      uint64_t x;
-      if (v.kind == Operand::Kind::Vec)
-        x = v.vec[e] == ptx::kNoReg ? 0 : c.cta.reg(v.vec[e], m.tid) & mask;
-      else
-        x = c.src(1, m.tid, ty);
-      std::memcpy(buf + e * elem, &x, elem);
+      const uint64_t x = !plain ? c.src(1, s.tid, ty) : rows[e] ? rows[e][s.tid] & mask : 0;
+      store_elem(to + e * elem, elem, x);
     }
-    write_bytes(c, m.tid, m.space, m.addr, buf, elem * n);
+    if (!p) c.env.global->write(s.addr, buf, elem * n);  // param/const stores never pass resolve()
   }
 }
 
@@ -292,10 +386,13 @@ void exec_atomic(ExecContext& c) {
   const auto op = static_cast<ptx::AtomOp>(c.in.mode);
   const int addr_op = red ? 0 : 1, b_op = red ? 1 : 2;
   c.out.is_atomic = true;
-  if (!resolve_all(c, addr_op, elem, 1, Kind::Atomic)) return;
+  Slot slots[kMaxCtaThreads];
+  const int count = resolve_all(c, addr_op, elem, 1, Kind::Atomic, slots);
+  if (count < 0) return;
   // Threads update one at a time in ascending order: deterministic results for
   // contended addresses (each thread sees the previous thread's result).
-  for (const MemAccess& m : c.out.accesses) {
+  for (int i = 0; i < count; ++i) {
+    const Slot& m = slots[i];
     uint64_t old = 0;
     read_bytes(c, m.tid, m.space, m.addr, &old, elem);
     const uint64_t b = c.src(b_op, m.tid, ty);

@@ -3,6 +3,7 @@
 #include "func/executor.h"
 
 #include "func/exec_context.h"
+#include "func/fast_path.h"
 #include "util/error.h"
 
 namespace simt::func {
@@ -100,7 +101,7 @@ std::string check_registers(const ptx::Program& prog, const ptx::Instr& in) {
 
 }  // namespace
 
-Executor::Executor(const ptx::Program& prog) : prog_(&prog) {
+Executor::Executor(const ptx::Program& prog, bool fast_paths) : prog_(&prog), ncode_(prog.code.size()) {
   for (uint32_t pc = 0; pc < prog.code.size(); ++pc) {
     const ptx::Instr& in = prog.code[pc];
     std::string why;
@@ -119,32 +120,75 @@ Executor::Executor(const ptx::Program& prog) : prog_(&prog) {
                         text + "': " + why);
     }
   }
+  if (fast_paths) fast_ = std::make_shared<const FastProgram>(prog);
 }
+
+namespace {
+
+// Threads of `mask` whose guard predicate holds, a 64-thread word at a time.
+ThreadMask guarded(const CtaState& cta, const ptx::Operand& guard, const ThreadMask& mask) {
+  ThreadMask active = mask;  // a copy, not a cleared mask: its empty words are already zero
+  const uint64_t* row = cta.reg_row(guard.reg);
+  const uint32_t words = (cta.threads() + 63) / 64;
+  for (uint32_t i = 0; i < words; ++i) {
+    const uint64_t w = mask.word(i);
+    if (!w) continue;
+    const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w)), hi = 64 - static_cast<uint32_t>(__builtin_clzll(w));
+    const uint64_t* r = row + size_t{i} * 64;
+    uint64_t g = 0;
+    for (uint32_t k = lo; k < hi; ++k) g |= (r[k] & 1) << k;
+    active.set_word(i, (guard.neg ? ~g : g) & w);
+  }
+  return active;
+}
+
+}  // namespace
+
+namespace {
+
+// A PC outside the program: a fault, not a crash.
+[[gnu::noinline, gnu::cold]] void bad_pc(const CtaState& cta, uint32_t pc, const ThreadMask& mask, StepResult& out) {
+  out.control = Control::Fault;
+  out.fault.message = "PC " + std::to_string(pc) + " is outside the program";
+  out.fault.tid = mask.first() < cta.threads() ? mask.first() : 0;
+  out.fault.addr = 0;
+  out.fault.has_addr = false;
+}
+
+// Everything but the ALU fast kernels, out of line so the fast path of
+// step() stays a short function (small frame, few saved registers).
+[[gnu::noinline]] void step_general(const FastInstr* f, CtaState& cta, const ExecEnv& env, const ptx::Instr& in,
+                                    uint32_t pc, const ThreadMask& mask, StepResult& out) {
+  const ThreadMask active = in.guard.kind != Operand::Kind::None ? guarded(cta, in.guard, mask) : mask;
+  if (f && f->mem && !env.record_accesses && f->mem(*f, cta, env, active)) {
+    (in.op == ptx::Op::St ? out.is_store : out.is_load) = true;
+    return;
+  }
+  ExecContext ctx{cta, env, in, pc, active, mask, out};
+  handler_table().by_op[static_cast<size_t>(in.op)](ctx);
+}
+
+}  // namespace
 
 void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const ThreadMask& mask,
                     StepResult& out) const {
   out.reset();
-  if (pc >= prog_->code.size()) {
-    out.control = Control::Fault;
-    out.fault.message = "PC " + std::to_string(pc) + " is outside the program";
-    out.fault.tid = mask.first() < cta.threads() ? mask.first() : 0;
-    out.fault.addr = 0;
-    out.fault.has_addr = false;
+  if (pc >= ncode_) return bad_pc(cta, pc, mask, out);
+  const ptx::Instr& in = prog_->code[pc];
+  const FastInstr* f = fast_ ? &fast_->code[pc] : nullptr;
+  if (f && f->run) {
+    // Guard predicate: one bit per thread; threads where it is false do nothing.
+    if (in.guard.kind != Operand::Kind::None) f->run(*f, cta, guarded(cta, in.guard, mask));
+    else f->run(*f, cta, mask);
     return;
   }
-  const ptx::Instr& in = prog_->code[pc];
-  ExecContext ctx{cta, env, in, pc, mask, mask, out};
-  if (in.guard.kind != Operand::Kind::None) {
-    // Guard predicate: one bit per thread; threads where it is false do nothing.
-    const uint64_t* row = cta.reg_row(in.guard.reg);
-    const bool neg = in.guard.neg;
-    ThreadMask active;
-    mask.for_each([&](uint32_t t) {
-      if (((row[t] & 1) != 0) != neg) active.set(t);
-    });
-    ctx.mask = active;
+  if (f && f->branch) {  // what exec_bra does, without building an ExecContext
+    out.control = Control::Branch;
+    out.taken = in.guard.kind != Operand::Kind::None ? guarded(cta, in.guard, mask) : mask;
+    out.target = f->target;
+    return;
   }
-  handler_table().by_op[static_cast<size_t>(in.op)](ctx);
+  step_general(f, cta, env, in, pc, mask, out);
 }
 
 }  // namespace simt::func

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct ExecEnv {
   // shfl.sync reading a lane that is not executing it or not in membermask.
   ShflUndefined shfl_undefined = ShflUndefined::Zero;
   ShflUndefinedLog* shfl_log = nullptr;  // counts and warns; nullptr: neither
+  // Fill StepResult::accesses. The timing model needs the list (coalescer,
+  // banks); the functional runner does not and turns it off to save the work.
+  bool record_accesses = true;
 };
 
 enum class Control : uint8_t {
@@ -36,6 +40,8 @@ enum class Control : uint8_t {
   Barrier,  // the set arrived at barrier `bar_id`; continues at pc + 1 once released
   Fault,    // see `fault`; nothing of the instruction was committed for `fault.tid`
 };
+
+struct FastProgram;  // func/fast_path.h: per-PC pre-decoded fast kernels
 
 struct MemAccess {
   uint32_t tid;
@@ -65,14 +71,15 @@ struct StepResult {
   ptx::BoolOp bar_red_op = ptx::BoolOp::None;  // Popc, And, Or
   uint32_t bar_red_true = 0;                   // arriving threads whose predicate is true
   uint32_t bar_red_dest = ptx::kNoReg;
-  // Memory: one entry per thread and element touched, in thread order.
+  // Memory: one entry per thread and element touched, in thread order
+  // (left empty when ExecEnv::record_accesses is off).
   bool is_load = false, is_store = false, is_atomic = false;
   std::vector<MemAccess> accesses;
   Fault fault;
 
   void reset() {
     control = Control::Next;
-    taken.clear();
+    if (taken.any()) taken.clear();  // most steps leave it empty; testing is cheaper than clearing
     target = ptx::kNoPc;
     bar_id = bar_count = 0;
     bar_arrive = bar_red = false;
@@ -88,8 +95,9 @@ class Executor {
  public:
   // Throws simt::Error (BadInput) naming the instruction and its line if the
   // program uses something the executor does not implement, so unsupported
-  // code is refused before anything runs.
-  explicit Executor(const ptx::Program& prog);
+  // code is refused before anything runs. `fast_paths` false runs every
+  // instruction through the general handlers (tests compare the two).
+  explicit Executor(const ptx::Program& prog, bool fast_paths = true);
 
   // Executes the instruction at `pc` for the threads in `mask` (threads whose
   // guard predicate is false do nothing). `out` is reset first.
@@ -100,6 +108,10 @@ class Executor {
 
  private:
   const ptx::Program* prog_;
+  size_t ncode_ = 0;  // prog_->code.size(), read on every step
+  // Built once here: the common instructions with plain operands, decoded
+  // so step() runs them as tight lane loops (shared: Executor stays copyable).
+  std::shared_ptr<const FastProgram> fast_;
 };
 
 // True if the executor implements this instruction (opcode and its modifiers);

@@ -86,9 +86,7 @@ bool GlobalMemory::release(uint64_t addr) {
   return true;
 }
 
-bool GlobalMemory::mapped(uint64_t addr, uint64_t size) const {
-  if (addr - last_alloc_base_ < last_alloc_size_ && addr + size - last_alloc_base_ <= last_alloc_size_)
-    return true;
+bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return false;
   --it;

@@ -48,8 +48,21 @@ class GlobalMemory {
   uint64_t allocate(uint64_t bytes, uint64_t align = 256);
   // Releases an allocation made by allocate(); false if `addr` is not one.
   bool release(uint64_t addr);
-  // True if [addr, addr+size) lies inside one live allocation.
-  bool mapped(uint64_t addr, uint64_t size) const;
+  // True if [addr, addr+size) lies inside one live allocation. Inline for
+  // the common case: inside the allocation the previous check found.
+  bool mapped(uint64_t addr, uint64_t size) const {
+    if (addr - last_alloc_base_ < last_alloc_size_ && addr + size - last_alloc_base_ <= last_alloc_size_)
+      return true;
+    return mapped_slow(addr, size);
+  }
+
+  // Host pointer to `addr` for an access that does not cross a page, or
+  // null when the storage has no direct pointer for that page (then use
+  // read()/write()). Valid until the storage revokes it (invalidate()).
+  uint8_t* direct(uint64_t addr) const {
+    uint8_t* p = page(addr >> kPageBits);
+    return p ? p + (addr & (kPageSize - 1)) : nullptr;
+  }
 
   // Raw byte access; callers check mapped() first where it matters.
   void read(uint64_t addr, void* dst, uint64_t size) const;
@@ -97,6 +110,7 @@ class GlobalMemory {
     return lookup_page(page_no);
   }
   uint8_t* lookup_page(uint64_t page_no) const;
+  bool mapped_slow(uint64_t addr, uint64_t size) const;
   void forget_pages() const;
   // Records the first touch of a page in the current storage (checking the
   // limit; zero-filling it in a foreign storage, which may hold anything).

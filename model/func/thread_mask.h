@@ -28,9 +28,12 @@ class ThreadMask {
   bool test(uint32_t t) const { return (w_[t >> 6] >> (t & 63)) & 1; }
   void clear() { w_.fill(0); }
 
+  // An OR over all words rather than an early exit: it compiles to a few
+  // vector instructions instead of a compare and branch per word.
   bool any() const {
-    for (uint64_t w : w_) if (w) return true;
-    return false;
+    uint64_t o = 0;
+    for (uint64_t w : w_) o |= w;
+    return o != 0;
   }
   bool none() const { return !any(); }
   uint32_t count() const {

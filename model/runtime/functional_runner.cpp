@@ -22,7 +22,6 @@ std::string dim3_text(const func::Dim3& d) {
 FunctionalRunner::FunctionalRunner(const ptx::Program& prog, const ptx::Cfg& cfg,
                                    const func::Executor& exec, const DeviceOptions& opts)
     : prog_(prog), cfg_(cfg), exec_(exec), opts_(opts) {
-  step_.accesses.reserve(64 * 4);
   member_operand_.assign(prog.code.size(), -1);
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
     const ptx::Instr& in = prog.code[pc];
@@ -77,23 +76,32 @@ void FunctionalRunner::release_syncs(func::CtaState& cta, const func::ExecEnv& e
 void FunctionalRunner::form_warps(const func::CtaState& cta, uint64_t cta_index) {
   const uint32_t n = cta.threads();
   const uint32_t ws = opts_.warp_size;
-  std::vector<uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
+  order_.resize(n);
+  std::iota(order_.begin(), order_.end(), 0u);
   if (opts_.grouping == Grouping::Random) {
     util::Rng rng(opts_.grouping_seed * 0x100000001b3ull + cta_index);
-    for (uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.next() % i]);
+    for (uint32_t i = n; i > 1; --i) std::swap(order_[i - 1], order_[rng.next() % i]);
   }
-  warps_.clear();
-  for (uint32_t first = 0; first < n; first += ws) {
-    Warp w;
-    for (uint32_t i = first; i < std::min(n, first + ws); ++i) w.threads.set(order[i]);
+  // Warps of the previous CTA are reset, not reallocated. Their stacks' max
+  // depth carries over, which is harmless: run_warp already folded it into
+  // the launch's maximum.
+  warps_.resize((n + ws - 1) / ws);
+  for (uint32_t first = 0, i = 0; first < n; first += ws, ++i) {
+    Warp& w = warps_[i];
+    w.threads.clear();
+    for (uint32_t k = first; k < std::min(n, first + ws); ++k) w.threads.set(order_[k]);
     w.stack.reset(0, w.threads);
-    warps_.push_back(std::move(w));
+    w.barrier = -1;
+    w.at_sync = false;
+    w.done = false;
   }
 }
 
-void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& env, uint64_t cta_index,
+void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& launch_env, uint64_t cta_index,
                                RunnerStats& stats) {
+  // Nothing here reads the executor's list of memory accesses: skip building it.
+  func::ExecEnv env = launch_env;
+  env.record_accesses = false;
   cta.warp_size = opts_.warp_size;
   form_warps(cta, cta_index);
   barriers_.reset();
@@ -124,14 +132,24 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
   uint64_t n = 0;
   SimtStack& st = w.stack;
   func::StepResult& r = step_;
+  // The top entry and its live threads change only when the stack does or
+  // threads exit; between those, consecutive instructions reuse them.
+  bool resettle = true;
+  StackEntry* top = nullptr;
+  func::ThreadMask mask;
+  uint32_t lanes = 0;
   while (n < budget) {
-    if (!st.settle(cta.exited())) { w.done = true; break; }
-    StackEntry& top = st.top();
-    const uint32_t pc = top.pc;
+    if (resettle || top->pc == top->rpc) {
+      if (!st.settle(cta.exited())) { w.done = true; break; }
+      top = &st.top();
+      mask = top->mask.minus(cta.exited());
+      lanes = mask.count();
+      resettle = false;
+    }
+    const uint32_t pc = top->pc;
     if (pc >= prog_.code.size())
       throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
                          ": control reached PC " + std::to_string(pc) + " past the end of the program");
-    const func::ThreadMask mask = top.mask.minus(cta.exited());
     if (member_operand_[pc] >= 0) {
       // Members in other warps are waited for; this warp's own inactive
       // threads cannot come, so they are not.
@@ -139,7 +157,7 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
       if (need.minus(mask).any()) {
         ++n;
         ++stats.warp_instructions;
-        stats.thread_instructions += mask.count();
+        stats.thread_instructions += lanes;
         auto it = std::find_if(syncs_.begin(), syncs_.end(), [&](const auto& p) { return p.first == pc; });
         if (it == syncs_.end()) it = syncs_.insert(syncs_.end(), {pc, WarpSync{}});
         it->second.arrived |= mask;
@@ -153,30 +171,35 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
     exec_.step(cta, env, pc, mask, r);
     ++n;
     ++stats.warp_instructions;
-    stats.thread_instructions += mask.count();
+    stats.thread_instructions += lanes;
     switch (r.control) {
       case func::Control::Next:
-        top.pc = pc + 1;
+        top->pc = pc + 1;
         break;
       case func::Control::Branch: {
         uint32_t rpc = cfg_.reconv_pc(pc);
-        if (rpc == ptx::kNoPc) rpc = top.rpc;  // reconverges where the enclosing entry does
+        if (rpc == ptx::kNoPc) rpc = top->rpc;  // reconverges where the enclosing entry does
+        const size_t depth = st.depth();
         st.branch(r.taken, r.target, pc + 1, rpc);
+        resettle = st.depth() != depth;  // a uniform branch only moves the top entry's PC
         break;
       }
       case func::Control::Call:
         st.call(r.target, pc + 1);
+        resettle = true;
         break;
       case func::Control::Ret:
-        top.pc = r.target;
+        top->pc = r.target;
+        resettle = true;
         break;
       case func::Control::Exit:
         // exit() already marked the threads in cta.exited(); the others go on.
-        top.pc = pc + 1;
+        top->pc = pc + 1;
+        resettle = true;
         if (r.taken.any()) release_barriers(cta);
         break;
       case func::Control::Barrier: {
-        top.pc = pc + 1;
+        top->pc = pc + 1;
         if (r.bar_id >= kNumBarriers) {
           func::Fault f;
           f.tid = mask.first();

@@ -73,7 +73,8 @@ class FunctionalRunner {
   const ptx::Cfg& cfg_;
   const func::Executor& exec_;
   DeviceOptions opts_;
-  std::vector<Warp> warps_;
+  std::vector<Warp> warps_;       // reused from CTA to CTA (no allocation per CTA)
+  std::vector<uint32_t> order_;   // form_warps: thread order
   sm::CtaBarriers barriers_;
   std::vector<int8_t> member_operand_;  // per PC: operand index of the membermask, -1 if not warp-synchronous
   std::vector<std::pair<uint32_t, WarpSync>> syncs_;  // pending, by PC

@@ -1,0 +1,167 @@
+// Fast kernels for scalar ld/st in one known space (see fast_path.h), used
+// when the caller wants no access list (the functional runner). Pass 1
+// computes every thread's address and checks alignment and bounds with one
+// flag for the whole set; any problem, and the general handler in
+// exec_memory.cpp runs instead, from scratch, and reports the fault exactly.
+// Pass 2 commits in ascending thread order, as the general handler does.
+#include <cstring>
+
+#include "func/address_space.h"
+#include "func/executor.h"
+#include "func/exec_context.h"
+#include "func/fast_path.h"
+
+namespace simt::func {
+
+using ptx::Operand;
+using ptx::Space;
+using ptx::Type;
+
+namespace {
+
+// Bytes a window space holds, for the bounds check.
+template <Space S>
+uint64_t window_limit(const CtaState& cta) {
+  if constexpr (S == Space::Shared) return cta.shared().size();
+  if constexpr (S == Space::Local) return cta.local_bytes();
+  return cta.params().size();
+}
+
+// Host address of a checked access in a window space.
+template <Space S>
+uint8_t* window_ptr(CtaState& cta, uint32_t t, uint64_t a) {
+  if constexpr (S == Space::Shared) return cta.shared().data() + a;
+  if constexpr (S == Space::Local) return cta.local(t) + a;
+  return const_cast<uint8_t*>(cta.params().data()) + a;
+}
+
+constexpr bool is_global(Space s) { return s == Space::Global || s == Space::Const; }
+
+// Pass 1: every thread's address into addr[t]; false if any would fault.
+template <Space S, class T>
+bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m, uint64_t* addr) {
+  const uint64_t* base = f.src[0].reg != ptx::kNoReg ? cta.reg_row(f.src[0].reg) : nullptr;
+  const uint64_t off = f.src[0].imm;
+  uint64_t bad = 0;
+  if constexpr (is_global(S)) {
+    const GlobalMemory* g = env.global;
+    if (!g) return false;
+    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+      for (uint32_t t = lo; t < hi; ++t) {
+        const uint64_t a = (base ? base[t] : 0) + off;
+        addr[t] = a;
+        bad |= (a & (sizeof(T) - 1)) | (g->mapped(a, sizeof(T)) ? 0 : 1);
+      }
+    });
+  } else {
+    // Window addresses are 32 bits (see exec_memory.cpp), so a + size cannot overflow.
+    const uint64_t limit = window_limit<S>(cta);
+    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+      for (uint32_t t = lo; t < hi; ++t) {
+        const uint64_t a = ((base ? base[t] : 0) + off) & (kWindowSize - 1);
+        addr[t] = a;
+        bad |= (a & (sizeof(T) - 1)) | (a + sizeof(T) > limit ? 1 : 0);
+      }
+    });
+  }
+  return bad == 0;
+}
+
+template <Space S, class T>
+bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
+  uint64_t addr[kMaxCtaThreads];
+  if (!addresses<S, T>(f, cta, env, m, addr)) return false;
+  uint64_t* d = cta.reg_row(f.dst);
+  const RegWrite w = f.w;
+  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+    for (uint32_t t = lo; t < hi; ++t) {
+      T v;
+      if constexpr (is_global(S)) {
+        if (const uint8_t* p = env.global->direct(addr[t])) std::memcpy(&v, p, sizeof(T));
+        else env.global->read(addr[t], &v, sizeof(T));
+      } else {
+        std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
+      }
+      d[t] = w.apply(v);
+    }
+  });
+  return true;
+}
+
+template <Space S, class T>
+bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
+  uint64_t addr[kMaxCtaThreads];
+  if (!addresses<S, T>(f, cta, env, m, addr)) return false;
+  const FastOperand& val = f.src[1];
+  const uint64_t* row = val.reg != ptx::kNoReg ? cta.reg_row(val.reg) : nullptr;
+  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+    for (uint32_t t = lo; t < hi; ++t) {
+      const T v = static_cast<T>(row ? row[t] & val.mask : val.imm);
+      if constexpr (is_global(S)) {
+        if (uint8_t* p = env.global->direct(addr[t])) std::memcpy(p, &v, sizeof(T));
+        else env.global->write(addr[t], &v, sizeof(T));
+      } else {
+        std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
+      }
+    }
+  });
+  return true;
+}
+
+template <Space S>
+FastMemKernel pick(bool load, uint32_t bytes) {
+  switch (bytes) {
+    case 1: return load ? k_load<S, uint8_t> : k_store<S, uint8_t>;
+    case 2: return load ? k_load<S, uint16_t> : k_store<S, uint16_t>;
+    case 4: return load ? k_load<S, uint32_t> : k_store<S, uint32_t>;
+    default: return load ? k_load<S, uint64_t> : k_store<S, uint64_t>;
+  }
+}
+
+}  // namespace
+
+bool decode_fast_memory(const ptx::Program& prog, const ptx::Instr& in, FastInstr& f) {
+  const bool load = in.op == ptx::Op::Ld || in.op == ptx::Op::Ldu;
+  if (!load && in.op != ptx::Op::St) return false;
+  const Type ty = in.type;
+  const uint32_t bytes = ptx::type_bytes(ty);
+  if (in.vec != 1 || in.nops < 2 || bytes == 0 || bytes > 8 || ty == Type::Pred) return false;
+  // Address: [reg+imm], [imm] or a register.
+  const Operand& a = in.ops[load ? 1 : 0];
+  if (a.kind == Operand::Kind::Addr) {
+    f.src[0].reg = a.reg;
+    f.src[0].imm = static_cast<uint64_t>(a.imm);
+  } else if (a.kind == Operand::Kind::Reg && a.reg != ptx::kNoReg) {
+    f.src[0].reg = a.reg;
+  } else {
+    return false;
+  }
+  if (load) {
+    const Operand& d = in.ops[0];
+    if (d.kind != Operand::Kind::Reg || d.reg == ptx::kNoReg) return false;
+    f.dst = d.reg;
+    f.w = RegWrite::of(prog.regs[d.reg].type, ty);
+  } else {
+    // The value as src() reads it: a register through the type's width, or a constant.
+    const Operand& v = in.ops[1];
+    if (v.kind == Operand::Kind::Reg && v.reg != ptx::kNoReg) {
+      f.src[1].reg = v.reg;
+      f.src[1].mask = ExecContext::width_mask(ty);
+    } else if (v.kind == Operand::Kind::Imm) {
+      f.src[1].imm = imm_bits(v, ty);
+    } else {
+      return false;
+    }
+  }
+  switch (in.space) {
+    case Space::Global: f.mem = pick<Space::Global>(load, bytes); break;
+    case Space::Shared: f.mem = pick<Space::Shared>(load, bytes); break;
+    case Space::Local: f.mem = pick<Space::Local>(load, bytes); break;
+    case Space::Const: if (load) f.mem = pick<Space::Const>(load, bytes); break;
+    case Space::Param: if (load) f.mem = pick<Space::Param>(load, bytes); break;
+    default: break;  // generic: resolved per thread by the general handler
+  }
+  return f.mem != nullptr;
+}
+
+}  // namespace simt::func

@@ -1,0 +1,78 @@
+// Internal to the executor: the common instructions pre-decoded once per PC
+// (operand registers, immediates already converted to the instruction type,
+// register write rules, the operation itself), so step() runs them as tight
+// loops over contiguous runs of threads instead of decoding every operand of
+// every thread. Whatever is not covered here (modifiers such as .ftz/.sat/.cc,
+// special registers, vectors, directed rounding, opcodes with side effects)
+// keeps a null kernel and goes through the general handlers, which stay the
+// definition: a fast kernel must give exactly their results.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "func/cta_state.h"
+#include "func/reg_write.h"
+#include "func/thread_mask.h"
+#include "ptx/ir.h"
+
+namespace simt::func {
+
+// A source operand: a register row read through `mask` (the operand type's
+// width), or a constant when `reg` is ptx::kNoReg.
+struct FastOperand {
+  uint32_t reg = ptx::kNoReg;
+  bool neg = false;  // predicate operands: `!p`
+  uint64_t mask = ~uint64_t{0};
+  uint64_t imm = 0;
+};
+
+struct ExecEnv;
+struct FastInstr;
+using FastKernel = void (*)(const FastInstr& f, CtaState& cta, const ThreadMask& active);
+// Loads and stores: returns false, having changed nothing, when some thread
+// would fault or needs the general path; the general handler then runs.
+using FastMemKernel = bool (*)(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& active);
+
+struct FastInstr {
+  FastKernel run = nullptr;     // null: use the general handler
+  FastMemKernel mem = nullptr;  // used only when no access list is recorded
+  bool branch = false;          // bra: the guard's threads go to `target`
+  uint32_t target = ptx::kNoPc;
+  uint32_t dst = ptx::kNoReg, dst2 = ptx::kNoReg;  // dst2: setp's second predicate
+  RegWrite w, w2;
+  FastOperand src[3];
+  // Per-operation parameters.
+  ptx::CmpOp cmp = ptx::CmpOp::None;
+  ptx::Sreg sreg = ptx::Sreg::TidX;  // mov from a special register
+  uint8_t bits = 0;  // operand width in bits (shifts, compares, wide multiplies)
+  bool sgn = false;
+  bool flag = false;  // op-specific: min/max: .NaN; cvta: to the space
+  uint64_t base = 0, wrap = 0;  // cvta window
+};
+
+// The memory kernels (fast_memory.cpp); false when `in` has none.
+bool decode_fast_memory(const ptx::Program& prog, const ptx::Instr& in, FastInstr& f);
+
+struct FastProgram {
+  std::vector<FastInstr> code;  // indexed by PC
+  explicit FastProgram(const ptx::Program& prog);
+};
+
+// Calls f(first, end) for each run of consecutive threads in `m`, ascending.
+template <class F>
+inline void for_each_run(const ThreadMask& m, uint32_t nthreads, F&& f) {
+  const uint32_t words = (nthreads + 63) / 64;
+  for (uint32_t i = 0; i < words; ++i) {
+    uint64_t w = m.word(i);
+    while (w) {
+      const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w));
+      const uint64_t rest = ~(w >> lo);  // zero bits from lo up; never 0 unless lo == 0 and w is full
+      const uint32_t len = rest ? static_cast<uint32_t>(__builtin_ctzll(rest)) : 64;
+      f(i * 64 + lo, i * 64 + lo + len);
+      w = lo + len >= 64 ? 0 : w & (~uint64_t{0} << (lo + len));
+    }
+  }
+}
+
+}  // namespace simt::func
