@@ -1,5 +1,6 @@
 #include "func/cta_state.h"
 
+#include <algorithm>
 #include <string>
 
 #include "util/error.h"
@@ -14,9 +15,7 @@ CtaState::CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ct
   if (nthreads_ == 0 || nthreads_ > kMaxCtaThreads)
     throw input_error("CTA of " + std::to_string(nthreads_) + " threads for kernel '" + prog.kernel +
                       "': must be 1.." + std::to_string(kMaxCtaThreads));
-  for (int i = 0; i < 3; ++i)
-    if (ctaid[i] >= geom.grid[i])
-      throw input_error("CTA id outside the grid for kernel '" + prog.kernel + "'");
+  check_ctaid(ctaid);
   if (params.size() < prog.param_bytes)
     throw input_error("kernel '" + prog.kernel + "' expects " + std::to_string(prog.param_bytes) +
                       " bytes of parameters, got " + std::to_string(params.size()));
@@ -26,6 +25,25 @@ CtaState::CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ct
   shared_.assign(dynamic_base + geom.dynamic_shared_bytes, 0);
   local_.assign(size_t{local_bytes_} * nthreads_, 0);
   carry_.assign(nthreads_, 0);
+}
+
+void CtaState::check_ctaid(const Dim3& ctaid) const {
+  for (int i = 0; i < 3; ++i)
+    if (ctaid[i] >= geom_.grid[i])
+      throw input_error("CTA id outside the grid for kernel '" + prog_->kernel + "'");
+}
+
+void CtaState::reset(Dim3 ctaid) {
+  check_ctaid(ctaid);
+  ctaid_ = ctaid;
+  std::fill(regs_.begin(), regs_.end(), 0);
+  std::fill(shared_.begin(), shared_.end(), 0);
+  std::fill(local_.begin(), local_.end(), 0);
+  std::fill(carry_.begin(), carry_.end(), 0);
+  exited_.clear();
+  sm_id = 0;
+  warp_size = 32;
+  clock = 0;
 }
 
 }  // namespace simt::func

@@ -29,6 +29,11 @@ class CtaState {
   CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ctaid,
            const std::vector<uint8_t>& params);
 
+  // Makes this the state of a fresh CTA `ctaid` of the same launch, as the
+  // constructor would, but keeping the buffers: a launch of many CTAs
+  // allocates (and faults in) its register file and memories once.
+  void reset(Dim3 ctaid);
+
   const ptx::Program& program() const { return *prog_; }
   const LaunchGeometry& geometry() const { return geom_; }
   const Dim3& ctaid() const { return ctaid_; }
@@ -63,6 +68,8 @@ class CtaState {
   uint64_t clock = 0;
 
  private:
+  void check_ctaid(const Dim3& ctaid) const;
+
   const ptx::Program* prog_;
   LaunchGeometry geom_;
   Dim3 ctaid_;

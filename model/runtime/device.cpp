@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -296,11 +297,15 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
   RunnerStats rs;
   uint64_t index = 0;
+  std::optional<func::CtaState> cta;  // one state, reset for each CTA (its buffers stay)
   for (uint32_t z = 0; z < geom.grid[2]; ++z)
     for (uint32_t y = 0; y < geom.grid[1]; ++y)
       for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
-        func::CtaState cta(k.prog, geom, {{x, y, z}}, params);
-        runner.run_cta(cta, env, index, rs);
+        if (cta)
+          cta->reset({{x, y, z}});
+        else
+          cta.emplace(k.prog, geom, func::Dim3{{x, y, z}}, params);
+        runner.run_cta(*cta, env, index, rs);
         if (progress_->due())
           progress_->report(index + 1, geom.ctas(), 0, totals_.thread_instructions + rs.thread_instructions);
       }
