@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "func/compare_math.h"
 #include "func/exec_alu.h"
 #include "func/float_math.h"
 #include "func/int_math.h"
@@ -21,44 +22,7 @@ namespace {
 
 bool has(const Instr& in, uint32_t f) { return (in.flags & f) != 0; }
 
-bool cmp_float(CmpOp op, double a, double b) {
-  const bool un = std::isnan(a) || std::isnan(b);
-  switch (op) {
-    case CmpOp::Eq: return !un && a == b;
-    case CmpOp::Ne: return !un && a != b;
-    case CmpOp::Lt: return !un && a < b;
-    case CmpOp::Le: return !un && a <= b;
-    case CmpOp::Gt: return !un && a > b;
-    case CmpOp::Ge: return !un && a >= b;
-    case CmpOp::Equ: return un || a == b;
-    case CmpOp::Neu: return un || a != b;
-    case CmpOp::Ltu: return un || a < b;
-    case CmpOp::Leu: return un || a <= b;
-    case CmpOp::Gtu: return un || a > b;
-    case CmpOp::Geu: return un || a >= b;
-    case CmpOp::Num: return !un;
-    case CmpOp::Nan: return un;
-    default: return false;  // refused by the check
-  }
-}
 
-// a, b already sign-extended (signed types) or zero-extended.
-bool cmp_int(CmpOp op, uint64_t a, uint64_t b, bool sgn) {
-  const int64_t sa = static_cast<int64_t>(a), sb = static_cast<int64_t>(b);
-  switch (op) {
-    case CmpOp::Eq: return a == b;
-    case CmpOp::Ne: return a != b;
-    case CmpOp::Lt: return sgn ? sa < sb : a < b;
-    case CmpOp::Le: return sgn ? sa <= sb : a <= b;
-    case CmpOp::Gt: return sgn ? sa > sb : a > b;
-    case CmpOp::Ge: return sgn ? sa >= sb : a >= b;
-    case CmpOp::Lo: return a < b;
-    case CmpOp::Ls: return a <= b;
-    case CmpOp::Hi: return a > b;
-    case CmpOp::Hs: return a >= b;
-    default: return false;  // refused by the check
-  }
-}
 
 bool combine(BoolOp op, bool t, bool c) {
   switch (op) {

@@ -6,6 +6,7 @@
 // are registered here and forward to exec_float.cpp for float types.
 #include <string>
 
+#include "func/compare_math.h"
 #include "func/exec_alu.h"
 #include "func/int_math.h"
 
@@ -18,16 +19,6 @@ using ptx::Type;
 
 namespace {
 
-bool is_int(Type t) {
-  switch (t) {
-    case Type::U16: case Type::U32: case Type::U64:
-    case Type::S16: case Type::S32: case Type::S64:
-    case Type::B16: case Type::B32: case Type::B64:
-      return true;
-    default:
-      return false;
-  }
-}
 bool is_int32_64(Type t) {
   return t == Type::U32 || t == Type::S32 || t == Type::U64 || t == Type::S64;
 }
@@ -52,7 +43,7 @@ std::string check_shared(const Instr& in) {
   if (ptx::type_is_float(in.type) && (in.op == Op::Rem || in.op == Op::Sad))
     return tname(in) + " is only defined for integer types";
   if (ptx::type_is_float(in.type)) return check_float_shared_op(in);
-  if (!is_int(in.type) || is_bits(in.type)) return "integer " + tname(in) + " is not a valid type";
+  if (!is_int_type(in.type) || is_bits(in.type)) return "integer " + tname(in) + " is not a valid type";
   const bool sgn = ptx::type_is_signed(in.type);
   const uint32_t known = ptx::kSat | ptx::kCC | ptx::kHi | ptx::kLo | ptx::kWide | ptx::kRelu;
   if (in.flags & ~known) return "unsupported modifier on integer " + tname(in);
@@ -147,7 +138,7 @@ std::string check_int_generic(const Instr& in) {
       if (!is_bits(t)) return bad_type();
       return no_flags(0);
     case Op::Shr:
-      if (!is_int(t)) return bad_type();
+      if (!is_int_type(t)) return bad_type();
       return no_flags(0);
     case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot:
       if (!is_bits(t) && t != Type::Pred) return bad_type();

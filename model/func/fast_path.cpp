@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "func/address_space.h"
+#include "func/compare_math.h"
 #include "func/exec_context.h"
 #include "func/float_math.h"
 #include "func/int_math.h"
@@ -248,43 +249,6 @@ struct FSign {
 };
 
 // ---------------------------------------------------------------- setp / selp
-bool cmp_int(CmpOp op, uint64_t a, uint64_t b, bool sgn) {
-  const int64_t sa = static_cast<int64_t>(a), sb = static_cast<int64_t>(b);
-  switch (op) {
-    case CmpOp::Eq: return a == b;
-    case CmpOp::Ne: return a != b;
-    case CmpOp::Lt: return sgn ? sa < sb : a < b;
-    case CmpOp::Le: return sgn ? sa <= sb : a <= b;
-    case CmpOp::Gt: return sgn ? sa > sb : a > b;
-    case CmpOp::Ge: return sgn ? sa >= sb : a >= b;
-    case CmpOp::Lo: return a < b;
-    case CmpOp::Ls: return a <= b;
-    case CmpOp::Hi: return a > b;
-    case CmpOp::Hs: return a >= b;
-    default: return false;
-  }
-}
-template <class T>
-bool cmp_float(CmpOp op, T a, T b) {
-  const bool un = std::isnan(a) || std::isnan(b);
-  switch (op) {
-    case CmpOp::Eq: return !un && a == b;
-    case CmpOp::Ne: return !un && a != b;
-    case CmpOp::Lt: return !un && a < b;
-    case CmpOp::Le: return !un && a <= b;
-    case CmpOp::Gt: return !un && a > b;
-    case CmpOp::Ge: return !un && a >= b;
-    case CmpOp::Equ: return un || a == b;
-    case CmpOp::Neu: return un || a != b;
-    case CmpOp::Ltu: return un || a < b;
-    case CmpOp::Leu: return un || a <= b;
-    case CmpOp::Gtu: return un || a > b;
-    case CmpOp::Geu: return un || a >= b;
-    case CmpOp::Num: return !un;
-    case CmpOp::Nan: return un;
-    default: return false;
-  }
-}
 
 // setp without a boolean operator: p = a cmp b, q = !p. The comparison is a
 // template parameter so the per-thread loop has no switch.
@@ -461,16 +425,6 @@ void k_plogic(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
 // ---------------------------------------------------------------- decoding
 bool has(const Instr& in, uint32_t f) { return (in.flags & f) != 0; }
 
-bool is_int(Type t) {
-  switch (t) {
-    case Type::U16: case Type::U32: case Type::U64:
-    case Type::S16: case Type::S32: case Type::S64:
-    case Type::B16: case Type::B32: case Type::B64:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Operand `o` read as type `ty`, if it is a plain register or a constant.
 bool plain_operand(const Operand& o, Type ty, FastOperand& out) {
@@ -625,7 +579,7 @@ FastKernel decode_setp(const ptx::Program& prog, const Instr& in, FastInstr& f) 
   f.bits = static_cast<uint8_t>(ptx::type_bytes(ty) * 8);
   if (ty == Type::F32) return pick_setp<FCmp<float>>(f);
   if (ty == Type::F64) return pick_setp<FCmp<double>>(f);
-  if (!is_int(ty)) return nullptr;
+  if (!is_int_type(ty)) return nullptr;
   return ptx::type_is_signed(ty) ? pick_icmp<true>(f) : pick_icmp<false>(f);
 }
 
@@ -657,7 +611,7 @@ FastKernel decode(const ptx::Program& prog, const Instr& in, FastInstr& f) {
     case Op::Shl: case Op::Shr:
       if (ty == Type::F32) return decode_float<float>(prog, in, f);
       if (ty == Type::F64) return decode_float<double>(prog, in, f);
-      if (!is_int(ty) || in.rnd != Rnd::None) return nullptr;
+      if (!is_int_type(ty) || in.rnd != Rnd::None) return nullptr;
       return decode_int(prog, in, f);
     case Op::Mov:
       // Scalar moves of a register, constant or special register (vectors: general).
@@ -672,7 +626,7 @@ FastKernel decode(const ptx::Program& prog, const Instr& in, FastInstr& f) {
     case Op::Cvt: {
       // Integer to integer without .sat; the float conversions keep the general handler.
       const Type sty = in.type2;
-      auto cvt_int = [](Type t) { return is_int(t) || t == Type::U8 || t == Type::S8; };
+      auto cvt_int = [](Type t) { return is_int_type(t) || t == Type::U8 || t == Type::S8; };
       if (!cvt_int(ty) || !cvt_int(sty) || ptx::type_bytes(ty) == 0 || in.flags || in.rnd != Rnd::None ||
           in.nops != 2 || ty == Type::B16 || ty == Type::B32 || ty == Type::B64 || sty == Type::B16 ||
           sty == Type::B32 || sty == Type::B64)
