@@ -67,4 +67,16 @@ inline bool is_int_type(ptx::Type t) {
   }
 }
 
+// Type of the double-width result of mul.wide / mad.wide (None if it has none).
+inline ptx::Type wide_type_of(ptx::Type t) {
+  using ptx::Type;
+  switch (t) {
+    case Type::U16: return Type::U32;
+    case Type::S16: return Type::S32;
+    case Type::U32: return Type::U64;
+    case Type::S32: return Type::S64;
+    default: return Type::None;
+  }
+}
+
 }  // namespace simt::func

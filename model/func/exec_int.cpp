@@ -25,16 +25,6 @@ bool is_int32_64(Type t) {
 bool is_bits(Type t) { return t == Type::B16 || t == Type::B32 || t == Type::B64; }
 bool has(const Instr& in, uint32_t f) { return (in.flags & f) != 0; }
 
-// Type of the double-width result of mul.wide / mad.wide.
-Type wide_of(Type t) {
-  switch (t) {
-    case Type::U16: return Type::U32;
-    case Type::S16: return Type::S32;
-    case Type::U32: return Type::U64;
-    case Type::S32: return Type::S64;
-    default: return Type::None;
-  }
-}
 
 std::string tname(const Instr& in) { return std::string(ptx::op_name(in.op)) + "." + ptx::type_name(in.type); }
 
@@ -58,7 +48,7 @@ std::string check_shared(const Instr& in) {
     case Op::Mul: case Op::Mad: {
       const int modes = has(in, ptx::kHi) + has(in, ptx::kLo) + has(in, ptx::kWide);
       if (modes > 1) return "conflicting .hi/.lo/.wide on " + tname(in);
-      if (has(in, ptx::kWide) && wide_of(in.type) == Type::None) return ".wide needs a 16/32-bit type";
+      if (has(in, ptx::kWide) && wide_type_of(in.type) == Type::None) return ".wide needs a 16/32-bit type";
       if (has(in, ptx::kSat) && !(in.op == Op::Mad && has(in, ptx::kHi) && in.type == Type::S32))
         return ".sat is only defined for mad.hi.sat.s32";
       if (has(in, ptx::kCC) && (in.op != Op::Mad || has(in, ptx::kWide) || !is_int32_64(in.type)))
@@ -199,7 +189,7 @@ void h_mul_mad(ExecContext& c) {
   const bool mad = in.op == Op::Mad;
   const bool hi = has(in, ptx::kHi), wide = has(in, ptx::kWide);
   const bool sat = has(in, ptx::kSat), cc = has(in, ptx::kCC);
-  const Type dty = wide ? wide_of(ty) : ty;
+  const Type dty = wide ? wide_type_of(ty) : ty;
   const unsigned dbits = type_bits(dty);
   c.mask.for_each([&](uint32_t t) {
     uint64_t a = c.src(1, t, ty), b = c.src(2, t, ty);

@@ -485,15 +485,6 @@ bool plain_sources(const Instr& in, std::initializer_list<Type> types, FastInstr
   return true;
 }
 
-Type wide_of(Type t) {
-  switch (t) {
-    case Type::U16: return Type::U32;
-    case Type::S16: return Type::S32;
-    case Type::U32: return Type::U64;
-    case Type::S32: return Type::S64;
-    default: return Type::None;
-  }
-}
 
 FastKernel decode_int(const ptx::Program& prog, const Instr& in, FastInstr& f) {
   const Type ty = in.type;
@@ -508,7 +499,7 @@ FastKernel decode_int(const ptx::Program& prog, const Instr& in, FastInstr& f) {
       const bool mad = in.op == Op::Mad;
       if (flags & ~(ptx::kLo | ptx::kWide)) return nullptr;
       if (has(in, ptx::kWide)) {
-        const Type dty = wide_of(ty);
+        const Type dty = wide_type_of(ty);
         if (dty == Type::None || !plain_dst(prog, in, dty, f)) return nullptr;
         if (mad) return plain_sources(in, {ty, ty, dty}, f) ? pick3<IMadWide>(f) : nullptr;
         return plain_sources(in, {ty, ty}, f) ? pick2<IMulWide>(f) : nullptr;
