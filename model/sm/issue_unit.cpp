@@ -111,6 +111,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       ibuf_(p.ibuffer, p.max_warps),
       branch_(make_branch_unit(p)),
       latches_(p.schedulers),
+      views_(p.schedulers),
       last_bin_(p.schedulers, kBinIdle),
       st_warp_instr_(st.counter(stats_name + ".warp_instructions", "warp instructions issued")),
       st_thread_instr_(st.counter(stats_name + ".thread_instructions",
@@ -357,7 +358,7 @@ void IssueUnit::drain_fetched(uint64_t now) {
                              std::to_string(f.warp) + " was not asked for");
     --w.credits;
     ibuf_.push(f.warp, f.pc, &prog.code[f.pc]);
-    cand_[f.warp].stale = true;
+    mark_stale(f.warp);
   }
 }
 
@@ -389,7 +390,7 @@ bool IssueUnit::send_requests() {
 }
 
 void IssueUnit::resync(uint32_t wi) {
-  cand_[wi].stale = true;
+  mark_stale(wi);
   Warp& w = warps_[wi];
   const WarpSlot& ws = branch_->slot(wi);
   if (ws.version == w.version) return;
@@ -412,12 +413,11 @@ void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& thre
   while (lo < hi && !threads.word(lo)) ++lo;
   while (hi > lo && !threads.word(hi - 1)) --hi;
   for (uint32_t wi : ctas_[ci].slots) {
-    Candidate& k = cand_[wi];
-    if (k.stale) continue;
+    if (cand_[wi].stale) continue;
     const func::ThreadMask& scope = branch_->slot(wi).scope;
     for (uint32_t i = lo; i < hi; ++i)
       if (scope.word(i) & threads.word(i)) {
-        k.stale = true;
+        mark_stale(wi);
         break;
       }
   }
@@ -437,7 +437,7 @@ void IssueUnit::free_finished() {
     Warp& w = warps_[i];
     if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) return;
     w.live = false;
-    cand_[i].stale = true;
+    mark_stale(i);
     sched_live_[i % p_.schedulers].reset(i);
     want_credit_.reset(i);
     branch_->release(i);
@@ -535,6 +535,7 @@ void IssueUnit::start_launches(uint64_t now) {
       ibuf_.flush(slot);
       policies_[slot % p_.schedulers]->on_warp_added(slot, w.age);
       sched_live_[slot % p_.schedulers].set(slot);
+      mark_stale(slot);
       c.slots.push_back(slot);
       ++live_warps_;
     }
@@ -565,38 +566,43 @@ bool IssueUnit::send_done() {
 
 void IssueUnit::schedule(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
-  cands_.clear();
-  bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
-  const bool ranks = branch_->ranks_warps();
-  sched_live_[s].for_each([&](uint32_t w) {
-    const Candidate& k = cand_[w];
-    if (k.stale) refresh(w);
-    if (!k.eligible) return;
-    const bool pipe_free = k.pipe == PipeKind::None || !latches_[s][static_cast<size_t>(k.pipe)].full();
-    cands_.push_back(k.offer);
-    WarpCandidate& c = cands_.back();
-    c.ready = k.hazard == Hazard::None && pipe_free;
-    if (ranks) c.priority = branch_->priority(w);
-    pipe_blocked = pipe_blocked || (k.hazard == Hazard::None && !pipe_free);
-    ibuf_.set_ready(w, c.ready);
-  });
-  if (cands_.empty()) {
+  SchedView& v = views_[s];
+  std::vector<WarpCandidate>& cands = v.cands;
+  const bool ranks = branch_->ranks_warps();  // priorities move every cycle: no reuse
+  if (v.dirty || ranks) {
+    v.dirty = false;
+    cands.clear();
+    v.pipe_blocked = false;
+    sched_live_[s].for_each([&](uint32_t w) {
+      const Candidate& k = cand_[w];
+      if (k.stale) refresh(w);
+      if (!k.eligible) return;
+      const bool pipe_free = k.pipe == PipeKind::None || !latches_[s][static_cast<size_t>(k.pipe)].full();
+      cands.push_back(k.offer);
+      WarpCandidate& c = cands.back();
+      c.ready = k.hazard == Hazard::None && pipe_free;
+      if (ranks) c.priority = branch_->priority(w);
+      v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !pipe_free);
+      ibuf_.set_ready(w, c.ready);
+    });
+  }
+  if (cands.empty()) {
     if (wt_) trace_stall(s, now);
     return count_bin(s, kBinIdle, 1);
   }
-  const int pick = policies_[s]->pick(cands_, now);
+  const int pick = policies_[s]->pick(cands, now);
   if (pick < 0) {
     if (wt_) trace_stall(s, now);
     // Seed 001 §6.1: "Stall" = held up by the downstream pipeline; otherwise
     // no warp is ready: "W0 Mem" if warps are held back by pending memory
     // accesses, "W0 Idle" otherwise (e.g. waiting on an ALU result).
-    if (pipe_blocked) return count_bin(s, kBinStall, 1);
-    const bool mem = std::any_of(cands_.begin(), cands_.end(), [](const WarpCandidate& c) { return c.long_wait; });
+    if (v.pipe_blocked) return count_bin(s, kBinStall, 1);
+    const bool mem = std::any_of(cands.begin(), cands.end(), [](const WarpCandidate& c) { return c.long_wait; });
     return count_bin(s, mem ? kBinMem : kBinIdle, 1);
   }
-  if (!cands_[pick].ready)
+  if (!cands[pick].ready)
     throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");
-  execute(s, cands_[pick].warp, now);
+  execute(s, cands[pick].warp, now);
 }
 
 uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
@@ -684,6 +690,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     const bool long_latency = in.cls == ptx::InstrClass::Ldst && du.defs.size() > 0;
     Latch& l = latches_[s][static_cast<size_t>(pk)];
     IssuePacket& p = l.push();
+    views_[s].dirty = true;  // the latch may be full now
     p.warp = wi;
     p.pc = pc;
     p.instr = &in;
@@ -761,7 +768,7 @@ void IssueUnit::release_barriers(Cta& c) {
       Warp& w = warps_[wi];
       if (!w.live || w.barrier != static_cast<int>(id)) continue;
       w.barrier = -1;
-      cand_[wi].stale = true;
+      mark_stale(wi);
       branch_->set_blocked(wi, false);
       policies_[wi % p_.schedulers]->on_wakeup(wi);
     }
@@ -790,6 +797,7 @@ bool IssueUnit::drain_latches(uint64_t now) {
       pipe_socket(static_cast<PipeKind>(k))->b_transport(p, t);
       if (p.accepted) {
         l.pop();
+        views_[s].dirty = true;
       } else {
         ++st_latch_stalls_;
       }

@@ -333,8 +333,12 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void refresh(uint32_t wi);
   // Lanes of a thread set: bit l for a thread t with t % warp_size == l.
   uint64_t lanes_of(const func::ThreadMask& m) const;
+  void mark_stale(uint32_t wi) {
+    cand_[wi].stale = true;
+    views_[wi % p_.schedulers].dirty = true;
+  }
   void mark_cta_stale(uint32_t ci) {
-    for (uint32_t wi : ctas_[ci].slots) cand_[wi].stale = true;
+    for (uint32_t wi : ctas_[ci].slots) mark_stale(wi);
   }
   // The CTA's warps whose scope shares a thread with `threads`: the only
   // ones a scoreboard change for `threads` can concern.
@@ -346,7 +350,16 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   util::SlotPool<Reservation> tickets_;
   std::vector<std::unique_ptr<IssuePolicy>> policies_;   // per scheduler
   std::vector<std::array<Latch, 3>> latches_;            // [scheduler][pipe kind]
-  std::vector<WarpCandidate> cands_;
+  // Per scheduler: the candidate list of its last look, reused while nothing
+  // it was built from changed (no warp of the scheduler went stale, its
+  // latches neither filled nor emptied), so a cycle in which every warp
+  // still waits costs one policy call instead of a walk over its warps.
+  struct SchedView {
+    std::vector<WarpCandidate> cands;
+    bool dirty = true;
+    bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
+  };
+  std::vector<SchedView> views_;
   func::StepResult step_;
 
   Inbox<CtaLaunch> launch_q_;
