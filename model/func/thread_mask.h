@@ -36,6 +36,15 @@ class ThreadMask {
     return o != 0;
   }
   bool none() const { return !any(); }
+  // The words [lo, hi) outside which the set is empty (one word for a static
+  // warp of <= 64 threads), so per-word work can skip the rest; lo == hi
+  // when empty.
+  void word_range(uint32_t& lo, uint32_t& hi) const {
+    lo = 0;
+    hi = kWords;
+    while (lo < hi && !w_[lo]) ++lo;
+    while (hi > lo && !w_[hi - 1]) --hi;
+  }
   uint32_t count() const {
     uint32_t n = 0;
     for (uint64_t w : w_) n += static_cast<uint32_t>(__builtin_popcountll(w));

@@ -408,21 +408,6 @@ void IssueUnit::resync(uint32_t wi) {
   w.fetch_pc = ws.pc;
 }
 
-void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads) {
-  uint32_t lo = 0, hi = func::ThreadMask::kWords;
-  while (lo < hi && !threads.word(lo)) ++lo;
-  while (hi > lo && !threads.word(hi - 1)) --hi;
-  for (uint32_t wi : ctas_[ci].slots) {
-    if (cand_[wi].stale) continue;
-    const func::ThreadMask& scope = branch_->slot(wi).scope;
-    for (uint32_t i = lo; i < hi; ++i)
-      if (scope.word(i) & threads.word(i)) {
-        mark_stale(wi);
-        break;
-      }
-  }
-}
-
 void IssueUnit::resync_cta(uint32_t ci) {
   mark_cta_stale(ci);
   for (uint32_t wi : ctas_[ci].slots)
@@ -560,82 +545,6 @@ bool IssueUnit::send_done() {
     done_q_.pop_front();
   }
   return false;
-}
-
-// ------------------------------------------------------------ scheduling
-
-void IssueUnit::schedule(uint32_t s, uint64_t now) {
-  if (live_ctas_ == 0) return;
-  SchedView& v = views_[s];
-  std::vector<WarpCandidate>& cands = v.cands;
-  const bool ranks = branch_->ranks_warps();  // priorities move every cycle: no reuse
-  if (v.dirty || ranks) {
-    v.dirty = false;
-    cands.clear();
-    v.pipe_blocked = false;
-    sched_live_[s].for_each([&](uint32_t w) {
-      const Candidate& k = cand_[w];
-      if (k.stale) refresh(w);
-      if (!k.eligible) return;
-      const bool pipe_free = k.pipe == PipeKind::None || !latches_[s][static_cast<size_t>(k.pipe)].full();
-      cands.push_back(k.offer);
-      WarpCandidate& c = cands.back();
-      c.ready = k.hazard == Hazard::None && pipe_free;
-      if (ranks) c.priority = branch_->priority(w);
-      v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !pipe_free);
-      ibuf_.set_ready(w, c.ready);
-    });
-  }
-  if (cands.empty()) {
-    if (wt_) trace_stall(s, now);
-    return count_bin(s, kBinIdle, 1);
-  }
-  const int pick = policies_[s]->pick(cands, now);
-  if (pick < 0) {
-    if (wt_) trace_stall(s, now);
-    // Seed 001 §6.1: "Stall" = held up by the downstream pipeline; otherwise
-    // no warp is ready: "W0 Mem" if warps are held back by pending memory
-    // accesses, "W0 Idle" otherwise (e.g. waiting on an ALU result).
-    if (v.pipe_blocked) return count_bin(s, kBinStall, 1);
-    const bool mem = std::any_of(cands.begin(), cands.end(), [](const WarpCandidate& c) { return c.long_wait; });
-    return count_bin(s, mem ? kBinMem : kBinIdle, 1);
-  }
-  if (!cands[pick].ready)
-    throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");
-  execute(s, cands[pick].warp, now);
-}
-
-uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
-  const uint32_t ws = p_.warp_size;
-  uint64_t bits = 0;
-  if ((ws & (ws - 1)) == 0) {  // a power of two: fold each word's ws-bit chunks
-    const uint64_t chunk = ws == 64 ? ~uint64_t{0} : (uint64_t{1} << ws) - 1;
-    for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i)
-      for (uint64_t w = m.word(i); w; w = ws == 64 ? 0 : w >> ws) bits |= w & chunk;
-    return bits;
-  }
-  m.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % ws); });
-  return bits;
-}
-
-void IssueUnit::refresh(uint32_t w) {
-  Candidate& k = cand_[w];
-  k.stale = false;
-  const Warp& wp = warps_[w];
-  const WarpSlot& ws = branch_->slot(w);
-  const InstructionBuffer::Entry* e = ibuf_.front(w);
-  k.eligible = running(w) && wp.barrier < 0 && e && e->pc == ws.pc;
-  if (!k.eligible) return;
-  const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
-  k.hazard = sb_.check(wp.cta, ws.scope, du);
-  k.pipe = pipe_of(e->instr->cls);
-  WarpCandidate& c = k.offer;
-  c.warp = w;
-  c.cls = e->instr->cls;
-  c.age = wp.age;
-  c.long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
-  c.block = wp.cta;
-  c.block_age = ctas_[wp.cta].age;
 }
 
 void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {

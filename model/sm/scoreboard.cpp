@@ -41,14 +41,9 @@ bool Scoreboard::overlaps(const ThreadMask& a, const ThreadMask& b) {
 }
 
 namespace {
-// The words [lo, hi) outside which `m` is empty (one word for a static warp
-// of <= 64 threads), so per-register work touches only those.
-struct WordRange {
-  uint32_t lo = 0, hi = func::ThreadMask::kWords;
-  explicit WordRange(const func::ThreadMask& m) {
-    while (lo < hi && !m.word(lo)) ++lo;
-    while (hi > lo && !m.word(hi - 1)) --hi;
-  }
+struct WordRange {  // ThreadMask::word_range, as a value
+  uint32_t lo = 0, hi = 0;
+  explicit WordRange(const func::ThreadMask& m) { m.word_range(lo, hi); }
 };
 }  // namespace
 
