@@ -49,9 +49,11 @@ void CtaDispatchUnit::on_cycle(uint64_t now) {
     if (!any_pending) return;  // sleep until a completion or a new kernel
   }
   // One CTA per SM per cycle, as far as limits allow.
+  bool progress = false;  // a CTA went out or waits for an SM to take it
   for (uint32_t sm = 0; sm < pending_.size(); ++sm) {
     if (!pending_[sm]) pending_[sm] = dispatcher_.try_dispatch(sm);
     if (!pending_[sm]) continue;
+    progress = true;
     sm::CtaLaunch l;
     l.kernel = kernel_;
     l.cta_index = *pending_[sm];
@@ -65,7 +67,9 @@ void CtaDispatchUnit::on_cycle(uint64_t now) {
       ++refused_;
     }
   }
-  wake_next();
+  // Every SM full: try_dispatch only changes its answer when a CTA finishes
+  // (on_done) or a kernel starts, and both wake this block.
+  if (progress) wake_next();
 }
 
 void CtaDispatchUnit::on_done(sm::CtaDone& d, sc_core::sc_time&) {

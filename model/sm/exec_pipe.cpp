@@ -43,6 +43,8 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   uint64_t now = util::now_cycle();
   if (!unit_.can_accept(now)) {
     ++structural_stalls_;
+    p.retry_at = unit_.next_free(now);  // only an accept changes it, and only issue offers
+    p.refusals = &structural_stalls_;
     return;
   }
   // Lane bits come with the packet: threads keep their home lane (t % W)

@@ -14,6 +14,7 @@ class GtoPolicy final : public IssuePolicy {
   void on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) override;
   void on_warp_removed(uint32_t warp) override;
   const char* name() const override { return "gto"; }
+  bool idle_pick_repeats() const override { return true; }  // pick() changes nothing
 
  private:
   int64_t greedy_ = -1;  // warp that issued last, -1 when none

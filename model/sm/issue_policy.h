@@ -50,6 +50,12 @@ class IssuePolicy {
   virtual void on_warp_removed(uint32_t warp) {}
 
   virtual const char* name() const = 0;
+
+  // True when a pick() that found nothing to issue, repeated in later cycles
+  // with the same candidates and no hook called in between, finds nothing
+  // again and leaves the policy as it was. The issue stage then need not
+  // call it while it waits for a pipe (IssueUnit skips those cycles).
+  virtual bool idle_pick_repeats() const { return false; }
 };
 
 }  // namespace simt::sm

@@ -218,6 +218,7 @@ void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
 // ------------------------------------------------------------ the method
 
 void IssueUnit::on_cycle(uint64_t now) {
+  ++activations_;
   if (fault_) return;  // stopped; no re-arm
   if (sleeping_ && now == flush_at_ && !inputs_ready(now) &&
       (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles)) {
@@ -241,6 +242,7 @@ void IssueUnit::cycle(uint64_t now) {
   account_skipped(now);
   last_tick_ = now;
   sleeping_ = false;
+  waiting_for_pipes_ = false;
   issued_this_cycle_ = false;
 
   drain_writebacks(now);
@@ -277,18 +279,29 @@ void IssueUnit::cycle(uint64_t now) {
 
   check_watchdog(now);
 
-  const bool busy = issued_this_cycle_ || latched || credit_blocked || done_blocked || request_blocked ||
+  const bool busy = issued_this_cycle_ || credit_blocked || done_blocked || request_blocked ||
                     branch_->peek_request() || !launch_q_.q.empty() || !fetched_q_.q.empty() ||
                     !wb_q_.q.empty() || !gen_q_.q.empty();
-  if (busy) {
+  if (busy || (latched && !can_wait_for_pipes(now))) {
     wake_next();
     return;
   }
-  // Nothing can change until a socket delivers something: sleep. The cycles
-  // slept through are classified like this one (account_skipped).
+  // Nothing can change until a socket delivers something, or (latched) until
+  // a pipe takes a latched instruction: sleep. The cycles slept through are
+  // classified like this one (account_skipped).
   sleeping_ = true;
+  waiting_for_pipes_ = latched;
   if (wf_ && tracing_ && now < wf_->window_start()) flush_at_ = wf_->window_start();
   sleep(now);
+}
+
+bool IssueUnit::can_wait_for_pipes(uint64_t now) const {
+  // Every latch waits for a known cycle, and until then each cycle would
+  // repeat this one: the same refused offers, the same empty picks.
+  if (latch_wait_until_ <= now + 1 || tracing_ || branch_->ranks_warps()) return false;
+  for (uint32_t s = 0; s < p_.schedulers; ++s)
+    if (views_[s].dirty || !policies_[s]->idle_pick_repeats()) return false;
+  return true;
 }
 
 bool IssueUnit::inputs_ready(uint64_t now) const {
@@ -297,6 +310,7 @@ bool IssueUnit::inputs_ready(uint64_t now) const {
 
 void IssueUnit::sleep(uint64_t now) {
   uint64_t until = flush_at_ > now ? flush_at_ : ~uint64_t{0};
+  if (waiting_for_pipes_) until = std::min(until, latch_wait_until_);
   if (live_warps_ > 0) {
     uint64_t deadline = last_progress_ + p_.watchdog_cycles;
     if (cycle_limit_) deadline = std::min(deadline, cycle_limit_);
@@ -313,6 +327,12 @@ void IssueUnit::account_skipped(uint64_t now) {
     count_bin(s, last_bin_[s], n);
     if (wt_) wt_->stall(sm_id_, s, last_tick_ + 1, now - 1, last_reason_[s]);
   }
+  if (!waiting_for_pipes_) return;
+  // The offers not made while waiting for the pipes, each refused, and the
+  // credit round robin, which moves on every cycle the unit runs.
+  st_latch_stalls_ += n * held_offers_.size();
+  for (stats::Counter* c : held_offers_) *c += n;
+  credit_rr_ = static_cast<uint32_t>((credit_rr_ + n) % p_.max_warps);
 }
 
 void IssueUnit::count_bin(uint32_t s, uint32_t bin, uint64_t n) {
@@ -694,21 +714,33 @@ util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k
 
 bool IssueUnit::drain_latches(uint64_t now) {
   bool any_full = false;
+  latch_wait_until_ = ~uint64_t{0};
+  held_offers_.clear();
   for (uint32_t s = 0; s < p_.schedulers; ++s)
     for (size_t k = 0; k < 3; ++k) {
       Latch& l = latches_[s][k];
       if (l.empty()) continue;
       any_full = true;
       IssuePacket& p = l.front();
-      if (now < p.issue_cycle + p_.operand_read_cycles) continue;  // operands still being read
+      const uint64_t operands_read = p.issue_cycle + p_.operand_read_cycles;
+      if (now < operands_read) {  // operands still being read
+        latch_wait_until_ = std::min(latch_wait_until_, operands_read);
+        continue;
+      }
       p.accepted = false;
+      p.retry_at = 0;
+      p.refusals = nullptr;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       pipe_socket(static_cast<PipeKind>(k))->b_transport(p, t);
       if (p.accepted) {
         l.pop();
         views_[s].dirty = true;
+        latch_wait_until_ = now + 1;
       } else {
         ++st_latch_stalls_;
+        const bool known = p.retry_at > now && p.refusals;
+        latch_wait_until_ = std::min(latch_wait_until_, known ? p.retry_at : now + 1);
+        if (known) held_offers_.push_back(p.refusals);
       }
     }
   return any_full;

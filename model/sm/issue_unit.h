@@ -134,6 +134,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool faulted() const { return static_cast<bool>(fault_); }
   // No CTA resident and nothing queued.
   bool idle() const;
+  // Times the block's method ran (a unit that waits must not run every cycle).
+  uint64_t activations() const { return activations_; }
   const IssueParams& params() const { return p_; }
   const BranchUnit& branch_unit() const { return *branch_; }
   // Deepest reconvergence stack since the last call (per-kernel stat).
@@ -281,6 +283,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void count_bin(uint32_t s, uint32_t bin, uint64_t n);
   void check_watchdog(uint64_t now);
   void sleep(uint64_t now);
+  bool can_wait_for_pipes(uint64_t now) const;
   bool inputs_ready(uint64_t now) const;
 
   // Observability (issue_unit_trace.cpp).
@@ -377,7 +380,14 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   uint64_t cycle_limit_ = 0;     // the resident kernel's runaway deadline (0 = none)
   uint64_t max_cycles_ = 0;      // and the limit it came from, for the message
   bool sleeping_ = false;        // asleep (waiting for a socket) after last_tick_
+  // Asleep with instructions latched: every pipe refused with a known
+  // retry cycle (drain_latches), the earliest being latch_wait_until_;
+  // held_offers_ are the refusal counters of the offers it does not repeat.
+  bool waiting_for_pipes_ = false;
+  uint64_t latch_wait_until_ = ~uint64_t{0};
+  std::vector<stats::Counter*> held_offers_;
   bool issued_this_cycle_ = false;
+  uint64_t activations_ = 0;
   std::vector<uint8_t> last_bin_;  // per scheduler: class of the last ticked cycle
   std::exception_ptr fault_;
 

@@ -18,6 +18,7 @@ class LrrPolicy final : public IssuePolicy {
   int pick(const std::vector<WarpCandidate>& c, uint64_t now) override;
   void on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) override;
   const char* name() const override { return "lrr"; }
+  bool idle_pick_repeats() const override { return true; }  // pick() changes nothing
 
  private:
   int64_t last_ = -1;  // warp id that issued last; -1: start at warp 0

@@ -13,6 +13,7 @@ class MajorityPolicy final : public IssuePolicy {
  public:
   int pick(const std::vector<WarpCandidate>& c, uint64_t now) override;
   const char* name() const override { return "majority"; }
+  bool idle_pick_repeats() const override { return true; }  // pick() changes nothing
 };
 
 }  // namespace simt::sm

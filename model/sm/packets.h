@@ -15,6 +15,8 @@
 #include "ptx/ir.h"
 #include "sm/kernel_context.h"
 
+namespace simt::stats { struct Counter; }
+
 namespace simt::sm {
 
 // Issue -> Fetch: warp `warp` has room for one more instruction, to be
@@ -58,6 +60,13 @@ struct IssuePacket {
   std::vector<func::MemAccess> accesses;
   uint32_t ticket = 0;        // the issue stage's register reservation, returned at write-back
   bool accepted = false;
+  // Set by a target that refuses and knows until when it will go on
+  // refusing: the first cycle an offer can be accepted, and its count of
+  // refused offers. The issue stage may then stop offering until retry_at;
+  // for every cycle it does not offer, it adds the refusal the target would
+  // have counted. retry_at 0 = unknown: offer again next cycle.
+  uint64_t retry_at = 0;
+  stats::Counter* refusals = nullptr;
 };
 
 // A pipe or the LDST unit -> Issue: the instruction completed; its

@@ -31,6 +31,10 @@ class TwoLevelPolicy : public IssuePolicy {
   void on_warp_added(uint32_t warp, uint64_t age) override;
   void on_warp_removed(uint32_t warp) override;
   const char* name() const override { return "two_level"; }
+  // A pick() that moved warps between the sets reaches a fixed point: the
+  // same candidates move none the next time (choose() overrides must not
+  // keep state either).
+  bool idle_pick_repeats() const override { return true; }
 
   uint32_t active_size() const { return active_size_; }
   // The active set in round-robin order and the pending FIFO, front first.
