@@ -72,7 +72,17 @@ namespace simt::gpu {
 // so the end time is the same as one sc_start(); the wall clock is checked
 // between slices.
 void Gpu::simulate(uint64_t ctas_before, uint64_t ctas_total) {
+  // Every process of this netlist follows the clock's cycle, so the clock may
+  // run ahead of SystemC's time stamp; a waveform needs SystemC to see every
+  // cycle (its signals change in update phases).
+  const bool run_ahead = !(waveform_ && waveform_->enabled());
+  util::Clock& clock = util::Clock::get();
+  struct RunAhead {  // off again after this run, also when it throws
+    util::Clock& c;
+    ~RunAhead() { c.set_run_ahead(0); }
+  } off{clock};
   if (!progress_ || !progress_->enabled()) {
+    clock.set_run_ahead(run_ahead ? ~uint64_t{0} : 0);
     sc_core::sc_start();
     return;
   }
@@ -82,6 +92,9 @@ void Gpu::simulate(uint64_t ctas_before, uint64_t ctas_total) {
     // A slice ends at its last event, not at its end time; when the next
     // event lies beyond a whole slice (everything asleep), reach exactly it.
     const sc_core::sc_time slice = std::max(util::cycles(kSlice), sc_core::sc_time_to_pending_activity());
+    // The clock stops running ahead at the slice's end, so the wall clock
+    // is checked between slices.
+    clock.set_run_ahead(run_ahead ? util::now_cycle() + slice.value() / util::cycle_time().value() : 0);
     sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
     if (progress_->due())
       progress_->report(dispatcher_.ctas_done() - ctas_before, ctas_total, util::now_cycle(),

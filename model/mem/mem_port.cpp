@@ -34,8 +34,6 @@ uint64_t visible_cycle(const sc_core::sc_time& d) {
   return util::now_cycle() + ahead;
 }
 
-sc_core::sc_time until_cycle(uint64_t cycle) { return util::cycles(cycle) - sc_core::sc_time_stamp(); }
-
 // A request as seen from the payload (either side of a port).
 MemRequest describe(tlm_generic_payload& gp) {
   MemRequest r;
@@ -62,7 +60,7 @@ struct ArrivalNotifier {
     if (client)
       util::Clock::get().wake_at(*client, stamp);
     else
-      ev.notify(until_cycle(stamp));
+      ev.notify(util::until_cycle(stamp));
     last_notified = stamp;
   }
 };
@@ -341,7 +339,7 @@ class MemResponder::Impl {
     tlm_generic_payload* gp = in_response;
     in_response = nullptr;
     if (gp && gp->has_mm()) gp->release();
-    if (!responses.empty()) drain.notify(sc_core::SC_ZERO_TIME);
+    if (!responses.empty()) drain.notify(util::until_cycle(util::now_cycle()));  // later in this cycle
   }
 
   // Sends queued responses while the response channel is free (only a
@@ -391,7 +389,7 @@ bool MemResponder::pop_request(MemRequest& r) {
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     socket->nb_transport_bw(*h, phase, t);  // the initiator may only answer TLM_ACCEPTED
   }
-  if (m.space_waiters) m.space.notify(sc_core::SC_ZERO_TIME);
+  if (m.space_waiters) m.space.notify(util::until_cycle(util::now_cycle()));
   return true;
 }
 
@@ -417,7 +415,7 @@ void MemResponder::respond(const MemRequest& r) {
   if (it != m.blocking_open.end()) {  // a b_transport caller: wake it next cycle
     m.blocking_open.erase(it);
     m.blocking_done.push_back(gp);
-    m.blocking_answered.notify(util::cycle_time());
+    m.blocking_answered.notify(util::until_cycle(util::now_cycle() + 1));
     return;
   }
   if (m.in_response || !m.responses.empty()) {

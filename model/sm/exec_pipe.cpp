@@ -82,7 +82,7 @@ void ExecPipe::refresh_lanes(uint64_t now) {
       changed = true;
     }
   }
-  if (changed) lane_event_.notify(sc_core::SC_ZERO_TIME);
+  if (changed) lane_event_.notify(util::until_cycle(now));
 }
 
 void ExecPipe::write_lane_signals(uint64_t now) {

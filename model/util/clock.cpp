@@ -90,28 +90,55 @@ void Clock::arm(uint64_t cycle) {
 }
 
 void Clock::run() {
-  const uint64_t now = now_cycle();
+  uint64_t now = now_cycle();
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
-  while (!later_.empty() && later_.top().first <= now) {
-    const auto e = later_.top();
-    later_.pop();
-    if (valid(e)) mark_due(now, static_cast<uint32_t>(e.second / 2));  // else a deadline cancelled by an earlier run
+  for (;;) {
+    while (!later_.empty() && later_.top().first <= now) {
+      const auto e = later_.top();
+      later_.pop();
+      if (valid(e)) mark_due(now, static_cast<uint32_t>(e.second / 2));  // else a deadline cancelled by an earlier run
+    }
+    struct Stepping {  // cleared even when a block's step throws
+      bool& flag;
+      explicit Stepping(bool& f) : flag(f) { flag = detail::clock_stepping = true; }
+      ~Stepping() { flag = detail::clock_stepping = false; }
+    };
+    {
+      detail::clock_cycle = now;
+      const Stepping guard(stepping_);
+      step(now);
+    }
+    const uint64_t next = next_due(now);
+    if (next == Clocked::kNever) {
+      // Asleep until a socket or a memory port wakes a block. Having run
+      // ahead, bring SystemC's time to this cycle (an activation with
+      // nothing due), so that what happens next is timed from here.
+      if (now * cycle_time().value() > sc_core::sc_time_stamp().value()) arm(now);
+      return;
+    }
+    if (!may_run_ahead_to(next)) return arm(next);
+    now = next;
   }
-  struct Stepping {  // cleared even when a block's step throws
-    bool& flag;
-    explicit Stepping(bool& f) : flag(f) { flag = true; }
-    ~Stepping() { flag = false; }
-  };
-  {
-    const Stepping guard(stepping_);
-    step(now);
-  }
-  if (any_due_[(now + 1) & 1]) return arm(now + 1);
+}
+
+uint64_t Clock::next_due(uint64_t now) {
+  if (any_due_[(now + 1) & 1]) return now + 1;
   // Only later wakes: the earliest that still counts.
   while (!later_.empty()) {
-    if (valid(later_.top())) return arm(later_.top().first);
+    if (valid(later_.top())) return later_.top().first;
     later_.pop();
   }
+  return Clocked::kNever;
+}
+
+bool Clock::may_run_ahead_to(uint64_t cycle) const {
+  if (cycle > run_ahead_until_) return false;
+  const sc_core::sc_simcontext* sim = sc_core::sc_get_curr_simcontext();
+  if (sim->sim_status() != sc_core::SC_SIM_OK) return false;  // sc_stop(): SystemC takes over
+  // Another process runs before `cycle` (or with it): SystemC must order it.
+  if (sc_core::sc_pending_activity_at_current_time(sim)) return false;
+  const uint64_t at = cycle * cycle_time().value();
+  return sc_core::sc_time_to_pending_activity(sim).value() > at - sc_core::sc_time_stamp().value();
 }
 
 void Clock::step(uint64_t now) {
