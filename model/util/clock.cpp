@@ -90,6 +90,7 @@ void Clock::arm(uint64_t cycle) {
 }
 
 void Clock::run() {
+  ++activations_;
   uint64_t now = now_cycle();
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
   for (;;) {

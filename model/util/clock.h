@@ -89,8 +89,10 @@ class Clock {
   // 0 (the default) turns it off: one activation per cycle.
   void set_run_ahead(uint64_t last_cycle) { run_ahead_until_ = last_cycle; }
 
-  // Steps run so far (for the benchmark's notes; not a model statistic).
+  // Steps run so far, and SystemC activations of the clock (for tests and
+  // the benchmark's notes; not model statistics).
   uint64_t steps() const { return steps_; }
+  uint64_t activations() const { return activations_; }
 
  private:
   Clock();
@@ -119,6 +121,7 @@ class Clock {
       later_;
   bool valid(const std::pair<uint64_t, uint64_t>& e) const;
   uint64_t steps_ = 0;
+  uint64_t activations_ = 0;
 };
 
 inline void Clocked::attach_to_clock(bool run_at_start) { Clock::get().attach(*this, run_at_start); }

@@ -2,8 +2,11 @@
 // a cycle run in attach order, at most once (unless woken for this cycle
 // again); wake_at always fires, sleep_until is cancelled by an earlier run;
 // nothing runs, and SystemC has nothing pending, while every block sleeps.
+// Running ahead (several cycles per SystemC activation) changes none of
+// that, and yields to any other process due before the next cycle.
 // The clock is one per process, so the cases share it and its time.
 #define BOOST_TEST_MODULE clock
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <boost/test/unit_test.hpp>
 
 #include <functional>
@@ -148,4 +151,85 @@ BOOST_AUTO_TEST_CASE(a_detached_block_is_never_run) {
   clk().wake_at(a, t + 3);
   run_cycles(5);
   BOOST_TEST(show(log) == runs({{t + 3, "a"}}));
+}
+
+// Cases below let the clock run ahead; each turns it off again.
+struct RunAhead {
+  explicit RunAhead(uint64_t until) { clk().set_run_ahead(until); }
+  ~RunAhead() { clk().set_run_ahead(0); }
+};
+
+BOOST_AUTO_TEST_CASE(running_ahead_steps_the_same_cycles_in_far_fewer_activations) {
+  Log log;
+  Block a("a", log), b("b", log);
+  int left = 40;
+  a.then = [&](uint64_t) {
+    if (--left > 0) clk().wake_next(a);
+  };
+  const uint64_t t = now();
+  clk().wake_next(a);
+  clk().wake_at(b, t + 10);
+  clk().wake_at(b, t + 100);  // beyond a's busy stretch: a jump, not a cycle-by-cycle walk
+  const uint64_t acts = clk().activations();
+  const RunAhead on(~uint64_t{0});
+  sc_core::sc_start();  // until nothing is pending
+  Log want;
+  for (uint64_t c = t + 1; c <= t + 40; ++c) {
+    want.emplace_back(c, "a");
+    if (c == t + 10) want.emplace_back(c, "b");
+  }
+  want.emplace_back(t + 100, "b");
+  BOOST_TEST(show(log) == show(want));
+  BOOST_TEST(clk().activations() - acts <= 3u);  // the first, and one to bring SystemC's time along
+  BOOST_TEST(now() == t + 100);
+  BOOST_TEST(sc_core::sc_time_stamp() == util::cycles(t + 100));  // SystemC's time caught up
+}
+
+BOOST_AUTO_TEST_CASE(running_ahead_yields_to_a_process_due_before_the_next_cycle) {
+  Log log;
+  Block a("a", log);
+  int left = 30;
+  a.then = [&](uint64_t) {
+    if (--left > 0) clk().wake_next(a);
+  };
+  const uint64_t t = now();
+  // Another SystemC process, due at t + 12 by SystemC's own time.
+  sc_core::sc_event at;
+  uint64_t seen_cycle = 0, seen_last_step = 0;
+  sc_core::sc_spawn_options opt;
+  opt.spawn_method();
+  opt.set_sensitivity(&at);
+  opt.dont_initialize();
+  sc_core::sc_spawn(
+      [&] {
+        seen_cycle = now();
+        seen_last_step = log.empty() ? 0 : log.back().first;
+      },
+      "probe", &opt);
+  at.notify(util::cycles(12));
+  clk().wake_next(a);
+  const RunAhead on(~uint64_t{0});
+  sc_core::sc_start();
+  BOOST_TEST(seen_cycle == t + 12);
+  // The clock stopped before cycle t + 12, or ran it in the same time step.
+  BOOST_TEST(seen_last_step >= t + 11);
+  BOOST_TEST(seen_last_step <= t + 12);
+  BOOST_TEST(log.size() == 30u);
+  BOOST_TEST(log.back().first == t + 30);
+}
+
+BOOST_AUTO_TEST_CASE(running_ahead_stops_at_its_last_cycle) {
+  Log log;
+  Block a("a", log);
+  a.then = [&](uint64_t) { clk().wake_next(a); };  // busy for ever
+  const uint64_t t = now();
+  clk().wake_next(a);
+  {
+    const RunAhead on(t + 20);
+    sc_core::sc_start(util::cycles(20));  // SystemC stops here; the clock must not pass it
+  }
+  BOOST_TEST(log.back().first == t + 20);
+  a.then = nullptr;
+  run_cycles(3);  // its last wake runs without running ahead
+  BOOST_TEST(log.back().first == t + 21);
 }
