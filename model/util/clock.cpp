@@ -37,6 +37,7 @@ void Clock::attach(Clocked& c, bool run_at_start) {
 
 void Clock::detach(Clocked& c) {
   blocks_[c.order_] = nullptr;
+  drop_deadline(c);
   c.clock_ = nullptr;
   for (auto* list : {&again_, &again_running_}) list->erase(std::remove(list->begin(), list->end(), &c), list->end());
 }
@@ -54,21 +55,72 @@ void Clock::wake_next(Clocked& c) {
 
 void Clock::wake_at(Clocked& c, uint64_t cycle) {
   if (cycle <= now_cycle() + 1) return wake_next(c);
-  later_.emplace(cycle, uint64_t{c.order_} * 2 + 1);
+  later_.emplace(cycle, c.order_);
   arm(cycle);
 }
 
 void Clock::sleep_until(Clocked& c, uint64_t cycle) {
   if (cycle <= now_cycle() + 1) return wake_next(c);
   if (cycle >= c.deadline_) return;  // an earlier deadline stands
-  c.deadline_ = cycle;
-  later_.emplace(cycle, uint64_t{c.order_} * 2);
+  set_deadline(c, cycle);
   arm(cycle);
 }
 
-bool Clock::valid(const std::pair<uint64_t, uint64_t>& e) const {
-  const Clocked* c = blocks_[e.second / 2];
-  return c && ((e.second & 1) || c->deadline_ == e.first);
+// ---- the deadline heap (deadlines_[0] is the earliest)
+
+void Clock::set_deadline(Clocked& c, uint64_t cycle) {
+  // Only ever moves earlier (sleep_until keeps the earliest).
+  c.deadline_ = cycle;
+  if (c.deadline_pos_ == ~0u) {
+    c.deadline_pos_ = static_cast<uint32_t>(deadlines_.size());
+    deadlines_.push_back(&c);
+  }
+  deadline_up(c.deadline_pos_);
+}
+
+void Clock::drop_deadline(Clocked& c) {
+  c.deadline_ = Clocked::kNever;
+  const uint32_t i = c.deadline_pos_;
+  if (i == ~0u) return;
+  c.deadline_pos_ = ~0u;
+  const uint32_t last = static_cast<uint32_t>(deadlines_.size() - 1);
+  if (i != last) {
+    deadlines_[i] = deadlines_[last];
+    deadlines_[i]->deadline_pos_ = i;
+  }
+  deadlines_.pop_back();
+  if (i < deadlines_.size()) {
+    deadline_up(i);
+    deadline_down(deadlines_[i]->deadline_pos_);
+  }
+}
+
+void Clock::deadline_swap(uint32_t i, uint32_t j) {
+  std::swap(deadlines_[i], deadlines_[j]);
+  deadlines_[i]->deadline_pos_ = i;
+  deadlines_[j]->deadline_pos_ = j;
+}
+
+void Clock::deadline_up(uint32_t i) {
+  while (i > 0) {
+    const uint32_t parent = (i - 1) / 2;
+    if (deadlines_[parent]->deadline_ <= deadlines_[i]->deadline_) return;
+    deadline_swap(i, parent);
+    i = parent;
+  }
+}
+
+void Clock::deadline_down(uint32_t i) {
+  const size_t n = deadlines_.size();
+  for (;;) {
+    const size_t l = 2 * size_t{i} + 1, r = l + 1;
+    size_t m = i;
+    if (l < n && deadlines_[l]->deadline_ < deadlines_[m]->deadline_) m = l;
+    if (r < n && deadlines_[r]->deadline_ < deadlines_[m]->deadline_) m = r;
+    if (m == i) return;
+    deadline_swap(i, static_cast<uint32_t>(m));
+    i = static_cast<uint32_t>(m);
+  }
 }
 
 void Clock::wake_now(Clocked& c) {
@@ -95,9 +147,14 @@ void Clock::run() {
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
   for (;;) {
     while (!later_.empty() && later_.top().first <= now) {
-      const auto e = later_.top();
+      const uint32_t order = later_.top().second;
       later_.pop();
-      if (valid(e)) mark_due(now, static_cast<uint32_t>(e.second / 2));  // else a deadline cancelled by an earlier run
+      if (blocks_[order]) mark_due(now, order);  // else detached
+    }
+    while (!deadlines_.empty() && deadlines_[0]->deadline_ <= now) {
+      Clocked& c = *deadlines_[0];
+      mark_due(now, c.order_);
+      drop_deadline(c);  // its run would cancel it anyway
     }
     struct Stepping {  // cleared even when a block's step throws
       bool& flag;
@@ -125,11 +182,10 @@ void Clock::run() {
 uint64_t Clock::next_due(uint64_t now) {
   if (any_due_[(now + 1) & 1]) return now + 1;
   // Only later wakes: the earliest that still counts.
-  while (!later_.empty()) {
-    if (valid(later_.top())) return later_.top().first;
-    later_.pop();
-  }
-  return Clocked::kNever;
+  while (!later_.empty() && !blocks_[later_.top().second]) later_.pop();  // detached
+  uint64_t next = later_.empty() ? Clocked::kNever : later_.top().first;
+  if (!deadlines_.empty()) next = std::min(next, deadlines_[0]->deadline_);
+  return next;
 }
 
 bool Clock::may_run_ahead_to(uint64_t cycle) const {
@@ -151,7 +207,7 @@ void Clock::step(uint64_t now) {
       for (uint64_t w = bits[i]; w; w &= w - 1) {
         Clocked* c = blocks_[i * 64 + static_cast<size_t>(__builtin_ctzll(w))];
         if (!c) continue;  // detached
-        c->deadline_ = Clocked::kNever;
+        if (c->deadline_ != Clocked::kNever) drop_deadline(*c);  // its run cancels its deadline
         ++steps_;
         c->on_cycle(now);
       }

@@ -52,7 +52,8 @@ class Clocked {
   static constexpr uint64_t kNever = ~uint64_t{0};
   Clock* clock_ = nullptr;  // set by attach
   uint32_t order_ = 0;             // position in the clock's fixed order
-  uint64_t deadline_ = kNever;     // cycle of its valid sleep_until entry
+  uint64_t deadline_ = kNever;     // its sleep_until deadline, if any
+  uint32_t deadline_pos_ = ~0u;    // its place in the clock's deadline heap
 };
 
 class Clock {
@@ -114,12 +115,19 @@ class Clock {
   void mark_due(uint64_t cycle, uint32_t order);
   std::vector<Clocked*> again_, again_running_;  // wake_now
   bool stepping_ = false;
-  // Wakes beyond the next cycle, earliest first: (cycle, order * 2 + 1) for
-  // wake_at, (cycle, order * 2) for a sleep_until deadline.
-  std::priority_queue<std::pair<uint64_t, uint64_t>, std::vector<std::pair<uint64_t, uint64_t>>,
+  // wake_at beyond the next cycle, earliest first: (cycle, order).
+  std::priority_queue<std::pair<uint64_t, uint32_t>, std::vector<std::pair<uint64_t, uint32_t>>,
                       std::greater<>>
       later_;
-  bool valid(const std::pair<uint64_t, uint64_t>& e) const;
+  // sleep_until deadlines, at most one per block (a new one replaces it, a
+  // run cancels it): a min-heap of blocks by deadline that knows where each
+  // block sits, so nothing cancelled is left behind to pop.
+  std::vector<Clocked*> deadlines_;
+  void set_deadline(Clocked& c, uint64_t cycle);
+  void drop_deadline(Clocked& c);
+  void deadline_swap(uint32_t i, uint32_t j);
+  void deadline_up(uint32_t i);
+  void deadline_down(uint32_t i);
   uint64_t steps_ = 0;
   uint64_t activations_ = 0;
 };
