@@ -62,6 +62,7 @@ LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Reg
                                     "line requests per warp memory instruction")) {
   if (p.queue >= (1u << kSlotBits)) throw input_error("option ldst.queue: too large");
   order_.reserve(p.queue);
+  done_.reserve(p.queue);
   if (waveform && waveform->enabled()) {
     sig_queue_ = waveform->signal<uint32_t>(n + ".queue", 0);
     sig_requests_ = waveform->signal<uint32_t>(n + ".requests", 0);
@@ -170,6 +171,7 @@ void LdstUnit::address_step(uint64_t now) {
   }
   if (shared_left_ == 0 && next_line_ == lines_.size()) {
     e.sent_all = true;
+    maybe_done(cur_);
     cur_ = kNone;
   }
 }
@@ -177,15 +179,13 @@ void LdstUnit::address_step(uint64_t now) {
 // Sends the write-back of the oldest completed instruction; true if one was
 // sent or refused (i.e. there is still write-back work next cycle).
 bool LdstUnit::try_writeback(uint64_t now) {
-  uint32_t best = kNone;
-  for (uint32_t s = 0; s < slots_.size(); ++s) {
-    const Slot& e = slots_[s];
-    if (e.used && e.sent_all && e.pending == 0 && e.shared_done <= now &&
-        (best == kNone || e.seq < slots_[best].seq))
-      best = s;
+  size_t best = done_.size();
+  for (size_t i = 0; i < done_.size(); ++i) {
+    const Slot& e = slots_[done_[i]];
+    if (e.shared_done <= now && (best == done_.size() || e.seq < slots_[done_[best]].seq)) best = i;
   }
-  if (best == kNone) return false;
-  Slot& e = slots_[best];
+  if (best == done_.size()) return false;
+  Slot& e = slots_[done_[best]];
   WritebackPacket wb;
   wb.warp = e.warp;
   wb.instr = e.instr;
@@ -198,6 +198,8 @@ bool LdstUnit::try_writeback(uint64_t now) {
     return true;
   }
   e.used = false;
+  done_[best] = done_.back();
+  done_.pop_back();
   --in_flight_;
   if (freed_cycle_ != now) {
     freed_cycle_ = now;
@@ -215,7 +217,7 @@ void LdstUnit::on_cycle(uint64_t now) {
     const uint32_t s = static_cast<uint32_t>(id & ((1u << kSlotBits) - 1));
     if (s >= slots_.size() || !slots_[s].used || slots_[s].seq != (id >> kSlotBits) || slots_[s].pending == 0)
       throw std::logic_error("ldst: response with unknown id " + std::to_string(id));
-    --slots_[s].pending;
+    if (--slots_[s].pending == 0) maybe_done(s);
   }
   bool busy = false;
   if (now != last_cycle_) {  // a second wake-up in the same cycle only drains responses
@@ -227,10 +229,7 @@ void LdstUnit::on_cycle(uint64_t now) {
   // Work next cycle: the address stage, queued instructions, write-backs.
   busy = busy || cur_ != kNone || order_head_ < order_.size();
   uint64_t wake_at = UINT64_MAX;
-  for (const Slot& e : slots_) {
-    if (!e.used || !e.sent_all || e.pending != 0) continue;
-    wake_at = std::min(wake_at, std::max(e.shared_done, now + 1));
-  }
+  for (uint32_t s : done_) wake_at = std::min(wake_at, std::max(slots_[s].shared_done, now + 1));
   if (busy) wake_at = now + 1;
   if (wf_) {
     // Every value here changes only in this method or on an arrival that

@@ -125,6 +125,12 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
 
   std::vector<Slot> slots_;
   std::vector<uint32_t> order_;      // slots waiting for the address stage, accept order (FIFO)
+  // Slots whose requests have all been sent and answered: the write-back
+  // candidates, so a cycle need not walk every slot.
+  std::vector<uint32_t> done_;
+  void maybe_done(uint32_t s) {
+    if (slots_[s].sent_all && slots_[s].pending == 0) done_.push_back(s);
+  }
   size_t order_head_ = 0;
   uint32_t in_flight_ = 0;
   uint64_t next_seq_ = 1;
