@@ -119,6 +119,9 @@ class BranchUnit {
   // True when executed() changes no slot but the one that executed (per-warp
   // stacks), so the issue stage need not look at the CTA's other slots.
   bool changes_one_slot() const { return changes_one_slot_; }
+  // True when each slot's scope is its own static warp, disjoint from every
+  // other slot's: threads a slot issued for concern no other slot's hazards.
+  bool static_scopes() const { return static_scopes_; }
 
   // TBC: the next block-wide mask to compact, if any (the issue stage sends
   // it to the thread compactor; pop_request() once it was accepted), and
@@ -142,6 +145,7 @@ class BranchUnit {
   void touch(uint32_t s) { ++slots_[s].version; }
   bool ranks_warps_ = false;  // priority() is overridden
   bool changes_one_slot_ = false;
+  bool static_scopes_ = false;
 
   std::vector<WarpSlot> slots_;
   uint32_t warp_size_;

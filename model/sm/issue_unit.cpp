@@ -357,7 +357,7 @@ void IssueUnit::drain_writebacks(uint64_t now) {
     tickets_.release(wb.ticket);
     bool was_long = false;
     for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r) || was_long;
-    mark_stale_overlapping(res.cta, res.threads);
+    mark_stale_overlapping(res.cta, res.threads, res.warp);
     if (was_long && --w.long_pending == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
   }
 }
@@ -647,7 +647,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     res.du = &du;
     res.long_latency = long_latency;
     sb_.reserve(w.cta, mask, du, long_latency);
-    mark_stale_overlapping(w.cta, mask);
+    mark_stale_overlapping(w.cta, mask, wi);
     if (long_latency) {
       ++w.long_pending;
       policies_[s]->on_long_latency(wi);

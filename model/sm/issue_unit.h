@@ -343,9 +343,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void mark_cta_stale(uint32_t ci) {
     for (uint32_t wi : ctas_[ci].slots) mark_stale(wi);
   }
-  // The CTA's warps whose scope shares a thread with `threads`: the only
-  // ones a scoreboard change for `threads` can concern.
-  void mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads);
+  // The CTA's warps whose scope shares a thread with `threads` (issued by
+  // warp `owner`): the only ones a scoreboard change for `threads` can concern.
+  void mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads, uint32_t owner);
   std::vector<std::unique_ptr<KernelInfo>> kernels_;
   InstructionBuffer ibuf_;
   Scoreboard sb_;

@@ -7,7 +7,8 @@
 
 namespace simt::sm {
 
-void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads) {
+void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& threads, uint32_t owner) {
+  if (branch_->static_scopes()) return mark_stale(owner);  // no other scope holds these threads
   uint32_t lo, hi;
   threads.word_range(lo, hi);
   for (uint32_t wi : ctas_[ci].slots) {

@@ -9,6 +9,7 @@ namespace simt::sm {
 PdomBranchUnit::PdomBranchUnit(uint32_t slots, uint32_t warp_size)
     : BranchUnit(slots, warp_size), stacks_(slots), cfg_(slots, nullptr) {
   changes_one_slot_ = true;
+  static_scopes_ = true;
 }
 
 void PdomBranchUnit::register_stats(stats::Registry& r, const std::string& prefix) {
