@@ -42,17 +42,19 @@ void DramModule::take(uint32_t c, uint64_t now) {
     MemRequest r;
     if (!ports_[c]->pop_request(r)) return;
     const DramParams& p = dram_.params();
-    const std::string where = std::string(name()) + ": request at " + std::to_string(r.addr) + " of " +
-                              std::to_string(r.bytes) + " bytes";
-    if (r.bytes == 0) throw std::logic_error(where + " carries no data");
+    const auto where = [&] {  // only for a message: no string work per request
+      return std::string(name()) + ": request at " + std::to_string(r.addr) + " of " + std::to_string(r.bytes) +
+             " bytes";
+    };
+    if (r.bytes == 0) throw std::logic_error(where() + " carries no data");
     if (r.atomic)
-      throw std::logic_error(where + " is atomic: atomics are performed at L2, DRAM serves line reads and writes");
+      throw std::logic_error(where() + " is atomic: atomics are performed at L2, DRAM serves line reads and writes");
     const uint64_t last = r.addr + r.bytes - 1;
     if (r.addr / p.interleave != last / p.interleave)
-      throw input_error(where + " spans two channels (dram.interleave " + std::to_string(p.interleave) +
+      throw input_error(where() + " spans two channels (dram.interleave " + std::to_string(p.interleave) +
                         "): the L2 line must not exceed the interleave");
     if (dram_.channel_of(r.addr) != c)
-      throw std::logic_error(where + " arrived on channel " + std::to_string(c) + " but belongs to channel " +
+      throw std::logic_error(where() + " arrived on channel " + std::to_string(c) + " but belongs to channel " +
                              std::to_string(dram_.channel_of(r.addr)));
     const uint32_t slot = slots_.alloc();
     Slot& s = slots_[slot];
