@@ -42,16 +42,6 @@ void Clock::detach(Clocked& c) {
   for (auto* list : {&again_, &again_running_}) list->erase(std::remove(list->begin(), list->end(), &c), list->end());
 }
 
-void Clock::mark_due(uint64_t cycle, uint32_t order) {
-  due_[cycle & 1][order / 64] |= uint64_t{1} << (order % 64);
-  any_due_[cycle & 1] = true;
-}
-
-void Clock::wake_next(Clocked& c) {
-  const uint64_t next = now_cycle() + 1;
-  mark_due(next, c.order_);
-  arm(next);
-}
 
 void Clock::wake_at(Clocked& c, uint64_t cycle) {
   if (cycle <= now_cycle() + 1) return wake_next(c);
