@@ -31,22 +31,80 @@ void Clock::attach(Clocked& c, bool run_at_start) {
   c.order_ = static_cast<uint32_t>(blocks_.size());
   c.clock_ = this;
   blocks_.push_back(&c);
-  for (auto& bits : due_) bits.resize((blocks_.size() + 63) / 64, 0);
+  const size_t words = (blocks_.size() + 63) / 64;
+  for (auto& bits : due_) bits.resize(words, 0);
+  if (words != words_) {  // widen every bucket, keeping its bits
+    std::vector<uint64_t> wider(kWheel * words, 0);
+    for (size_t b = 0; b < kWheel; ++b)
+      for (size_t w = 0; w < words_; ++w) wider[b * words + w] = wheel_[b * words_ + w];
+    wheel_.swap(wider);
+    words_ = words;
+  }
   if (run_at_start) mark_due(0, c.order_);
 }
 
 void Clock::detach(Clocked& c) {
   blocks_[c.order_] = nullptr;
   drop_deadline(c);
+  // Out of the wheel too: a bucket left with only a detached block would be
+  // a cycle stepped for nothing (and would move the clock's time).
+  const size_t w = c.order_ / 64;
+  const uint64_t bit = uint64_t{1} << (c.order_ % 64);
+  for (size_t b = 0; b < kWheel; ++b) {
+    uint64_t* bucket = &wheel_[b * words_];
+    if (!(bucket[w] & bit)) continue;
+    bucket[w] &= ~bit;
+    bool any = false;
+    for (size_t k = 0; k < words_; ++k) any = any || bucket[k];
+    if (!any) wheel_busy_[b / 64] &= ~(uint64_t{1} << (b % 64));
+  }
   c.clock_ = nullptr;
   for (auto* list : {&again_, &again_running_}) list->erase(std::remove(list->begin(), list->end(), &c), list->end());
 }
 
 
 void Clock::wake_at(Clocked& c, uint64_t cycle) {
-  if (cycle <= now_cycle() + 1) return wake_next(c);
-  later_.emplace(cycle, c.order_);
+  const uint64_t now = now_cycle();
+  if (cycle <= now + 1) return wake_next(c);
+  if (cycle - now < kWheel) {
+    // Unambiguous: the bucket's earlier cycles have been taken by now.
+    const size_t b = cycle % kWheel;
+    wheel_[b * words_ + c.order_ / 64] |= uint64_t{1} << (c.order_ % 64);
+    wheel_busy_[b / 64] |= uint64_t{1} << (b % 64);
+  } else {
+    later_.emplace(cycle, c.order_);
+  }
   arm(cycle);
+}
+
+void Clock::take_bucket(uint64_t now) {
+  const size_t b = now % kWheel;
+  const uint64_t busy = uint64_t{1} << (b % 64);
+  if (!(wheel_busy_[b / 64] & busy)) return;
+  wheel_busy_[b / 64] &= ~busy;
+  uint64_t* bucket = &wheel_[b * words_];
+  std::vector<uint64_t>& due = due_[now & 1];
+  for (size_t w = 0; w < words_; ++w) {
+    due[w] |= bucket[w];
+    bucket[w] = 0;
+  }
+  any_due_[now & 1] = true;
+}
+
+uint64_t Clock::next_in_wheel(uint64_t now) const {
+  // The first busy bucket after now's, going round once.
+  const size_t start = (now + 1) % kWheel;
+  for (size_t d = 0; d < kWheel;) {
+    const size_t b = (start + d) % kWheel;
+    const uint64_t bits = wheel_busy_[b / 64] >> (b % 64);
+    if (bits) {
+      const size_t found = d + static_cast<size_t>(__builtin_ctzll(bits));
+      if (found < kWheel) return now + 1 + found;
+      return Clocked::kNever;
+    }
+    d += 64 - b % 64;  // to the next word
+  }
+  return Clocked::kNever;
 }
 
 void Clock::sleep_until(Clocked& c, uint64_t cycle) {
@@ -136,6 +194,7 @@ void Clock::run() {
   uint64_t now = now_cycle();
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
   for (;;) {
+    take_bucket(now);
     while (!later_.empty() && later_.top().first <= now) {
       const uint32_t order = later_.top().second;
       later_.pop();
@@ -175,7 +234,7 @@ uint64_t Clock::next_due(uint64_t now) {
   while (!later_.empty() && !blocks_[later_.top().second]) later_.pop();  // detached
   uint64_t next = later_.empty() ? Clocked::kNever : later_.top().first;
   if (!deadlines_.empty()) next = std::min(next, deadlines_[0]->deadline_);
-  return next;
+  return std::min(next, next_in_wheel(now));
 }
 
 bool Clock::may_run_ahead_to(uint64_t cycle) const {

@@ -123,7 +123,16 @@ class Clock {
   }
   std::vector<Clocked*> again_, again_running_;  // wake_now
   bool stepping_ = false;
-  // wake_at beyond the next cycle, earliest first: (cycle, order).
+  // wake_at less than kWheel cycles ahead: a ring of per-cycle bit sets
+  // (bucket cycle % kWheel, words_ words each), with a bit per bucket that
+  // holds any, so a wake costs a bit and a cycle takes its bucket whole.
+  static constexpr uint32_t kWheel = 1024;
+  std::vector<uint64_t> wheel_;
+  uint64_t wheel_busy_[kWheel / 64] = {};
+  size_t words_ = 0;
+  void take_bucket(uint64_t now);
+  uint64_t next_in_wheel(uint64_t now) const;  // kNever when empty
+  // wake_at farther ahead, earliest first: (cycle, order).
   std::priority_queue<std::pair<uint64_t, uint32_t>, std::vector<std::pair<uint64_t, uint32_t>>,
                       std::greater<>>
       later_;

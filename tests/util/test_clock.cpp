@@ -139,6 +139,21 @@ BOOST_AUTO_TEST_CASE(sleeping_blocks_cost_no_steps_and_leave_nothing_pending) {
   BOOST_TEST(log.empty());
 }
 
+BOOST_AUTO_TEST_CASE(wakes_near_and_far_ahead_fire_in_their_cycles) {
+  // Near wakes sit in a ring of 1024 per-cycle buckets, farther ones in a
+  // queue: both kinds, either side of the ring's size, and one per bucket
+  // position that the ring reuses.
+  Log log;
+  Block a("a", log), b("b", log);
+  const uint64_t t = now();
+  for (uint64_t d : {5000u, 1023u, 2u, 1024u, 1025u, 2049u}) clk().wake_at(a, t + d);
+  clk().wake_at(b, t + 1025);
+  clk().wake_at(b, t + 1);
+  run_cycles(6000);
+  BOOST_TEST(show(log) == runs({{t + 1, "b"}, {t + 2, "a"}, {t + 1023, "a"}, {t + 1024, "a"},
+                                {t + 1025, "a"}, {t + 1025, "b"}, {t + 2049, "a"}, {t + 5000, "a"}}));
+}
+
 BOOST_AUTO_TEST_CASE(a_detached_block_is_never_run) {
   Log log;
   Block a("a", log);
