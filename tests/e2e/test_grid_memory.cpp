@@ -1,5 +1,7 @@
 // Host memory follows resident CTAs and touched memory, not the grid: a
-// launch of 1M CTAs peaks at the same resident set size as one of 64K CTAs.
+// launch of 1M CTAs peaks at the same resident set size as one of 64K CTAs
+// (functional mode), and 64K CTAs as 4K CTAs in timing mode (a run 16x as
+// long: nothing may pile up per cycle or per CTA, e.g. cancelled wake-ups).
 // The kernel is the benchmark's vector add with n = 1024, so almost every
 // CTA only checks its bounds and exits: the work is pure CTA turnover.
 #define BOOST_TEST_MODULE grid_memory
@@ -77,5 +79,19 @@ BOOST_AUTO_TEST_CASE(a_grid_of_1m_ctas_runs_in_the_memory_of_a_small_one_in_func
 #else
   // 16x the CTAs; allow 2 MiB of noise (allocator, page-cache effects).
   BOOST_TEST(huge <= small + 2048, "64K CTAs: " << small << " KiB, 1M CTAs: " << huge << " KiB");
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(a_grid_of_64k_ctas_runs_in_the_memory_of_a_small_one_in_timing_mode) {
+  const std::string common = " --quiet --mode timing --config " SIMT_SOURCE_DIR
+                             "/configs/fermi-gtx480.toml --out-dir " + scratch().string();
+  const long small = peak_rss_kb("run --manifest " + manifest(4096).string() + common);
+  const long large = peak_rss_kb("run --manifest " + manifest(65536).string() + common);
+  BOOST_TEST_REQUIRE(small > 0);
+  BOOST_TEST_REQUIRE(large > 0);
+#if defined(__SANITIZE_ADDRESS__)
+  BOOST_TEST_MESSAGE("ASan build: 4K CTAs " << small << " KiB, 64K CTAs " << large << " KiB (bound not checked)");
+#else
+  BOOST_TEST(large <= small + 2048, "4K CTAs: " << small << " KiB, 64K CTAs: " << large << " KiB");
 #endif
 }
