@@ -20,6 +20,7 @@ CtaState::CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ct
     throw input_error("kernel '" + prog.kernel + "' expects " + std::to_string(prog.param_bytes) +
                       " bytes of parameters, got " + std::to_string(params.size()));
   regs_.assign(size_t{prog.num_regs()} * nthreads_, 0);
+  touched_.assign(prog.num_regs(), 0);
   // Dynamic (extern) shared memory starts at the static size rounded up to 16 (link.cpp).
   const size_t dynamic_base = (size_t{prog.static_shared_bytes} + 15) / 16 * 16;
   shared_.assign(dynamic_base + geom.dynamic_shared_bytes, 0);
@@ -36,7 +37,12 @@ void CtaState::check_ctaid(const Dim3& ctaid) const {
 void CtaState::reset(Dim3 ctaid) {
   check_ctaid(ctaid);
   ctaid_ = ctaid;
-  std::fill(regs_.begin(), regs_.end(), 0);
+  // Rows nobody could have written since they were last cleared are still zero.
+  for (size_t r = 0; r < touched_.size(); ++r) {
+    if (!touched_[r]) continue;
+    touched_[r] = 0;
+    std::fill_n(regs_.begin() + static_cast<std::ptrdiff_t>(r * nthreads_), nthreads_, 0);
+  }
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);
   std::fill(carry_.begin(), carry_.end(), 0);

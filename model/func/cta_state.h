@@ -43,9 +43,17 @@ class CtaState {
              t / (geom_.block[0] * geom_.block[1])}};
   }
 
-  uint64_t& reg(uint32_t r, uint32_t t) { return regs_[size_t{r} * nthreads_ + t]; }
+  // Writable access marks the register's row as possibly written, so
+  // reset() clears only those rows (the others are still zero).
+  uint64_t& reg(uint32_t r, uint32_t t) {
+    touched_[r] = 1;
+    return regs_[size_t{r} * nthreads_ + t];
+  }
   uint64_t reg(uint32_t r, uint32_t t) const { return regs_[size_t{r} * nthreads_ + t]; }
-  uint64_t* reg_row(uint32_t r) { return &regs_[size_t{r} * nthreads_]; }
+  uint64_t* reg_row(uint32_t r) {
+    touched_[r] = 1;
+    return &regs_[size_t{r} * nthreads_];
+  }
   const uint64_t* reg_row(uint32_t r) const { return &regs_[size_t{r} * nthreads_]; }
 
   std::vector<uint8_t>& shared() { return shared_; }
@@ -75,6 +83,7 @@ class CtaState {
   Dim3 ctaid_;
   uint32_t nthreads_;
   std::vector<uint64_t> regs_;
+  std::vector<uint8_t> touched_;  // per register: a writable reference was handed out since the last clear
   std::vector<uint8_t> shared_;
   uint32_t local_bytes_;
   std::vector<uint8_t> local_;

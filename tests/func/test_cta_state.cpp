@@ -77,3 +77,24 @@ BOOST_AUTO_TEST_CASE(reset_refuses_a_ctaid_outside_the_grid) {
   BOOST_CHECK_THROW(c.reset({{4, 0, 0}}), Error);
   BOOST_CHECK_THROW(c.reset({{0, 0, 1}}), Error);
 }
+
+// reset() clears only the rows a writable reference was handed out for
+// (reg() or reg_row()); rows written through reg_row() alone, in several
+// CTAs in a row, must still come back as zero.
+BOOST_AUTO_TEST_CASE(reset_clears_rows_written_through_reg_row) {
+  Launch l;
+  func::CtaState c(l.prog, l.geom, {{0, 0, 0}}, l.params);
+  func::CtaState fresh(l.prog, l.geom, {{1, 0, 0}}, l.params);
+  for (uint32_t round = 0; round < 3; ++round) {
+    const uint32_t r = round % 3;
+    uint64_t* row = c.reg_row(r);
+    for (uint32_t t = 0; t < c.threads(); ++t) row[t] = 0xbeef0000u + t;
+    c.reset({{1, 0, 0}});
+    check_same(c, fresh);
+  }
+  // Reads through the const accessors change nothing and need no clearing.
+  const func::CtaState& cc = c;
+  BOOST_TEST(cc.reg_row(2)[5] == 0u);
+  c.reset({{1, 0, 0}});
+  check_same(c, fresh);
+}
