@@ -105,6 +105,11 @@ class Executor {
             StepResult& out) const;
 
   const ptx::Program& program() const { return *prog_; }
+  // The pre-decoded kernels (func/fast_path.h), or null when built without
+  // them: a caller that runs FastInstr::run / mem / branch itself for plain
+  // instructions must give exactly what step() gives (the functional runner
+  // does, for warps whose threads share one 64-thread mask word).
+  const FastProgram* fast_program() const { return fast_.get(); }
 
  private:
   const ptx::Program* prog_;

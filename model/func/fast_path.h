@@ -59,6 +59,17 @@ struct FastProgram {
   explicit FastProgram(const ptx::Program& prog);
 };
 
+// Guard predicate over one 64-thread word: the threads of `w` (word `word`
+// of a mask) whose predicate row bit 0, negated if `neg`, is set.
+inline uint64_t guard_word(const uint64_t* row, uint32_t word, uint64_t w, bool neg) {
+  if (!w) return 0;
+  const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w)), hi = 64 - static_cast<uint32_t>(__builtin_clzll(w));
+  const uint64_t* r = row + size_t{word} * 64;
+  uint64_t g = 0;
+  for (uint32_t k = lo; k < hi; ++k) g |= (r[k] & 1) << k;
+  return (neg ? ~g : g) & w;
+}
+
 // Calls f(first, end) for each run of consecutive threads in `m`, ascending.
 template <class F>
 inline void for_each_run(const ThreadMask& m, uint32_t nthreads, F&& f) {

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "func/fast_path.h"
 #include "util/error.h"
 #include "util/rng.h"
 
@@ -67,7 +68,7 @@ void FunctionalRunner::release_syncs(func::CtaState& cta, const func::ExecEnv& e
     if (step_.control == func::Control::Fault) fault(cta, pc, step_.fault);
     for (uint32_t wi : s.warps) {
       warps_[wi].at_sync = false;
-      warps_[wi].stack.top().pc = pc + 1;
+      warps_[wi].set_top_pc(pc + 1);
     }
     syncs_.erase(syncs_.begin() + static_cast<std::ptrdiff_t>(i));
   }
@@ -90,7 +91,16 @@ void FunctionalRunner::form_warps(const func::CtaState& cta, uint64_t cta_index)
     Warp& w = warps_[i];
     w.threads.clear();
     for (uint32_t k = first; k < std::min(n, first + ws); ++k) w.threads.set(order_[k]);
-    w.stack.reset(0, w.threads);
+    uint32_t lo = 0, hi = 0;
+    w.threads.word_range(lo, hi);
+    w.narrow = hi == lo + 1;
+    if (w.narrow) {
+      w.word = lo;
+      w.wstack.clear();
+      w.wstack.push_back({0, ptx::kNoPc, w.threads.word(lo)});
+    } else {
+      w.stack.reset(0, w.threads);
+    }
     w.barrier = -1;
     w.at_sync = false;
     w.done = false;
@@ -114,7 +124,7 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& launch_
       if (w.done) continue;
       all_done = false;
       if (!w.runnable()) continue;
-      uint64_t n = run_warp(w, cta, env, kSlice, stats);
+      uint64_t n = w.narrow ? run_narrow(w, cta, env, kSlice, stats) : run_warp(w, cta, env, kSlice, stats);
       executed += n;
       if (limit && executed > limit) runaway(cta, limit);
     }
@@ -125,6 +135,165 @@ void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& launch_
     if (std::none_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.runnable(); }))
       deadlock(cta);
   }
+}
+
+bool FunctionalRunner::wait_sync(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint32_t pc,
+                                 const func::ThreadMask& mask) {
+  (void)env;
+  // Members in other warps are waited for; this warp's own inactive
+  // threads cannot come, so they are not.
+  func::ThreadMask need = sync_members(cta, pc, mask).minus(w.threads.minus(mask));
+  if (!need.minus(mask).any()) return false;
+  auto it = std::find_if(syncs_.begin(), syncs_.end(), [&](const auto& p) { return p.first == pc; });
+  if (it == syncs_.end()) it = syncs_.insert(syncs_.end(), {pc, WarpSync{}});
+  it->second.arrived |= mask;
+  it->second.need |= need;
+  it->second.warps.push_back(static_cast<uint32_t>(&w - warps_.data()));
+  w.at_sync = true;
+  return true;
+}
+
+uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
+                                      RunnerStats& stats) {
+  uint64_t n = 0;
+  std::vector<WordEntry>& st = w.wstack;
+  const uint32_t wi = w.word;
+  const func::FastProgram* fp = exec_.fast_program();
+  const size_t ncode = prog_.code.size();
+  func::StepResult& r = step_;
+  func::ThreadMask& tm = word_mask_;  // all zero outside word wi between uses
+  // As run_warp: the top entry and its live threads are reused until the
+  // stack changes or threads exit.
+  bool resettle = true;
+  size_t top = 0;
+  uint64_t mask = 0;
+  uint32_t lanes = 0;
+  // SimtStack::branch on the top entry.
+  auto branch = [&](uint64_t taken, uint32_t target, uint32_t fallthrough, uint32_t rpc) {
+    WordEntry& e = st[top];
+    const uint64_t not_taken = e.mask & ~taken;
+    if (!not_taken) { e.pc = target; return; }
+    if (!taken) { e.pc = fallthrough; return; }
+    e.pc = rpc;
+    st.push_back({fallthrough, rpc, not_taken});
+    st.push_back({target, rpc, taken});
+    w.wmax_depth = std::max(w.wmax_depth, st.size());
+    resettle = true;
+  };
+  while (n < budget) {
+    if (resettle || st[top].pc == st[top].rpc) {
+      // SimtStack::settle
+      const uint64_t ex = cta.exited().word(wi);
+      while (!st.empty() && (st.back().pc == st.back().rpc || !(st.back().mask & ~ex))) st.pop_back();
+      if (st.empty()) { w.done = true; break; }
+      top = st.size() - 1;
+      mask = st[top].mask & ~ex;
+      lanes = static_cast<uint32_t>(__builtin_popcountll(mask));
+      resettle = false;
+    }
+    WordEntry* e = &st[top];
+    const uint32_t pc = e->pc;
+    if (pc >= ncode)
+      throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
+                         ": control reached PC " + std::to_string(pc) + " past the end of the program");
+    if (member_operand_[pc] >= 0) {
+      func::ThreadMask m;
+      m.set_word(wi, mask);
+      if (wait_sync(w, cta, env, pc, m)) {
+        ++n;
+        ++stats.warp_instructions;
+        stats.thread_instructions += lanes;
+        release_syncs(cta, env);
+        return n;
+      }
+    }
+    ++n;
+    ++stats.warp_instructions;
+    stats.thread_instructions += lanes;
+    if (fp) {
+      const func::FastInstr& f = fp->code[pc];
+      if (f.run || f.branch || (f.mem && !env.record_accesses)) {
+        const ptx::Operand& g = prog_.code[pc].guard;
+        const uint64_t active =
+            g.kind != ptx::Operand::Kind::None ? func::guard_word(cta.reg_row(g.reg), wi, mask, g.neg) : mask;
+        if (f.branch) {
+          uint32_t rpc = cfg_.reconv_pc(pc);
+          if (rpc == ptx::kNoPc) rpc = e->rpc;
+          branch(active, f.target, pc + 1, rpc);
+          continue;
+        }
+        tm.set_word(wi, active);
+        if (f.run) {
+          f.run(f, cta, tm);
+          tm.set_word(wi, 0);
+          e->pc = pc + 1;
+          continue;
+        }
+        const bool ok = f.mem(f, cta, env, tm);
+        tm.set_word(wi, 0);
+        if (ok) {
+          e->pc = pc + 1;
+          continue;
+        }
+        // Some thread faults or needs the general path: step() runs it from scratch.
+      }
+    }
+    tm.set_word(wi, mask);
+    exec_.step(cta, env, pc, tm, r);
+    tm.set_word(wi, 0);
+    e = &st[top];
+    switch (r.control) {
+      case func::Control::Next:
+        e->pc = pc + 1;
+        break;
+      case func::Control::Branch: {
+        uint32_t rpc = cfg_.reconv_pc(pc);
+        if (rpc == ptx::kNoPc) rpc = e->rpc;
+        branch(r.taken.word(wi), r.target, pc + 1, rpc);
+        break;
+      }
+      case func::Control::Call: {
+        // SimtStack::call
+        const uint64_t m = e->mask;
+        e->pc = pc + 1;
+        st.push_back({r.target, pc + 1, m});
+        w.wmax_depth = std::max(w.wmax_depth, st.size());
+        resettle = true;
+        break;
+      }
+      case func::Control::Ret:
+        e->pc = r.target;
+        resettle = true;
+        break;
+      case func::Control::Exit:
+        e->pc = pc + 1;
+        resettle = true;
+        if (r.taken.any()) release_barriers(cta);
+        break;
+      case func::Control::Barrier: {
+        e->pc = pc + 1;
+        if (r.bar_id >= kNumBarriers) {
+          func::Fault f;
+          f.tid = wi * 64 + static_cast<uint32_t>(__builtin_ctzll(mask));
+          f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
+          fault(cta, pc, f);
+        }
+        barriers_.arrive(r, static_cast<uint32_t>(__builtin_popcountll(w.threads.word(wi) & ~cta.exited().word(wi))));
+        if (!r.bar_arrive) {
+          w.barrier = static_cast<int>(r.bar_id);
+          release_barriers(cta);
+          stats.max_stack_depth = std::max(stats.max_stack_depth, w.wmax_depth);
+          return n;
+        }
+        release_barriers(cta);
+        break;
+      }
+      case func::Control::Fault:
+        fault(cta, pc, r.fault);
+    }
+  }
+  stats.max_stack_depth = std::max(stats.max_stack_depth, w.wmax_depth);
+  return n;
 }
 
 uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env,
@@ -150,23 +319,12 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
     if (pc >= prog_.code.size())
       throw kernel_fault("kernel '" + prog_.kernel + "' CTA " + dim3_text(cta.ctaid()) +
                          ": control reached PC " + std::to_string(pc) + " past the end of the program");
-    if (member_operand_[pc] >= 0) {
-      // Members in other warps are waited for; this warp's own inactive
-      // threads cannot come, so they are not.
-      func::ThreadMask need = sync_members(cta, pc, mask).minus(w.threads.minus(mask));
-      if (need.minus(mask).any()) {
-        ++n;
-        ++stats.warp_instructions;
-        stats.thread_instructions += lanes;
-        auto it = std::find_if(syncs_.begin(), syncs_.end(), [&](const auto& p) { return p.first == pc; });
-        if (it == syncs_.end()) it = syncs_.insert(syncs_.end(), {pc, WarpSync{}});
-        it->second.arrived |= mask;
-        it->second.need |= need;
-        it->second.warps.push_back(static_cast<uint32_t>(&w - warps_.data()));
-        w.at_sync = true;
-        release_syncs(cta, env);
-        return n;
-      }
+    if (member_operand_[pc] >= 0 && wait_sync(w, cta, env, pc, mask)) {
+      ++n;
+      ++stats.warp_instructions;
+      stats.thread_instructions += lanes;
+      release_syncs(cta, env);
+      return n;
     }
     exec_.step(cta, env, pc, mask, r);
     ++n;
@@ -263,14 +421,14 @@ void FunctionalRunner::runaway(const func::CtaState& cta, uint64_t limit) const 
       s << "\n    ...";
       break;
     }
-    const uint32_t pc = w.stack.top().pc;
+    const uint32_t pc = w.top_pc();
     s << "\n    warp " << i << ": PC " << pc;
     if (pc < prog_.code.size()) {
       s << " (" << prog_.source_path << ":" << prog_.code[pc].line;
       if (pc < prog_.text.size()) s << ": " << prog_.text[pc];
       s << ")";
     }
-    s << "; " << w.stack.top().mask.minus(cta.exited()).count() << " threads";
+    s << "; " << w.top_mask().minus(cta.exited()).count() << " threads";
     if (w.barrier >= 0) s << "; waits at barrier " << w.barrier;
   }
   throw kernel_fault(s.str());
@@ -294,15 +452,15 @@ void FunctionalRunner::deadlock(const func::CtaState& cta) const {
     const Warp& w = warps_[i];
     if (w.done) continue;
     ++shown;
-    const auto& top = w.stack.top();
-    uint32_t pc = top.pc ? top.pc - 1 : 0;  // the barrier instruction just executed
+    const uint32_t top_pc = w.top_pc();
+    uint32_t pc = top_pc ? top_pc - 1 : 0;  // the barrier instruction just executed
     if (w.at_sync) {
-      s << "; warp " << i << " at a warp-synchronous instruction (PC " << top.pc << ")";
+      s << "; warp " << i << " at a warp-synchronous instruction (PC " << top_pc << ")";
       continue;
     }
     s << "; warp " << i << " at barrier " << w.barrier << " (PC " << pc;
     if (pc < prog_.code.size()) s << ", line " << prog_.code[pc].line;
-    s << ", " << top.mask.minus(cta.exited()).count() << " threads, stack depth " << w.stack.depth() << ")";
+    s << ", " << w.top_mask().minus(cta.exited()).count() << " threads, stack depth " << w.depth() << ")";
   }
   throw kernel_fault(s.str());
 }

@@ -34,13 +34,37 @@ class FunctionalRunner {
   void run_cta(func::CtaState& cta, const func::ExecEnv& env, uint64_t cta_index, RunnerStats& stats);
 
  private:
+  // A narrow warp's stack entry: SimtStack's, with the mask as its one word.
+  struct WordEntry {
+    uint32_t pc;
+    uint32_t rpc;
+    uint64_t mask;
+  };
   struct Warp {
     func::ThreadMask threads;
+    // Threads all in mask word `word` (static warps of up to 64 threads):
+    // the warp keeps its PDOM stack as one word per entry in `wstack`
+    // (the same entries and max depth SimtStack would have) and runs
+    // through run_narrow; otherwise `stack`.
+    bool narrow = false;
+    uint32_t word = 0;
     SimtStack stack;
+    std::vector<WordEntry> wstack;
+    size_t wmax_depth = 1;
     int barrier = -1;      // barrier id it waits at, or -1
     bool at_sync = false;  // waits at a warp-synchronous instruction (see WarpSync)
     bool done = false;
     bool runnable() const { return !done && barrier < 0 && !at_sync; }
+    uint32_t top_pc() const { return narrow ? wstack.back().pc : stack.top().pc; }
+    void set_top_pc(uint32_t pc) { (narrow ? wstack.back().pc : stack.top().pc) = pc; }
+    func::ThreadMask top_mask() const {
+      if (!narrow) return stack.top().mask;
+      func::ThreadMask m;
+      m.set_word(word, wstack.back().mask);
+      return m;
+    }
+    size_t depth() const { return narrow ? wstack.size() : stack.depth(); }
+    size_t max_depth() const { return narrow ? wmax_depth : stack.max_depth(); }
   };
   // A warp-synchronous instruction (shfl/vote/match/redux .sync, bar.warp.sync)
   // whose member threads are spread over several of our warps (warp size
@@ -58,6 +82,14 @@ class FunctionalRunner {
   // Returns the number of instructions executed.
   uint64_t run_warp(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
                     RunnerStats& stats);
+  // run_warp for a narrow warp: masks are one word, and the pre-decoded
+  // kernels run here without a StepResult; the rest goes through step().
+  uint64_t run_narrow(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint64_t budget,
+                      RunnerStats& stats);
+  // A warp-synchronous instruction at `pc` whose members are not all in
+  // this warp: parks the warp there. Returns true if it did.
+  bool wait_sync(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint32_t pc,
+                 const func::ThreadMask& mask);
   void release_barriers(func::CtaState& cta);  // wakes the warps of completed barriers
   // Live member threads the instruction at `pc` must wait for, given the
   // threads `mask` executing it (their 32-thread groups ∩ membermask).
@@ -79,6 +111,7 @@ class FunctionalRunner {
   std::vector<int8_t> member_operand_;  // per PC: operand index of the membermask, -1 if not warp-synchronous
   std::vector<std::pair<uint32_t, WarpSync>> syncs_;  // pending, by PC
   func::StepResult step_;
+  func::ThreadMask word_mask_;  // run_narrow: all zero but for the word it is using
 };
 
 }  // namespace simt::runtime
