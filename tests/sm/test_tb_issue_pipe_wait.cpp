@@ -11,28 +11,16 @@
 // stall counts are what a unit offering every cycle would have counted.
 
 #include <algorithm>
-#include <cstring>
-#include <deque>
-#include <memory>
 #include <set>
 #include <vector>
 
-#include "func/global_memory.h"
-#include "ptx/cfg.h"
-#include "ptx/link.h"
-#include "ptx/parser.h"
+#include "common/issue_tb.h"
 #include "sm/exec_pipe.h"
-#include "sm/issue_unit.h"
 #include "stats/stats.h"
-#include "util/cycle.h"
 #include "util/error.h"
 
-// The functional reference lives in simt_runtime, which tests/sm executables
-// do not link (tests/<family> links simt_<family> only); it needs nothing
-// beyond simt_func, so its one source file is compiled in here.
-#include "runtime/functional_runner.cpp"
-
 using namespace simt;
+using namespace simt::test;
 
 namespace {
 
@@ -97,58 +85,6 @@ constexpr uint32_t kCtas = 4;
 constexpr uint32_t kThreads = 128;
 constexpr uint32_t kSfuPerThread = 16;
 
-using util::PacketInitiator;
-using util::PacketTarget;
-
-// Answers every credit one cycle later.
-struct FetchStub : sc_core::sc_module {
-  PacketTarget<FetchStub, sm::FetchCredit> in{"in", this, &FetchStub::on_credit};
-  PacketInitiator<FetchStub, sm::FetchedInstr> out{"out"};
-  std::deque<std::pair<uint64_t, sm::FetchCredit>> q;
-  sc_core::sc_event ev;
-  SC_CTOR(FetchStub) { SC_METHOD(run); }
-  void on_credit(sm::FetchCredit& c, sc_core::sc_time&) {
-    c.accepted = true;
-    q.emplace_back(util::now_cycle() + 1, c);
-    ev.notify(util::cycle_time());
-  }
-  void run() {
-    const uint64_t now = util::now_cycle();
-    while (!q.empty() && q.front().first <= now) {
-      sm::FetchedInstr f;
-      f.warp = q.front().second.warp;
-      f.pc = q.front().second.pc;
-      f.gen = q.front().second.gen;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      out->b_transport(f, t);
-      if (!f.accepted) break;
-      q.pop_front();
-    }
-    if (q.empty()) next_trigger(ev); else next_trigger(util::cycle_time());
-  }
-};
-
-// What a latch went through, seen from the pipe side. With
-// operand_read_cycles = 0 a latch holds one packet and offers it first in
-// its issue cycle; a unit offering every cycle is then refused once per
-// cycle in [issue_cycle, accept cycle). `latched_cycles` sums exactly that,
-// whether or not the offers were really made.
-struct OfferLog {
-  uint64_t offers = 0, refused = 0, accepted = 0;
-  uint64_t latched_cycles = 0;
-  std::set<ptx::InstrClass> classes;
-  void record(const sm::IssuePacket& p) {
-    ++offers;
-    if (!p.accepted) {
-      ++refused;
-      return;
-    }
-    ++accepted;
-    latched_cycles += util::now_cycle() - p.issue_cycle;
-    classes.insert(p.instr->cls);
-  }
-};
-
 // Between the issue unit and a real ExecPipe: forwards every offer as is
 // (the pipe's retry_at and refusal counter go back in the same packet) and
 // logs it.
@@ -163,121 +99,20 @@ struct Tap : sc_core::sc_module {
   }
 };
 
-// The LDST unit: accepts at most one packet every `interval` cycles and
-// leaves retry_at = 0 ("unknown"), so while its latch is refused the issue
-// unit must keep offering every cycle; writes back `latency` cycles later.
-struct LdstStub : sc_core::sc_module {
-  PacketTarget<LdstStub, sm::IssuePacket> in{"in", this, &LdstStub::on_issue};
-  PacketInitiator<LdstStub, sm::WritebackPacket> wb{"wb"};
-  uint64_t latency, interval;
-  uint64_t last_accept = ~uint64_t{0};
-  std::deque<std::pair<uint64_t, sm::WritebackPacket>> q;
-  sc_core::sc_event ev;
-  OfferLog log;
-  SC_HAS_PROCESS(LdstStub);
-  LdstStub(sc_core::sc_module_name n, uint64_t lat, uint64_t ii)
-      : sc_core::sc_module(n), latency(lat), interval(ii) { SC_METHOD(run); }
-  void on_issue(sm::IssuePacket& p, sc_core::sc_time&) {
-    const uint64_t now = util::now_cycle();
-    if (last_accept == ~uint64_t{0} || now >= last_accept + interval) {
-      last_accept = now;
-      p.accepted = true;
-      sm::WritebackPacket w;
-      w.warp = p.warp;
-      w.instr = p.instr;
-      w.ticket = p.ticket;
-      w.long_latency = p.long_latency;
-      q.emplace_back(now + latency, w);
-      ev.notify(util::cycle_time());
-    }
-    log.record(p);
-  }
-  void run() {
-    const uint64_t now = util::now_cycle();
-    while (!q.empty() && q.front().first <= now) {
-      sm::WritebackPacket w = q.front().second;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      wb->b_transport(w, t);
-      if (!w.accepted) break;
-      q.pop_front();
-    }
-    if (q.empty()) next_trigger(ev);
-    else next_trigger(util::cycles(std::max<uint64_t>(1, q.front().first > now ? q.front().first - now : 1)));
-  }
-};
-
-// Offers CTAs in order, but like the GPU's CTA dispatch unit only while the
-// SM has a free CTA slot: a launch parked in the SM's launch queue waiting
-// for room would keep the issue unit awake every cycle.
-struct DispatcherStub : sc_core::sc_module {
-  PacketInitiator<DispatcherStub, sm::CtaLaunch> out{"out"};
-  PacketTarget<DispatcherStub, sm::CtaDone> done{"done", this, &DispatcherStub::on_done};
-  std::shared_ptr<const sm::KernelContext> kernel;
-  uint32_t max_resident = 1;
-  uint32_t next = 0, refusals = 0;
-  std::vector<uint64_t> finished;
-  sc_core::sc_event freed;
-  SC_CTOR(DispatcherStub) { SC_METHOD(run); }
-  void on_done(sm::CtaDone& d, sc_core::sc_time&) {
-    d.accepted = true;
-    finished.push_back(d.cta_index);
-    freed.notify(sc_core::SC_ZERO_TIME);
-  }
-  void run() {
-    if (next == kCtas) return;
-    if (next - finished.size() >= max_resident) return next_trigger(freed);
-    sm::CtaLaunch l;
-    l.kernel = kernel;
-    l.cta_index = next;
-    l.ctaid = {{next, 0, 0}};
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    out->b_transport(l, t);
-    if (l.accepted) ++next; else ++refusals;
-    next_trigger(util::cycle_time());
-  }
-};
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(issue_unit_sleeps_while_latches_wait_for_a_busy_sfu_and_counts_as_if_it_had_offered) {
-  const ptx::Module mod = ptx::parse(kKernel, "sfu_heavy.ptx");
-  const ptx::Program prog = ptx::link(mod, "sfu_heavy", ptx::SymbolAddresses(mod.globals.size(), 0));
-  const ptx::Cfg cfg(prog);
-  const func::Executor exec(prog);
-
-  func::LaunchGeometry geom;
-  geom.grid = {{kCtas, 1, 1}};
-  geom.block = {{kThreads, 1, 1}};
+  const TbKernel kern(kKernel, "sfu_heavy", kCtas, kThreads);
   const uint64_t words = uint64_t{kCtas} * kThreads;
 
   // Reference: the functional runner on its own memory.
-  func::GlobalMemory ref_mem;
-  const uint64_t ref_out = ref_mem.allocate(words * 4);
-  std::vector<uint8_t> ref_params(prog.param_bytes, 0);
-  std::memcpy(ref_params.data(), &ref_out, 8);
-  runtime::DeviceOptions opts;
-  runtime::FunctionalRunner runner(prog, cfg, exec, opts);
-  runtime::RunnerStats rs;
-  func::ExecEnv ref_env;
-  ref_env.global = &ref_mem;
-  for (uint32_t x = 0; x < kCtas; ++x) {
-    func::CtaState cta(prog, geom, {{x, 0, 0}}, ref_params);
-    runner.run_cta(cta, ref_env, x, rs);
-  }
-  std::vector<uint32_t> expected(words);
-  ref_mem.read(ref_out, expected.data(), words * 4);
+  const Reference ref = run_reference(kern, words);
+  const std::vector<uint32_t>& expected = ref.out;
+  const runtime::RunnerStats& rs = ref.rs;
 
   // Timing: the same kernel through the issue unit.
   func::GlobalMemory mem;
   const uint64_t out = mem.allocate(words * 4);
-  auto k = std::make_shared<sm::KernelContext>();
-  k->prog = &prog;
-  k->cfg = &cfg;
-  k->exec = &exec;
-  k->geom = geom;
-  k->params.assign(prog.param_bytes, 0);
-  std::memcpy(k->params.data(), &out, 8);
-  k->env.global = &mem;
 
   sm::IssueParams p;
   p.warp_size = 32;
@@ -309,24 +144,22 @@ BOOST_AUTO_TEST_CASE(issue_unit_sleeps_while_latches_wait_for_a_busy_sfu_and_cou
   sm::ExecPipe sp("sp", sp_p, ops, reg, "sm0.sp");
   sm::ExecPipe sfu("sfu", sfu_p, ops, reg, "sm0.sfu");
   Tap sp_tap("sp_tap"), sfu_tap("sfu_tap");
-  LdstStub ldst("ldst", 20, 3);
+  // The LDST unit leaves retry_at unknown, so while its latch is refused
+  // the issue unit must keep offering every cycle.
+  PipeStub ldst("ldst", 20, 3);
   FetchStub fetch("fetch");
+  // Offers a CTA only while the SM has a free CTA slot: a launch parked in
+  // the SM's launch queue waiting for room would keep the issue unit awake
+  // every cycle.
   DispatcherStub disp("disp");
-  disp.kernel = k;
+  disp.kernel = make_context(kern, mem, out);
+  disp.ctas = kCtas;
   disp.max_resident = p.max_ctas;
 
-  disp.out.bind(issue.launch);
-  issue.done.bind(disp.done);
-  issue.credits.bind(fetch.in);
-  fetch.out.bind(issue.fetched);
-  issue.to_sp.bind(sp_tap.in);
+  bind_front(issue, disp, fetch);
+  bind_pipes(issue, sp_tap.in, sfu_tap.in, ldst.in, sp.writeback, sfu.writeback, ldst.wb);
   sp_tap.out.bind(sp.in);
-  issue.to_sfu.bind(sfu_tap.in);
   sfu_tap.out.bind(sfu.in);
-  issue.to_ldst.bind(ldst.in);
-  sp.writeback.bind(issue.wb_sp);
-  sfu.writeback.bind(issue.wb_sfu);
-  ldst.wb.bind(issue.wb_ldst);
   // No set_tracing(true): tracing turns the wait off.
 
   sc_core::sc_start(sc_core::sc_time(500000, sc_core::SC_NS), sc_core::SC_EXIT_ON_STARVATION);
@@ -341,8 +174,7 @@ BOOST_AUTO_TEST_CASE(issue_unit_sleeps_while_latches_wait_for_a_busy_sfu_and_cou
   BOOST_TEST(fin == (std::vector<uint64_t>{0, 1, 2, 3}), boost::test_tools::per_element());
   BOOST_TEST(issue.idle());
   BOOST_TEST(end < 50000u);  // finished long before the time limit (simulation starved)
-  std::vector<uint32_t> got(words);
-  mem.read(out, got.data(), words * 4);
+  const std::vector<uint32_t> got = read_words(mem, out, words);
   BOOST_TEST(got == expected, boost::test_tools::per_element());
   BOOST_TEST(reg.value("sm0.warp_instructions") == rs.warp_instructions);
   BOOST_TEST(reg.value("sm0.thread_instructions") == rs.thread_instructions);

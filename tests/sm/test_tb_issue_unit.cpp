@@ -7,27 +7,15 @@
 // functional runner's.
 
 #include <algorithm>
-#include <cstring>
-#include <deque>
-#include <memory>
 #include <set>
 #include <vector>
 
-#include "func/global_memory.h"
-#include "ptx/cfg.h"
-#include "ptx/link.h"
-#include "ptx/parser.h"
-#include "sm/issue_unit.h"
+#include "common/issue_tb.h"
 #include "stats/stats.h"
-#include "util/cycle.h"
 #include "util/error.h"
 
-// The functional reference lives in simt_runtime, which tests/sm executables
-// do not link (tests/<family> links simt_<family> only); it needs nothing
-// beyond simt_func, so its one source file is compiled in here.
-#include "runtime/functional_runner.cpp"
-
 using namespace simt;
+using namespace simt::test;
 
 namespace {
 
@@ -91,152 +79,21 @@ END:
 constexpr uint32_t kCtas = 3;
 constexpr uint32_t kThreads = 64;
 
-using util::PacketInitiator;
-using util::PacketTarget;
-
-// Answers every credit one cycle later.
-struct FetchStub : sc_core::sc_module {
-  PacketTarget<FetchStub, sm::FetchCredit> in{"in", this, &FetchStub::on_credit};
-  PacketInitiator<FetchStub, sm::FetchedInstr> out{"out"};
-  std::deque<std::pair<uint64_t, sm::FetchCredit>> q;
-  sc_core::sc_event ev;
-  uint64_t credits = 0;
-  SC_CTOR(FetchStub) { SC_METHOD(run); }
-  void on_credit(sm::FetchCredit& c, sc_core::sc_time&) {
-    c.accepted = true;
-    ++credits;
-    q.emplace_back(util::now_cycle() + 1, c);
-    ev.notify(util::cycle_time());
-  }
-  void run() {
-    const uint64_t now = util::now_cycle();
-    while (!q.empty() && q.front().first <= now) {
-      sm::FetchedInstr f;
-      f.warp = q.front().second.warp;
-      f.pc = q.front().second.pc;
-      f.gen = q.front().second.gen;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      out->b_transport(f, t);
-      if (!f.accepted) break;
-      q.pop_front();
-    }
-    if (q.empty()) next_trigger(ev); else next_trigger(util::cycle_time());
-  }
-};
-
-// A pipe: accepts at most one packet every `interval` cycles (refusals
-// exercise the issue latches), writes back `latency` cycles later.
-struct PipeStub : sc_core::sc_module {
-  PacketTarget<PipeStub, sm::IssuePacket> in{"in", this, &PipeStub::on_issue};
-  PacketInitiator<PipeStub, sm::WritebackPacket> wb{"wb"};
-  uint64_t latency, interval;
-  uint64_t last_accept = ~uint64_t{0};
-  std::deque<std::pair<uint64_t, sm::WritebackPacket>> q;
-  sc_core::sc_event ev;
-  std::set<ptx::InstrClass> classes;
-  uint64_t packets = 0, refused = 0, accesses = 0;
-  SC_HAS_PROCESS(PipeStub);
-  PipeStub(sc_core::sc_module_name n, uint64_t lat, uint64_t ii)
-      : sc_core::sc_module(n), latency(lat), interval(ii) { SC_METHOD(run); }
-  void on_issue(sm::IssuePacket& p, sc_core::sc_time&) {
-    const uint64_t now = util::now_cycle();
-    if (last_accept != ~uint64_t{0} && now < last_accept + interval) { ++refused; return; }
-    last_accept = now;
-    p.accepted = true;
-    ++packets;
-    accesses += p.accesses.size();
-    classes.insert(p.instr->cls);
-    sm::WritebackPacket w;
-    w.warp = p.warp;
-    w.instr = p.instr;
-    w.ticket = p.ticket;
-    w.long_latency = p.long_latency;
-    q.emplace_back(now + latency, w);
-    ev.notify(util::cycle_time());
-  }
-  void run() {
-    const uint64_t now = util::now_cycle();
-    while (!q.empty() && q.front().first <= now) {
-      sm::WritebackPacket w = q.front().second;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      wb->b_transport(w, t);
-      if (!w.accepted) break;
-      q.pop_front();
-    }
-    if (q.empty()) next_trigger(ev);
-    else next_trigger(util::cycles(std::max<uint64_t>(1, q.front().first > now ? q.front().first - now : 1)));
-  }
-};
-
-// Offers CTAs in order, retrying refused launches every cycle.
-struct DispatcherStub : sc_core::sc_module {
-  PacketInitiator<DispatcherStub, sm::CtaLaunch> out{"out"};
-  PacketTarget<DispatcherStub, sm::CtaDone> done{"done", this, &DispatcherStub::on_done};
-  std::shared_ptr<const sm::KernelContext> kernel;
-  uint32_t next = 0, refusals = 0;
-  std::vector<uint64_t> finished;
-  std::vector<uint64_t> done_cycle;
-  SC_CTOR(DispatcherStub) { SC_METHOD(run); }
-  void on_done(sm::CtaDone& d, sc_core::sc_time&) {
-    d.accepted = true;
-    finished.push_back(d.cta_index);
-    done_cycle.push_back(util::now_cycle());
-  }
-  void run() {
-    if (next == kCtas) return;
-    sm::CtaLaunch l;
-    l.kernel = kernel;
-    l.cta_index = next;
-    l.ctaid = {{next, 0, 0}};
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    out->b_transport(l, t);
-    if (l.accepted) ++next; else ++refusals;
-    next_trigger(util::cycle_time());
-  }
-};
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(issue_unit_runs_a_divergent_kernel_like_the_functional_runner) {
-  const ptx::Module mod = ptx::parse(kKernel, "tb.ptx");
-  const ptx::Program prog = ptx::link(mod, "tb", ptx::SymbolAddresses(mod.globals.size(), 0));
-  const ptx::Cfg cfg(prog);
-  const func::Executor exec(prog);
-
-  func::LaunchGeometry geom;
-  geom.grid = {{kCtas, 1, 1}};
-  geom.block = {{kThreads, 1, 1}};
+  const TbKernel kern(kKernel, "tb", kCtas, kThreads);
   const uint64_t words = uint64_t{kCtas} * kThreads;
 
   // Reference: the functional runner on its own memory.
-  func::GlobalMemory ref_mem;
-  const uint64_t ref_out = ref_mem.allocate(words * 4);
-  std::vector<uint8_t> ref_params(prog.param_bytes, 0);
-  std::memcpy(ref_params.data(), &ref_out, 8);
-  runtime::DeviceOptions opts;
-  runtime::FunctionalRunner runner(prog, cfg, exec, opts);
-  runtime::RunnerStats rs;
-  func::ExecEnv ref_env;
-  ref_env.global = &ref_mem;
-  for (uint32_t x = 0; x < kCtas; ++x) {
-    func::CtaState cta(prog, geom, {{x, 0, 0}}, ref_params);
-    runner.run_cta(cta, ref_env, x, rs);
-  }
-  std::vector<uint32_t> expected(words);
-  ref_mem.read(ref_out, expected.data(), words * 4);
+  const Reference ref = run_reference(kern, words);
+  const std::vector<uint32_t>& expected = ref.out;
+  const runtime::RunnerStats& rs = ref.rs;
   BOOST_TEST_REQUIRE(rs.max_stack_depth >= 3u);  // the kernel really diverges (nested)
 
   // Timing: the same kernel through the issue unit.
   func::GlobalMemory mem;
   const uint64_t out = mem.allocate(words * 4);
-  auto k = std::make_shared<sm::KernelContext>();
-  k->prog = &prog;
-  k->cfg = &cfg;
-  k->exec = &exec;
-  k->geom = geom;
-  k->params.assign(prog.param_bytes, 0);
-  std::memcpy(k->params.data(), &out, 8);
-  k->env.global = &mem;
 
   sm::IssueParams p;
   p.warp_size = 32;
@@ -249,18 +106,11 @@ BOOST_AUTO_TEST_CASE(issue_unit_runs_a_divergent_kernel_like_the_functional_runn
   sm::IssueUnit issue("issue", p, reg, "sm0", 7);
   FetchStub fetch("fetch");
   PipeStub sp("sp", 4, 1), sfu("sfu", 8, 2), ldst("ldst", 20, 3);
-  DispatcherStub disp("disp");
-  disp.kernel = k;
-  disp.out.bind(issue.launch);
-  issue.done.bind(disp.done);
-  issue.credits.bind(fetch.in);
-  fetch.out.bind(issue.fetched);
-  issue.to_sp.bind(sp.in);
-  issue.to_sfu.bind(sfu.in);
-  issue.to_ldst.bind(ldst.in);
-  sp.wb.bind(issue.wb_sp);
-  sfu.wb.bind(issue.wb_sfu);
-  ldst.wb.bind(issue.wb_ldst);
+  DispatcherStub disp("disp");  // max_resident unlimited: refused launches are retried every cycle
+  disp.kernel = make_context(kern, mem, out);
+  disp.ctas = kCtas;
+  bind_front(issue, disp, fetch);
+  bind_pipes(issue, sp, sfu, ldst);
   issue.set_tracing(true);
 
   sc_core::sc_start(sc_core::sc_time(200000, sc_core::SC_NS), sc_core::SC_EXIT_ON_STARVATION);
@@ -277,8 +127,7 @@ BOOST_AUTO_TEST_CASE(issue_unit_runs_a_divergent_kernel_like_the_functional_runn
   BOOST_TEST(end < 20000u);  // finished long before the time limit (simulation starved)
 
   // Same memory, same instruction counts as the functional runner.
-  std::vector<uint32_t> got(words);
-  mem.read(out, got.data(), words * 4);
+  const std::vector<uint32_t> got = read_words(mem, out, words);
   BOOST_TEST(got == expected, boost::test_tools::per_element());
   BOOST_TEST(reg.value("sm0.warp_instructions") == rs.warp_instructions);
   BOOST_TEST(reg.value("sm0.thread_instructions") == rs.thread_instructions);
@@ -289,15 +138,15 @@ BOOST_AUTO_TEST_CASE(issue_unit_runs_a_divergent_kernel_like_the_functional_runn
   BOOST_TEST(reg.value("sm0.ibuffer_flushes") > 0u);
 
   // Instructions went to the pipe of their class; LDST refusals were absorbed by the latches.
-  BOOST_TEST((sp.classes == std::set<ptx::InstrClass>{ptx::InstrClass::Int, ptx::InstrClass::Fp}));
-  BOOST_TEST((sfu.classes == std::set<ptx::InstrClass>{ptx::InstrClass::Sfu}));
-  BOOST_TEST((ldst.classes == std::set<ptx::InstrClass>{ptx::InstrClass::Ldst}));
-  BOOST_TEST(ldst.refused > 0u);
-  BOOST_TEST(reg.value("sm0.latch_stalls") == sp.refused + sfu.refused + ldst.refused);
+  BOOST_TEST((sp.log.classes == std::set<ptx::InstrClass>{ptx::InstrClass::Int, ptx::InstrClass::Fp}));
+  BOOST_TEST((sfu.log.classes == std::set<ptx::InstrClass>{ptx::InstrClass::Sfu}));
+  BOOST_TEST((ldst.log.classes == std::set<ptx::InstrClass>{ptx::InstrClass::Ldst}));
+  BOOST_TEST(ldst.log.refused > 0u);
+  BOOST_TEST(reg.value("sm0.latch_stalls") == sp.log.refused + sfu.log.refused + ldst.log.refused);
   // Per warp: ld.param, st.shared, ld.shared, st.global; 32 accesses each except ld.param.
-  BOOST_TEST(ldst.packets == 4u * 2 * kCtas);
-  BOOST_TEST(ldst.accesses == (32u + 3 * 32u) * 2 * kCtas);
-  BOOST_TEST(sfu.packets == 2u * kCtas);
+  BOOST_TEST(ldst.log.accepted == 4u * 2 * kCtas);
+  BOOST_TEST(ldst.log.accesses == (32u + 3 * 32u) * 2 * kCtas);
+  BOOST_TEST(sfu.log.accepted == 2u * kCtas);
   BOOST_TEST(fetch.credits >= rs.warp_instructions);
 
   // The issue breakdown: every scheduler cycle lands in exactly one bin.
