@@ -46,22 +46,18 @@ bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const Thre
   if constexpr (is_global(S)) {
     const GlobalMemory* g = env.global;
     if (!g) return false;
-    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-      for (uint32_t t = lo; t < hi; ++t) {
-        const uint64_t a = (base ? base[t] : 0) + off;
-        addr[t] = a;
-        bad |= (a & (sizeof(T) - 1)) | (g->mapped(a, sizeof(T)) ? 0 : 1);
-      }
+    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      const uint64_t a = (base ? base[t] : 0) + off;
+      addr[t] = a;
+      bad |= (a & (sizeof(T) - 1)) | (g->mapped(a, sizeof(T)) ? 0 : 1);
     });
   } else {
     // Window addresses are 32 bits (see exec_memory.cpp), so a + size cannot overflow.
     const uint64_t limit = window_limit<S>(cta);
-    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-      for (uint32_t t = lo; t < hi; ++t) {
-        const uint64_t a = ((base ? base[t] : 0) + off) & (kWindowSize - 1);
-        addr[t] = a;
-        bad |= (a & (sizeof(T) - 1)) | (a + sizeof(T) > limit ? 1 : 0);
-      }
+    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      const uint64_t a = ((base ? base[t] : 0) + off) & (kWindowSize - 1);
+      addr[t] = a;
+      bad |= (a & (sizeof(T) - 1)) | (a + sizeof(T) > limit ? 1 : 0);
     });
   }
   return bad == 0;
@@ -73,17 +69,15 @@ bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadM
   if (!addresses<S, T>(f, cta, env, m, addr)) return false;
   uint64_t* d = cta.reg_row(f.dst);
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) {
-      T v;
-      if constexpr (is_global(S)) {
-        if (const uint8_t* p = env.global->direct(addr[t])) std::memcpy(&v, p, sizeof(T));
-        else env.global->read(addr[t], &v, sizeof(T));
-      } else {
-        std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
-      }
-      d[t] = w.apply(v);
+  for_each_thread(m, cta.threads(), [&](uint32_t t) {
+    T v;
+    if constexpr (is_global(S)) {
+      if (const uint8_t* p = env.global->direct(addr[t])) std::memcpy(&v, p, sizeof(T));
+      else env.global->read(addr[t], &v, sizeof(T));
+    } else {
+      std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
     }
+    d[t] = w.apply(v);
   });
   return true;
 }
@@ -94,15 +88,13 @@ bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const Thread
   if (!addresses<S, T>(f, cta, env, m, addr)) return false;
   const FastOperand& val = f.src[1];
   const uint64_t* row = val.reg != ptx::kNoReg ? cta.reg_row(val.reg) : nullptr;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) {
-      const T v = static_cast<T>(row ? row[t] & val.mask : val.imm);
-      if constexpr (is_global(S)) {
-        if (uint8_t* p = env.global->direct(addr[t])) std::memcpy(p, &v, sizeof(T));
-        else env.global->write(addr[t], &v, sizeof(T));
-      } else {
-        std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
-      }
+  for_each_thread(m, cta.threads(), [&](uint32_t t) {
+    const T v = static_cast<T>(row ? row[t] & val.mask : val.imm);
+    if constexpr (is_global(S)) {
+      if (uint8_t* p = env.global->direct(addr[t])) std::memcpy(p, &v, sizeof(T));
+      else env.global->write(addr[t], &v, sizeof(T));
+    } else {
+      std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
     }
   });
   return true;

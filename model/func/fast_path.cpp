@@ -45,9 +45,7 @@ void k_unary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const A a(f.src[0], cta);
   const O op(f);
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(op(a(t)));
-  });
+  write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t))); });
 }
 template <class O, class A, class B>
 void k_binary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
@@ -56,9 +54,7 @@ void k_binary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const B b(f.src[1], cta);
   const O op(f);
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(op(a(t), b(t)));
-  });
+  write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t), b(t))); });
 }
 template <class O, class A, class B, class C>
 void k_ternary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
@@ -68,20 +64,19 @@ void k_ternary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const C c(f.src[2], cta);
   const O op(f);
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(op(a(t), b(t), c(t)));
-  });
+  write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t), b(t), c(t))); });
 }
 
 // fma on three register rows with the host's FMA instruction, where the CPU
 // has one (the same correctly rounded result as the fmaf/fma library call
 // the generic kernel makes, without a call per thread). A separate function
-// per run, because a lambda would not inherit the target attribute.
+// per word, because a lambda would not inherit the target attribute.
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SIMT_FAST_FMA 1
 template <class T>
 [[gnu::target("fma")]] void fma_run(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c,
-                                    uint64_t ma, uint64_t mb, uint64_t mc, RegWrite w, uint32_t lo, uint32_t hi);
+                                    uint64_t ma, uint64_t mb, uint64_t mc, RegWrite w, uint32_t lo, uint32_t hi,
+                                    uint64_t bits);
 template <class T>
 void k_fma_hw(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
@@ -89,7 +84,8 @@ void k_fma_hw(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const uint64_t* b = cta.reg_row(f.src[1].reg);
   const uint64_t* c = cta.reg_row(f.src[2].reg);
   const uint64_t ma = f.src[0].mask, mb = f.src[1].mask, mc = f.src[2].mask;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) { fma_run<T>(d, a, b, c, ma, mb, mc, f.w, lo, hi); });
+  for_each_span(m, cta.threads(),
+                [&](uint32_t lo, uint32_t hi, uint64_t bits) { fma_run<T>(d, a, b, c, ma, mb, mc, f.w, lo, hi, bits); });
 }
 #endif
 
@@ -162,6 +158,31 @@ struct IMin {
 struct IMax : IMin {
   using IMin::IMin;
   uint64_t operator()(uint64_t a, uint64_t b) const { return im::max_int(a, b, bits, sgn); }
+};
+// Unary bit and sign operations, as exec_int.cpp's h_logic, h_abs_neg and
+// h_bitcount compute them (abs wraps: abs(INT_MIN) = INT_MIN).
+struct INot {
+  unsigned bits;
+  explicit INot(const FastInstr& f) : bits(f.bits) {}
+  uint64_t operator()(uint64_t a) const { return im::zext(~a, bits); }
+};
+struct ICnot : Stateless { using Stateless::Stateless; uint64_t operator()(uint64_t a) const { return a == 0 ? 1 : 0; } };
+struct INegAbs {
+  unsigned bits;
+  bool neg;
+  explicit INegAbs(const FastInstr& f) : bits(f.bits), neg(f.flag) {}
+  uint64_t operator()(uint64_t a) const { return im::zext((neg || im::sext(a, bits) < 0) ? 0 - a : a, bits); }
+};
+struct IPopc : Stateless { using Stateless::Stateless; uint64_t operator()(uint64_t a) const { return im::popc(a); } };
+struct IClz {
+  unsigned bits;
+  explicit IClz(const FastInstr& f) : bits(f.bits) {}
+  uint64_t operator()(uint64_t a) const { return im::clz(a, bits); }
+};
+struct IBrev {
+  unsigned bits;
+  explicit IBrev(const FastInstr& f) : bits(f.bits) {}
+  uint64_t operator()(uint64_t a) const { return im::brev(a, bits); }
 };
 // cvt between integer types without .sat: extend the source, the write truncates.
 struct CvtInt {
@@ -260,13 +281,8 @@ void k_setp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const B b(f.src[1], cta);
   const Cmp cmp(f);
   const RegWrite w = f.w, w2 = f.w2;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) {
-      const bool r = cmp(a(t), b(t));
-      p[t] = w.apply(r ? 1 : 0);
-      if (q) q[t] = w2.apply(r ? 0 : 1);
-    }
-  });
+  write_threads(p, m, cta.threads(), [&](uint32_t t) { return w.apply(cmp(a(t), b(t)) ? 1 : 0); });
+  if (q) write_threads(q, m, cta.threads(), [&](uint32_t t) { return w2.apply(cmp(a(t), b(t)) ? 0 : 1); });
 }
 template <CmpOp Op, bool Sgn>
 struct ICmp {
@@ -318,11 +334,9 @@ void k_selp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const uint64_t* prow = po.reg != ptx::kNoReg ? cta.reg_row(po.reg) : nullptr;
   const uint64_t pneg = po.neg ? 1 : 0, pconst = po.imm;
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) {
-      const bool p = ((prow ? prow[t] & 1 : pconst) ^ pneg) != 0;
-      d[t] = w.apply_value(p ? a(t) : b(t));
-    }
+  write_threads(d, m, cta.threads(), [&](uint32_t t) {
+    const bool p = ((prow ? prow[t] & 1 : pconst) ^ pneg) != 0;
+    return w.apply_value(p ? a(t) : b(t));
   });
 }
 FastKernel pick_selp(const FastInstr& f) {
@@ -335,14 +349,23 @@ FastKernel pick_selp(const FastInstr& f) {
 
 #ifdef SIMT_FAST_FMA
 template <class T>
+[[gnu::target("fma")]] inline uint64_t fma_bits(uint64_t a, uint64_t b, uint64_t c) {
+  const T x = FBits<T>::get(a), y = FBits<T>::get(b), z = FBits<T>::get(c);
+  if constexpr (std::is_same<T, float>::value) return FBits<T>::put(__builtin_fmaf(x, y, z));
+  else return FBits<T>::put(__builtin_fma(x, y, z));
+}
+template <class T>
 [[gnu::target("fma")]] void fma_run(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c,
-                                    uint64_t ma, uint64_t mb, uint64_t mc, RegWrite w, uint32_t lo, uint32_t hi) {
-  for (uint32_t t = lo; t < hi; ++t) {
-    const T x = FBits<T>::get(a[t] & ma), y = FBits<T>::get(b[t] & mb), z = FBits<T>::get(c[t] & mc);
-    T r;
-    if constexpr (std::is_same<T, float>::value) r = __builtin_fmaf(x, y, z);
-    else r = __builtin_fma(x, y, z);
-    d[t] = w.apply_value(FBits<T>::put(r));
+                                    uint64_t ma, uint64_t mb, uint64_t mc, RegWrite w, uint32_t lo, uint32_t hi,
+                                    uint64_t bits) {
+  // As write_threads, written out: a lambda would not inherit the target.
+  if (span_full(lo, hi, bits)) {
+    for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(fma_bits<T>(a[t] & ma, b[t] & mb, c[t] & mc));
+    return;
+  }
+  for (; bits; bits &= bits - 1) {
+    const uint32_t t = lo + static_cast<uint32_t>(__builtin_ctzll(bits));
+    d[t] = w.apply_value(fma_bits<T>(a[t] & ma, b[t] & mb, c[t] & mc));
   }
 }
 
@@ -380,22 +403,18 @@ void k_sreg(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const uint32_t bx = cta.geometry().block[0];
   if (!per_thread(s)) {
     const uint64_t v = m.any() ? w.apply_value(sreg_value(cta, s, m.first()) & mask) : 0;
-    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-      for (uint32_t t = lo; t < hi; ++t) d[t] = v;
-    });
+    write_threads(d, m, cta.threads(), [&](uint32_t) { return v; });
   } else if (s == ptx::Sreg::TidX) {
     // t % ntid.x, stepped along the run instead of divided per thread.
-    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
+    for_each_span(m, cta.threads(), [&](uint32_t lo, uint32_t hi, uint64_t bits) {
       uint32_t x = lo % bx;
       for (uint32_t t = lo; t < hi; ++t) {
-        d[t] = w.apply_value(x & mask);
+        if ((bits >> (t - lo)) & 1) d[t] = w.apply_value(x & mask);
         if (++x == bx) x = 0;
       }
     });
   } else {
-    for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-      for (uint32_t t = lo; t < hi; ++t) d[t] = w.apply_value(sreg_value(cta, s, t) & mask);
-    });
+    write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(sreg_value(cta, s, t) & mask); });
   }
 }
 
@@ -413,12 +432,9 @@ void k_plogic(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const PredSrc a(f.src[0], cta), b(f.src[1], cta);
   const RegWrite w = f.w;
-  for_each_run(m, cta.threads(), [&](uint32_t lo, uint32_t hi) {
-    for (uint32_t t = lo; t < hi; ++t) {
-      const uint64_t x = a(t);
-      const uint64_t r = O == Op::And ? (x & b(t)) : O == Op::Or ? (x | b(t)) : O == Op::Xor ? (x ^ b(t)) : (x ^ 1);
-      d[t] = w.apply(r);
-    }
+  write_threads(d, m, cta.threads(), [&](uint32_t t) {
+    const uint64_t x = a(t);
+    return w.apply(O == Op::And ? (x & b(t)) : O == Op::Or ? (x | b(t)) : O == Op::Xor ? (x ^ b(t)) : (x ^ 1));
   });
 }
 
@@ -517,6 +533,19 @@ FastKernel decode_int(const ptx::Program& prog, const Instr& in, FastInstr& f) {
     case Op::And: case Op::Or: case Op::Xor:
       if (flags || !plain_dst(prog, in, ty, f) || !plain_sources(in, {ty, ty}, f)) return nullptr;
       return in.op == Op::And ? pick2<IAnd>(f) : in.op == Op::Or ? pick2<IOr>(f) : pick2<IXor>(f);
+    case Op::Not: case Op::Cnot:
+      if (flags || !plain_dst(prog, in, ty, f) || !plain_sources(in, {ty}, f)) return nullptr;
+      return in.op == Op::Not ? pick1<INot>(f) : pick1<ICnot>(f);
+    case Op::Neg: case Op::Abs:
+      if (flags || !f.sgn || !plain_dst(prog, in, ty, f) || !plain_sources(in, {ty}, f)) return nullptr;
+      f.flag = in.op == Op::Neg;
+      return pick1<INegAbs>(f);
+    case Op::Popc: case Op::Clz:
+      if (flags || !plain_dst(prog, in, Type::U32, f) || !plain_sources(in, {ty}, f)) return nullptr;
+      return in.op == Op::Popc ? pick1<IPopc>(f) : pick1<IClz>(f);
+    case Op::Brev:
+      if (flags || !plain_dst(prog, in, ty, f) || !plain_sources(in, {ty}, f)) return nullptr;
+      return pick1<IBrev>(f);
     default:
       return nullptr;
   }
@@ -595,8 +624,8 @@ FastKernel decode(const ptx::Program& prog, const Instr& in, FastInstr& f) {
   switch (in.op) {
     case Op::And: case Op::Or: case Op::Xor: case Op::Not:
       if (ty == Type::Pred) return decode_plogic(prog, in, f);
-      if (in.op == Op::Not) return nullptr;
       [[fallthrough]];
+    case Op::Cnot: case Op::Popc: case Op::Clz: case Op::Brev:
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Min: case Op::Max:
     case Op::Div: case Op::Fma: case Op::Neg: case Op::Abs:
     case Op::Shl: case Op::Shr:

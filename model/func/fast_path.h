@@ -70,20 +70,51 @@ inline uint64_t guard_word(const uint64_t* row, uint32_t word, uint64_t w, bool 
   return (neg ? ~g : g) & w;
 }
 
-// Calls f(first, end) for each run of consecutive threads in `m`, ascending.
+// Calls f(t) for each thread of `m`, ascending: one step per thread, so a
+// scattered mask costs no more per thread than a dense one (the memory kernels).
 template <class F>
-inline void for_each_run(const ThreadMask& m, uint32_t nthreads, F&& f) {
+inline void for_each_thread(const ThreadMask& m, uint32_t nthreads, F&& f) {
+  const uint32_t words = (nthreads + 63) / 64;
+  for (uint32_t i = 0; i < words; ++i)
+    for (uint64_t w = m.word(i); w; w &= w - 1) f(i * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
+}
+
+// Calls f(lo, hi, bits) for each 64-thread word of `m` that has threads:
+// [lo, hi) runs from its first to its last thread, and bit k of `bits` says
+// whether thread lo + k is in `m`.
+template <class F>
+inline void for_each_span(const ThreadMask& m, uint32_t nthreads, F&& f) {
   const uint32_t words = (nthreads + 63) / 64;
   for (uint32_t i = 0; i < words; ++i) {
-    uint64_t w = m.word(i);
-    while (w) {
-      const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w));
-      const uint64_t rest = ~(w >> lo);  // zero bits from lo up; never 0 unless lo == 0 and w is full
-      const uint32_t len = rest ? static_cast<uint32_t>(__builtin_ctzll(rest)) : 64;
-      f(i * 64 + lo, i * 64 + lo + len);
-      w = lo + len >= 64 ? 0 : w & (~uint64_t{0} << (lo + len));
-    }
+    const uint64_t w = m.word(i);
+    if (!w) continue;
+    const uint32_t first = static_cast<uint32_t>(__builtin_ctzll(w));
+    const uint32_t n = 64 - static_cast<uint32_t>(__builtin_clzll(w)) - first;
+    f(i * 64 + first, i * 64 + first + n, w >> first);
   }
+}
+// Whether every thread of a span is in the mask (a 64-wide span only when
+// the whole word is set).
+inline bool span_full(uint32_t lo, uint32_t hi, uint64_t bits) {
+  return bits == (hi - lo == 64 ? ~uint64_t{0} : (uint64_t{1} << (hi - lo)) - 1);
+}
+
+// d[t] = v(t) for each thread t of `m`. A word whose threads are one
+// unbroken run is one loop the compiler can vectorise; a scattered word
+// (divergence, random grouping) goes thread by thread, which costs less
+// than a loop per run when the runs are short.
+template <class V>
+inline void write_threads(uint64_t* d, const ThreadMask& m, uint32_t nthreads, V&& v) {
+  for_each_span(m, nthreads, [&](uint32_t lo, uint32_t hi, uint64_t bits) {
+    if (span_full(lo, hi, bits)) {
+      for (uint32_t t = lo; t < hi; ++t) d[t] = v(t);
+      return;
+    }
+    for (; bits; bits &= bits - 1) {
+      const uint32_t t = lo + static_cast<uint32_t>(__builtin_ctzll(bits));
+      d[t] = v(t);
+    }
+  });
 }
 
 }  // namespace simt::func

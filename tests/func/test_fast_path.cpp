@@ -14,6 +14,7 @@
 
 #include "exec_fixture.h"
 #include "func/address_space.h"
+#include "func/fast_path.h"
 
 using namespace simt;
 using namespace simt::test;
@@ -190,6 +191,15 @@ BOOST_AUTO_TEST_CASE(alu_fast_kernels_match_general_handlers) {
       {"shr.u64", make(Op::Shr, Type::U64, {R(u64), R(b64), Imm(3)})},
       {"and.b32", make(Op::And, Type::B32, {R(b32), R(b32), R(u64)})},
       {"xor.b64", make(Op::Xor, Type::B64, {R(b64), R(b64), R(s64)})},
+      {"not.b32", make(Op::Not, Type::B32, {R(b32), R(u64)})},
+      {"not.b16 into u32", make(Op::Not, Type::B16, {R(e), R(u16)})},
+      {"cnot.b64", make(Op::Cnot, Type::B64, {R(b64), R(b64)})},
+      {"neg.s32", make(Op::Neg, Type::S32, {R(s32), R(s32)})},
+      {"abs.s16", make(Op::Abs, Type::S16, {R(s16), R(u16)})},
+      {"abs.s64 into b64", make(Op::Abs, Type::S64, {R(d), R(s64)})},
+      {"popc.b64", make(Op::Popc, Type::B64, {R(u32), R(b64)})},
+      {"clz.b32", make(Op::Clz, Type::B32, {R(e), R(s32)})},
+      {"brev.b64", make(Op::Brev, Type::B64, {R(b64), R(u64)})},
       {"min.s32", make(Op::Min, Type::S32, {R(s32), R(s32), R(u32)})},
       {"max.u32", make(Op::Max, Type::U32, {R(e), R(u32), R(s32)})},
       {"mov.u32 imm", make(Op::Mov, Type::U32, {R(u32), Imm(-1)})},
@@ -239,6 +249,11 @@ BOOST_AUTO_TEST_CASE(alu_fast_kernels_match_general_handlers) {
     w.add(in);
   }
   w.build();
+  // Every case here has a fast kernel, or the test would compare the general handler with itself.
+  const func::FastProgram* fp = w.fast.exec->fast_program();
+  BOOST_REQUIRE(fp);
+  for (uint32_t pc = 0; pc < w.fast.prog.code.size(); ++pc)
+    BOOST_TEST((fp->code[pc].run || fp->code[pc].branch), cases[pc / 3].first << " has no fast kernel");
   uint32_t seed = 1;
   for (uint32_t pc = 0; pc < w.fast.prog.code.size(); ++pc) {
     const std::string name = cases[pc / 3].first + (pc % 3 == 1 ? " @p" : pc % 3 == 2 ? " @!q" : "");
