@@ -272,20 +272,12 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
         break;
       case func::Control::Barrier: {
         e->pc = pc + 1;
-        if (r.bar_id >= kNumBarriers) {
-          func::Fault f;
-          f.tid = wi * 64 + static_cast<uint32_t>(__builtin_ctzll(mask));
-          f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
-          fault(cta, pc, f);
-        }
-        barriers_.arrive(r, static_cast<uint32_t>(__builtin_popcountll(w.threads.word(wi) & ~cta.exited().word(wi))));
-        if (!r.bar_arrive) {
-          w.barrier = static_cast<int>(r.bar_id);
-          release_barriers(cta);
+        const uint32_t arriving =
+            static_cast<uint32_t>(__builtin_popcountll(w.threads.word(wi) & ~cta.exited().word(wi)));
+        if (barrier_step(w, cta, pc, r, wi * 64 + static_cast<uint32_t>(__builtin_ctzll(mask)), arriving)) {
           stats.max_stack_depth = std::max(stats.max_stack_depth, w.wmax_depth);
           return n;
         }
-        release_barriers(cta);
         break;
       }
       case func::Control::Fault:
@@ -358,20 +350,11 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
         break;
       case func::Control::Barrier: {
         top->pc = pc + 1;
-        if (r.bar_id >= kNumBarriers) {
-          func::Fault f;
-          f.tid = mask.first();
-          f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
-          fault(cta, pc, f);
-        }
-        barriers_.arrive(r, w.threads.minus(cta.exited()).count());  // counts whole warps
-        if (!r.bar_arrive) {
-          w.barrier = static_cast<int>(r.bar_id);
-          release_barriers(cta);
+        // Counts whole warps.
+        if (barrier_step(w, cta, pc, r, mask.first(), w.threads.minus(cta.exited()).count())) {
           stats.max_stack_depth = std::max(stats.max_stack_depth, st.max_depth());
           return n;
         }
-        release_barriers(cta);
         break;
       }
       case func::Control::Fault:
@@ -380,6 +363,20 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
   }
   stats.max_stack_depth = std::max(stats.max_stack_depth, st.max_depth());
   return n;
+}
+
+bool FunctionalRunner::barrier_step(Warp& w, func::CtaState& cta, uint32_t pc, const func::StepResult& r,
+                                    uint32_t first_tid, uint32_t arriving) {
+  if (r.bar_id >= kNumBarriers) {
+    func::Fault f;
+    f.tid = first_tid;
+    f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
+    fault(cta, pc, f);
+  }
+  barriers_.arrive(r, arriving);
+  if (!r.bar_arrive) w.barrier = static_cast<int>(r.bar_id);
+  release_barriers(cta);
+  return !r.bar_arrive;
 }
 
 void FunctionalRunner::release_barriers(func::CtaState& cta) {

@@ -91,6 +91,10 @@ class FunctionalRunner {
   bool wait_sync(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint32_t pc,
                  const func::ThreadMask& mask);
   void release_barriers(func::CtaState& cta);  // wakes the warps of completed barriers
+  // A bar/barrier step of warp w: checks the id (faulting at first_tid),
+  // counts `arriving` threads in; true when the warp must wait there.
+  bool barrier_step(Warp& w, func::CtaState& cta, uint32_t pc, const func::StepResult& r, uint32_t first_tid,
+                    uint32_t arriving);
   // Live member threads the instruction at `pc` must wait for, given the
   // threads `mask` executing it (their 32-thread groups ∩ membermask).
   func::ThreadMask sync_members(const func::CtaState& cta, uint32_t pc, const func::ThreadMask& mask) const;
