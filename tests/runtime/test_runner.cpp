@@ -343,6 +343,31 @@ BOOST_AUTO_TEST_CASE(barrier_deadlock_is_reported) {
   BOOST_TEST(msg.find("barrier 1: 32 of 64 threads arrived") != std::string::npos, msg);
 }
 
+// A barrier id from a register, past the 16 barriers a CTA has.
+const char* kBadBarrier = R"(
+.visible .entry bad_barrier()
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 16;
+  bar.sync %r1;
+  ret;
+}
+)";
+
+BOOST_AUTO_TEST_CASE(barrier_id_out_of_range_faults_on_both_warp_paths) {
+  // Static 32-thread warps take the one-word path, random grouping the general one.
+  for (Grouping g : {Grouping::Static, Grouping::Random}) {
+    DeviceOptions o;
+    o.grouping = g;
+    Device dev(o);
+    auto& m = dev.load_ptx(std::string(kHeader) + kBadBarrier, "bad_barrier.ptx");
+    std::string msg = fault_message([&] { dev.launch(m, "bad_barrier", {{1, 1, 1}}, {{64, 1, 1}}, KernelArgs{}); },
+                                    ExitCode::KernelFault);
+    BOOST_TEST(msg.find("barrier id 16 out of range (0-15)") != std::string::npos, msg);
+    BOOST_TEST(msg.find("kernel 'bad_barrier' CTA (0,0,0)") != std::string::npos, msg);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(barrier_reductions) {
   auto out = run_with_output({}, kBarRed, "red", 1, 96, 96 * 3);
   for (uint32_t t = 0; t < 96; ++t) {
