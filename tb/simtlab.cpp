@@ -34,6 +34,7 @@
 #include "runtime/run_report.h"
 #include "simt_version.h"
 #include "stats/stats.h"
+#include "util/huge_pages.h"
 #include "util/error.h"
 #include "util/output_file.h"
 #include "workload.h"
@@ -261,6 +262,7 @@ void quiet_systemc_info() { sc_core::sc_report_handler::set_actions(sc_core::SC_
 
 // SystemC's own main() calls this.
 int sc_main(int argc, char* argv[]) {
+  util::back_heap_with_huge_pages();  // before the model allocates: see util/huge_pages.h
   quiet_systemc_info();
   util::install_interrupt_cleanup();
   CLI::App app{"simtlab: a SystemC/TLM-2.0 model of a GPU streaming multiprocessor"};
