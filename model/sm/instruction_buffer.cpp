@@ -22,6 +22,7 @@ InstructionBuffer::InstructionBuffer(const IBufferParams& p, uint32_t warps)
   head_.assign(warps, 0);
   count_.assign(warps, 0);
   gen_.assign(warps, 0);
+  ready_.assign((size_t{warps} + 63) / 64, 0);
 }
 
 void InstructionBuffer::check_warp(uint32_t warp) const {
@@ -36,7 +37,6 @@ void InstructionBuffer::push(uint32_t warp, uint32_t pc, const ptx::Instr* instr
   e.pc = pc;
   e.instr = instr;
   e.valid = true;
-  e.ready = false;
   ++count_[warp];
 }
 
@@ -49,6 +49,7 @@ void InstructionBuffer::pop(uint32_t warp) {
   check_warp(warp);
   if (count_[warp] == 0) throw std::logic_error("ibuffer: pop from the empty buffer of warp " + std::to_string(warp));
   at(warp, 0) = Entry{};
+  clear_ready(warp);  // the next entry, if any, has not been checked
   head_[warp] = (head_[warp] + 1) % cap_;
   --count_[warp];
 }
@@ -59,6 +60,7 @@ uint32_t InstructionBuffer::flush(uint32_t warp) {
   for (uint32_t k = 0; k < n; ++k) at(warp, k) = Entry{};
   count_[warp] = 0;
   head_[warp] = 0;
+  clear_ready(warp);
   ++gen_[warp];
   return n;
 }

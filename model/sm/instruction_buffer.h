@@ -1,9 +1,13 @@
 // Per-warp instruction buffer between decode and issue: a small FIFO of
 // decoded instructions per warp (Fermi-era designs hold 1-2 per warp).
 //
-// Each entry carries a valid bit (a decoded instruction is present) and a
-// ready bit (the issue stage's last scoreboard check found no hazard; set by
-// the owner with set_ready). A taken branch or a divergence changes the
+// Each entry carries a valid bit (a decoded instruction is present); the
+// front entry also has a ready bit (the issue stage's last scoreboard check
+// found no hazard; set by the owner with set_ready). Only the front entry is
+// ever checked, so the ready bits are one bit set over the warps: the issue
+// stage sets them for every candidate every cycle, and a bit set stays in
+// cache where one entry per warp would not (with many SMs, each cycle's
+// state outgrows the host's caches). A taken branch or a divergence changes the
 // warp's next PC, so every buffered instruction of that warp is discarded
 // with flush(); flush also bumps the warp's generation so fetches that were
 // already in flight for the old path can be recognised and dropped.
@@ -32,7 +36,6 @@ class InstructionBuffer {
     uint32_t pc = ptx::kNoPc;
     const ptx::Instr* instr = nullptr;
     bool valid = false;
-    bool ready = false;
   };
 
   InstructionBuffer(const IBufferParams& p, uint32_t warps);
@@ -53,8 +56,12 @@ class InstructionBuffer {
   // every cycle.
   void set_ready(uint32_t warp, bool ready) {
     if (warp >= warps_ || count_[warp] == 0) set_ready_misuse(warp);
-    slots_[size_t(warp) * cap_ + head_[warp]].ready = ready;
+    const uint64_t bit = uint64_t{1} << (warp % 64);
+    uint64_t& word = ready_[warp / 64];
+    word = ready ? word | bit : word & ~bit;
   }
+  // The front entry's ready bit; false when the buffer is empty.
+  bool front_ready(uint32_t warp) const { return (ready_[warp / 64] >> (warp % 64)) & 1; }
   // Removes the front entry (it issued). Throws std::logic_error when empty.
   void pop(uint32_t warp);
   // Discards every entry of the warp; returns how many were discarded.
@@ -73,6 +80,8 @@ class InstructionBuffer {
   uint32_t warps_, cap_;
   std::vector<Entry> slots_;  // [warp][cap_] rings
   std::vector<uint32_t> head_, count_, gen_;
+  std::vector<uint64_t> ready_;  // bit w: warp w's front entry is ready
+  void clear_ready(uint32_t warp) { ready_[warp / 64] &= ~(uint64_t{1} << (warp % 64)); }
 };
 
 }  // namespace simt::sm

@@ -19,16 +19,19 @@
 
 namespace simt::sm {
 
+// Fields ordered so that a candidate packs into 32 bytes: the schedulers
+// rewrite a list of them every cycle, for every SM.
 struct WarpCandidate {
   uint32_t warp = 0;                       // warp slot id
-  bool ready = false;                      // could issue this cycle
-  ptx::InstrClass cls = ptx::InstrClass::Int;  // class of its next instruction
-  uint64_t age = 0;                        // launch order: lower = older
-  bool long_wait = false;                  // its next instruction waits on a long-latency result
   uint32_t block = 0;                      // CTA slot of the SM the warp belongs to
+  uint64_t age = 0;                        // launch order: lower = older
   uint64_t block_age = 0;                  // that CTA's launch order on this SM: lower = older
   uint32_t priority = 0;                   // branch unit hint (DWF majority: threads at its PC)
+  ptx::InstrClass cls = ptx::InstrClass::Int;  // class of its next instruction
+  bool ready = false;                      // could issue this cycle
+  bool long_wait = false;                  // its next instruction waits on a long-latency result
 };
+static_assert(sizeof(WarpCandidate) == 32, "keep WarpCandidate packed");
 
 class IssuePolicy {
  public:

@@ -35,17 +35,31 @@ BOOST_AUTO_TEST_CASE(fifo_order_valid_and_ready_bits) {
   BOOST_TEST(e->pc == 5u);
   BOOST_TEST(e->instr == &code[5]);
   BOOST_TEST(e->valid);
-  BOOST_TEST(!e->ready);
+  BOOST_TEST(!ib.front_ready(1));
   ib.set_ready(1, true);
-  BOOST_TEST(ib.front(1)->ready);
+  BOOST_TEST(ib.front_ready(1));
+  BOOST_TEST(!ib.front_ready(0));
+  BOOST_TEST(!ib.front_ready(2));
   BOOST_TEST(ib.next_pc(1, 0) == 7u);
   ib.pop(1);
   BOOST_TEST(ib.front(1)->pc == 6u);
-  BOOST_TEST(!ib.front(1)->ready);  // readiness belongs to the entry, not the slot
+  BOOST_TEST(!ib.front_ready(1));  // readiness belongs to the entry, not the slot
+  ib.set_ready(1, true);
+  ib.flush(1);
+  BOOST_TEST(!ib.front_ready(1));  // a flushed buffer has no ready entry
+  ib.push(1, 7, &code[7]);
+  BOOST_TEST(!ib.front_ready(1));
   // Other warps are untouched.
   BOOST_TEST(ib.empty(0));
   BOOST_TEST(ib.space(2) == 2u);
   BOOST_TEST(ib.next_pc(0, 42) == 42u);
+  // Ready bits past the first 64 warps.
+  InstructionBuffer big(IBufferParams{}, 70);
+  big.push(65, 1, &code[1]);
+  big.push(1, 1, &code[1]);
+  big.set_ready(65, true);
+  BOOST_TEST(big.front_ready(65));
+  BOOST_TEST(!big.front_ready(1));
 }
 
 BOOST_AUTO_TEST_CASE(ring_wraps_around) {
