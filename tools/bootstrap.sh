@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev    # JSON (manifests, stats)
   libtomlplusplus-dev   # TOML machine configurations
   gtkwave               # vcd2fst: tests check that waveforms load in GTKWave
+  python3               # tools/sweep and tools/bench (3.11: tomllib); tests run tools/sweep
 )
 # `make fuzz` only (docs/hardening.md): libFuzzer comes with clang's runtime
 # libraries; llvm gives llvm-symbolizer for readable stack traces.

@@ -1,0 +1,182 @@
+// tools/sweep plan: sweep files expand into the runs they describe (cross
+// products, zips, excludes, ranges, workload classes, the reference point),
+// run ids do not depend on the order things are written in, and bad sweep
+// files exit 2 naming the file and line.
+#define BOOST_TEST_MODULE sweep_plan
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using simt::test::ProcessRun;
+
+namespace {
+
+fs::path scratch() { return simt::test::scratch_dir("simtlab_sweep_plan"); }
+
+struct Cleanup {
+  ~Cleanup() { fs::remove_all(scratch()); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+
+// Writes `text` as scratch()/name and runs `tools/sweep plan` on it.
+ProcessRun plan(const std::string& name, const std::string& text, const std::string& extra = "") {
+  const fs::path f = scratch() / name;
+  std::ofstream(f) << text;
+  const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + f.string() +
+                          " --simtlab " SIMT_BINARY_DIR "/simtlab " + extra + " >" + (scratch() / "out").string() +
+                          " 2>" + (scratch() / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
+          simt::test::slurp(scratch() / "err")};
+}
+
+json plan_json(const std::string& name, const std::string& text) {
+  const ProcessRun r = plan(name, text, "--json");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  return json::parse(r.out);
+}
+
+// The error for a bad sweep: exit 2, "sweep: <file>:<line>: ..." containing `what`.
+void expect_error(const std::string& name, const std::string& text, int line, const std::string& what) {
+  const ProcessRun r = plan(name, text);
+  BOOST_TEST(r.code == 2, name << ": " << r.err);
+  const std::string where = (scratch() / name).string() + ":" + std::to_string(line) + ":";
+  BOOST_TEST(r.err.find(where) != std::string::npos, name << ": wanted " << where << " in: " << r.err);
+  BOOST_TEST(r.err.find(what) != std::string::npos, name << ": wanted '" << what << "' in: " << r.err);
+}
+
+const std::string kMachine = "machine = [\"" SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml\"]\n";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(cross_product_of_every_axis) {
+  const json p = plan_json("cross.toml", "[axes]\n" + kMachine +
+                                             "workload = [\"saxpy\", \"bfs\"]\n"
+                                             "mode = [\"timing\", \"functional\"]\n"
+                                             "[axes.set]\n"
+                                             "\"sm.policy\" = [\"gto\", \"lrr\", \"two_level\"]\n");
+  BOOST_TEST(p["count"] == 12);  // 2 workloads x 2 modes x 3 policies
+  std::set<std::string> ids, combos;
+  for (const json& r : p["runs"]) {
+    ids.insert(r["id"].get<std::string>());
+    combos.insert(r["values"]["workload"].get<std::string>() + r["values"]["mode"].get<std::string>() +
+                  r["values"]["set.sm.policy"].get<std::string>());
+    BOOST_TEST(r["values"]["size"] == "small");  // the default
+  }
+  BOOST_TEST(ids.size() == 12u);
+  BOOST_TEST(combos.size() == 12u);
+}
+
+BOOST_AUTO_TEST_CASE(zip_moves_axes_together_and_exclude_drops_matches) {
+  const json p = plan_json("zip.toml", "[axes]\n"
+                                       "workload = [\"saxpy\"]\n"
+                                       "[axes.set]\n"
+                                       "\"l1d.size\" = [16384, 32768, 49152]\n"
+                                       "\"l1d.assoc\" = [4, 4, 6]\n"
+                                       "\"dram.latency\" = { from = 100, to = 400, step = 150 }\n"
+                                       "[[zip]]\n"
+                                       "axes = [\"set.l1d.size\", \"set.l1d.assoc\"]\n"
+                                       "[[exclude]]\n"
+                                       "\"set.l1d.size\" = 49152\n"
+                                       "\"set.dram.latency\" = [100, 250]\n");
+  // 3 zipped pairs x 3 latencies (100, 250, 400) = 9, minus 49152 with 100 or 250.
+  BOOST_TEST(p["count"] == 7);
+  for (const json& r : p["runs"]) {
+    const int size = r["values"]["set.l1d.size"], assoc = r["values"]["set.l1d.assoc"];
+    BOOST_TEST(assoc == (size == 49152 ? 6 : 4));
+    if (size == 49152) BOOST_TEST(r["values"]["set.dram.latency"] == 400);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(classes_resolve_and_the_reference_is_marked) {
+  const json p = plan_json("class.toml", "[axes]\n"
+                                         "workload = [\"class:convergent\", \"matmul\"]\n"
+                                         "[axes.set]\n"
+                                         "\"sm.policy\" = [\"gto\", \"lrr\"]\n"
+                                         "[reference]\n"
+                                         "\"set.sm.policy\" = \"gto\"\n");
+  // matmul is convergent: listed twice, run once per policy.
+  std::set<std::string> workloads;
+  int refs = 0;
+  for (const json& r : p["runs"]) {
+    workloads.insert(r["values"]["workload"].get<std::string>());
+    if (r["reference"].get<bool>()) {
+      ++refs;
+      BOOST_TEST(r["values"]["set.sm.policy"] == "gto");
+    }
+  }
+  BOOST_TEST(workloads == (std::set<std::string>{"matmul", "radix_sort", "reduction", "scan"}));
+  BOOST_TEST(p["count"] == 8);
+  BOOST_TEST(refs == 4);  // one reference run per workload
+}
+
+BOOST_AUTO_TEST_CASE(manifests_are_workloads_and_fix_their_own_size) {
+  const json p = plan_json("manifest.toml", "[axes]\n"
+                                            "workload = [\"manifest:" SIMT_SOURCE_DIR "/tests/cli/data/example.json\", \"saxpy\"]\n");
+  BOOST_TEST(p["count"] == 2);
+  BOOST_TEST(p["runs"][0]["values"]["workload"] == "manifest:" SIMT_SOURCE_DIR "/tests/cli/data/example.json");
+  BOOST_TEST(p["runs"][0]["id"].get<std::string>().rfind("example-", 0) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(run_ids_do_not_depend_on_order) {
+  auto ids = [](const json& p) {
+    std::set<std::string> s;
+    for (const json& r : p["runs"]) s.insert(r["id"].get<std::string>());
+    return s;
+  };
+  const json a = plan_json("order_a.toml", "[axes]\nworkload = [\"saxpy\", \"scan\"]\nmode = [\"timing\", \"functional\"]\n");
+  const json b = plan_json("order_b.toml", "[axes]\nmode = [\"functional\", \"timing\"]\nworkload = [\"scan\", \"saxpy\"]\n");
+  BOOST_TEST(ids(a) == ids(b));
+  BOOST_TEST(ids(a).size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(bad_sweep_files_name_file_and_line) {
+  expect_error("syntax.toml", "[axes]\nworkload = [\"saxpy\"\n", 2, "TOML");
+  expect_error("no_axes.toml", "name = \"x\"\n", 1, "[axes]");
+  expect_error("unknown_axis.toml", "[axes]\nworkload = [\"saxpy\"]\nwarps = [1, 2]\n", 3, "unknown axis 'warps'");
+  expect_error("unknown_top.toml", "\nruns = 3\n[axes]\nworkload = [\"saxpy\"]\n", 2, "unknown key 'runs'");
+  expect_error("bad_size.toml", "[axes]\nworkload = [\"saxpy\"]\nsize = [\"huge\"]\n", 3, "size 'huge'");
+  expect_error("missing_machine.toml", "[axes]\nworkload = [\"saxpy\"]\nmachine = [\"nope.toml\"]\n", 3,
+               "machine file not found: nope.toml");
+  expect_error("unknown_param.toml", "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"l1d.sise\" = [1]\n", 4,
+               "unknown machine parameter 'l1d.sise'");
+  expect_error("unknown_workload.toml", "[axes]\nworkload = [\"sxapy\"]\n", 2, "unknown workload 'sxapy'");
+  expect_error("unknown_class.toml", "[axes]\nworkload = [\"class:fast\"]\n", 2, "no built-in workload has class");
+  expect_error("bad_range.toml", "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"dram.latency\" = { from = 5, to = 1, step = 1 }\n",
+               4, "to >= from");
+  expect_error("zip_lengths.toml",
+               "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"l1d.size\" = [1, 2]\n\"l1d.assoc\" = [1]\n"
+               "[[zip]]\naxes = [\"set.l1d.size\"]\n[[zip]]\naxes = [\"set.l1d.size\", \"set.l1d.assoc\"]\n",
+               7, "two or more");
+  expect_error("zip_mismatch.toml",
+               "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"l1d.size\" = [1, 2]\n\"l1d.assoc\" = [1]\n"
+               "[[zip]]\naxes = [\"set.l1d.size\", \"set.l1d.assoc\"]\n",
+               7, "same number of values");
+  expect_error("duplicate.toml", "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"sm.policy\" = [\"gto\", \"gto\"]\n", 4,
+               "lists a value twice");
+  expect_error("exclude_axis.toml", "[axes]\nworkload = [\"saxpy\"]\n[[exclude]]\nmode = \"timing\"\nwarp = 3\n", 5,
+               "'warp', which is not an axis");
+  expect_error("reference_value.toml",
+               "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"sm.policy\" = [\"gto\"]\n[reference]\n\"set.sm.policy\" = \"lrr\"\n",
+               6, "is not one of the axis' values");
+}
+
+BOOST_AUTO_TEST_CASE(the_shipped_sweeps_plan) {
+  for (const auto& e : fs::directory_iterator(SIMT_SOURCE_DIR "/sweeps")) {
+    if (e.path().extension() != ".toml") continue;
+    const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + e.path().string() +
+                            " --simtlab " SIMT_BINARY_DIR "/simtlab >/dev/null 2>" + (scratch() / "err").string();
+    const int status = std::system(cmd.c_str());
+    BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), e.path() << ": " << simt::test::slurp(scratch() / "err"));
+  }
+}

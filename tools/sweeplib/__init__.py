@@ -1,0 +1,1 @@
+"""tools/sweep's library: sweep files (spec), their runs (plan)."""

@@ -1,0 +1,264 @@
+"""Sweep files: load a TOML sweep, check it, and say where it is wrong.
+
+A sweep names axes (machine file, overlay list, workload, size, mode, and
+any number of `set.<parameter>` axes), crosses them, and may tie axes
+together (`[[zip]]`), drop combinations (`[[exclude]]`) and name the point
+results are normalised to (`[reference]`). docs/sweeps.md has the format.
+
+Every error is a SweepError that names the file and line, so `tools/sweep`
+can print `FILE:LINE: message` and exit 2.
+"""
+
+import math
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+
+FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
+SIZES = ("small", "medium", "large")
+MODES = ("timing", "functional")
+TOP_KEYS = ("name", "title", "description", "axes", "zip", "exclude", "reference", "plot")
+
+
+class SweepError(Exception):
+    def __init__(self, path, line, message):
+        super().__init__("%s:%s: %s" % (path, line if line else 1, message))
+        self.path, self.line, self.message = path, line, message
+
+
+@dataclass
+class Sweep:
+    path: str
+    name: str
+    title: str
+    axes: dict  # axis name -> list of values, in file order (fixed axes first)
+    zips: list = field(default_factory=list)  # lists of axis names that vary together
+    excludes: list = field(default_factory=list)  # dicts axis -> list of values
+    reference: dict = field(default_factory=dict)  # axis -> value
+    plot: dict = field(default_factory=dict)  # passed through to the plotter
+
+
+class Locator:
+    """Finds the line of a key in the sweep's text, for error messages.
+
+    tomllib gives no positions, so this scans the text: it tracks the
+    current table header ([axes], [axes.set], the n-th [[zip]], ...) and
+    returns the first line in that table that assigns `key`; failing that,
+    the table's header line; failing that, 0.
+    """
+
+    HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+    def __init__(self, text):
+        self.lines = text.splitlines()
+
+    @staticmethod
+    def _key_re(key):
+        k = re.escape(key)
+        return re.compile(r'^\s*(%s|"%s"|\'%s\')\s*=' % (k, k, k))
+
+    def line(self, table="", key=None, index=0):
+        current, seen = "", {}
+        header_line = 0
+        pattern = self._key_re(key) if key is not None else None
+        for n, text in enumerate(self.lines, 1):
+            m = self.HEADER.match(text)
+            if m:
+                current = m.group(2).replace('"', "").replace("'", "")
+                if m.group(1) == "[[":
+                    seen[current] = seen.get(current, -1) + 1
+                if current == table and seen.get(current, 0) == index and not header_line:
+                    header_line = n
+                continue
+            if current == table and seen.get(current, 0) == index and pattern and pattern.match(text):
+                return n
+        return header_line
+
+
+def _expand_range(spec, where):
+    """{from, to, step}: from, from+step, ... up to and including `to`."""
+    unknown = set(spec) - {"from", "to", "step"}
+    if unknown or not {"from", "to", "step"} <= set(spec):
+        raise ValueError("%s: a range is a table {from, to, step}" % where)
+    lo, hi, step = spec["from"], spec["to"], spec["step"]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi, step)):
+        raise ValueError("%s: range bounds and step must be numbers" % where)
+    if step <= 0 or hi < lo:
+        raise ValueError("%s: a range needs step > 0 and to >= from" % where)
+    count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+    if count > 100000:
+        raise ValueError("%s: the range has %d values (more than 100000)" % (where, count))
+    if all(isinstance(v, int) for v in (lo, hi, step)):
+        return [lo + i * step for i in range(count)]
+    return [round(lo + i * step, 12) for i in range(count)]
+
+
+def _scalar(v):
+    return isinstance(v, (str, int, float, bool))
+
+
+def load(path):
+    """Reads and checks a sweep file; returns a Sweep or raises SweepError."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise SweepError(path, 0, "cannot read the sweep file: %s" % e.strerror)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SweepError(path, raw[: e.start].count(b"\n") + 1, "not UTF-8 text")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        line = int(m.group(1)) if m else (max(1, len(text.splitlines())) if "end of document" in str(e) else 0)
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(e))
+        raise SweepError(path, line, "TOML: " + msg)
+    loc = Locator(text)
+    here = os.path.dirname(os.path.abspath(path))
+
+    def fail(message, table="", key=None, index=0):
+        raise SweepError(path, loc.line(table, key, index), message)
+
+    for k in doc:
+        if k not in TOP_KEYS:
+            fail("unknown key '%s' (expected one of: %s)" % (k, ", ".join(TOP_KEYS)), "", k)
+    name = doc.get("name", os.path.splitext(os.path.basename(path))[0])
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        fail("name must be letters, digits, '_', '.' or '-'", "", "name")
+    title = doc.get("title", name)
+    if not isinstance(title, str):
+        fail("title must be a string", "", "title")
+
+    # ---- axes
+    axes_doc = doc.get("axes")
+    if not isinstance(axes_doc, dict):
+        fail("a sweep needs an [axes] table with at least `workload`", "axes")
+    axes = {}
+    for k, v in axes_doc.items():
+        if k == "set":
+            continue
+        if k not in FIXED_AXES:
+            fail("unknown axis '%s' (axes: %s, and set.<parameter> under [axes.set])" % (k, ", ".join(FIXED_AXES)),
+                 "axes", k)
+        if not isinstance(v, list) or not v:
+            fail("axis '%s' must be a non-empty list" % k, "axes", k)
+        axes[k] = v
+    if "workload" not in axes:
+        fail("[axes] needs `workload` (names, class:<class> or manifest:<file>)", "axes")
+    for v in axes.get("machine", []):
+        if not isinstance(v, str):
+            fail("machine entries are machine-file paths (strings)", "axes", "machine")
+    for v in axes.get("overlays", []):
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            fail("overlays entries are lists of overlay-file paths, e.g. [[], [\"../configs/tbc.toml\"]]",
+                 "axes", "overlays")
+    for v in axes.get("workload", []):
+        if not isinstance(v, str) or not v:
+            fail("workload entries are names, class:<class> or manifest:<file>", "axes", "workload")
+    for v in axes.get("size", []):
+        if v not in SIZES:
+            fail("size '%s' is not one of %s" % (v, ", ".join(SIZES)), "axes", "size")
+    for v in axes.get("mode", []):
+        if v not in MODES:
+            fail("mode '%s' is not one of %s" % (v, ", ".join(MODES)), "axes", "mode")
+    # Files are relative to the sweep file's folder.
+    def resolve(p, key):
+        full = os.path.normpath(os.path.join(here, p))
+        if not os.path.isfile(full):
+            fail("%s file not found: %s (paths are relative to the sweep file)" % (key, p), "axes", key)
+        return full
+    if "machine" in axes:
+        axes["machine"] = [resolve(p, "machine") for p in axes["machine"]]
+    if "overlays" in axes:
+        axes["overlays"] = [[resolve(p, "overlays") for p in v] for v in axes["overlays"]]
+    wl = []
+    for v in axes["workload"]:
+        if v.startswith("manifest:"):
+            wl.append("manifest:" + resolve(v[len("manifest:"):], "workload"))
+        else:
+            wl.append(v)
+    axes["workload"] = wl
+    axes.setdefault("size", ["small"])
+    axes.setdefault("mode", ["timing"])
+
+    set_doc = axes_doc.get("set", {})
+    if not isinstance(set_doc, dict):
+        fail("[axes.set] must be a table of parameter = [values]", "axes", "set")
+    for k, v in set_doc.items():
+        if isinstance(v, dict):
+            try:
+                v = _expand_range(v, "set.%s" % k)
+            except ValueError as e:
+                fail(str(e), "axes.set", k)
+        if not isinstance(v, list) or not v or not all(_scalar(x) for x in v):
+            fail("set.%s must be a non-empty list of values or a range {from, to, step}" % k, "axes.set", k)
+        axes["set." + k] = v
+    # ---- zips: axes that vary together
+    zips = []
+    zip_doc = doc.get("zip", [])
+    if not isinstance(zip_doc, list):
+        fail("zip must be written [[zip]] with axes = [...]", "", "zip")
+    used = set()
+    for i, z in enumerate(zip_doc):
+        names = z.get("axes") if isinstance(z, dict) else None
+        if not isinstance(names, list) or len(names) < 2 or not all(isinstance(a, str) for a in names):
+            fail("[[zip]] needs axes = [two or more axis names]", "zip", "axes", i)
+        for a in names:
+            if a not in axes:
+                fail("[[zip]] names '%s', which is not an axis" % a, "zip", "axes", i)
+            if a in used:
+                fail("axis '%s' is in two [[zip]] groups" % a, "zip", "axes", i)
+            used.add(a)
+        lengths = {len(axes[a]) for a in names}
+        if len(lengths) != 1:
+            fail("[[zip]] axes must have the same number of values (%s)" %
+                 ", ".join("%s: %d" % (a, len(axes[a])) for a in names), "zip", "axes", i)
+        zips.append(list(names))
+        tuples = list(zip(*[map(repr, axes[a]) for a in names]))
+        if len(set(tuples)) != len(tuples):
+            fail("[[zip]] axes list the same combination twice", "zip", "axes", i)
+    for k, v in axes.items():
+        if k not in used and len(set(map(repr, v))) != len(v):
+            fail("axis '%s' lists a value twice" % k, "axes.set" if k.startswith("set.") else "axes",
+                 k[4:] if k.startswith("set.") else k)
+
+    # ---- excludes: drop runs that match every listed axis
+    excludes = []
+    excl_doc = doc.get("exclude", [])
+    if not isinstance(excl_doc, list):
+        fail("exclude must be written [[exclude]]", "", "exclude")
+    for i, e in enumerate(excl_doc):
+        if not isinstance(e, dict) or not e:
+            fail("[[exclude]] needs at least one axis = value", "exclude", None, i)
+        rule = {}
+        for a, v in e.items():
+            if a not in axes:
+                fail("[[exclude]] names '%s', which is not an axis" % a, "exclude", a, i)
+            rule[a] = v if isinstance(v, list) and a != "overlays" else [v]
+        excludes.append(rule)
+
+    # ---- reference point
+    ref = doc.get("reference", {})
+    if not isinstance(ref, dict):
+        fail("[reference] must be a table of axis = value", "reference")
+    for a, v in ref.items():
+        if a not in axes:
+            fail("[reference] names '%s', which is not an axis" % a, "reference", a)
+        if a == "workload":
+            fail("[reference] cannot fix the workload: results are normalised per workload", "reference", a)
+        values = axes[a]
+        if a in ("machine", "overlays", "workload"):
+            v = (os.path.normpath(os.path.join(here, v)) if a == "machine" else
+                 [os.path.normpath(os.path.join(here, p)) for p in v] if a == "overlays" else v)
+        if v not in values:
+            fail("[reference] %s = %r is not one of the axis' values" % (a, v), "reference", a)
+        ref[a] = v
+
+    plot = doc.get("plot", {})
+    if not isinstance(plot, dict):
+        fail("[plot] must be a table", "plot")
+    return Sweep(path=os.path.abspath(path), name=name, title=title, axes=axes, zips=zips, excludes=excludes,
+                 reference=ref, plot=plot)
