@@ -1,0 +1,147 @@
+// tools/sweep run, local runner: one directory per run with its stats and
+// status; a failed run is recorded with its error; --resume reruns only what
+// is missing or failed and refuses a changed binary; Ctrl-C stops the runs in
+// flight and keeps the finished ones.
+#define BOOST_TEST_MODULE sweep_run
+#include <boost/test/unit_test.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using simt::test::ProcessRun;
+
+namespace {
+
+fs::path scratch() { return simt::test::scratch_dir("simtlab_sweep_run"); }
+
+struct Cleanup {
+  ~Cleanup() { fs::remove_all(scratch()); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+
+fs::path write_sweep(const std::string& name, const std::string& text) {
+  const fs::path f = scratch() / name;
+  std::ofstream(f) << text;
+  return f;
+}
+
+ProcessRun sweep_run(const fs::path& file, const fs::path& out, const std::string& extra = "") {
+  const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep run " + file.string() + " --out " + out.string() +
+                          " --no-progress --simtlab " SIMT_BINARY_DIR "/simtlab " + extra + " >" +
+                          (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
+          simt::test::slurp(scratch() / "err")};
+}
+
+json read(const fs::path& p) { return json::parse(simt::test::slurp(p)); }
+
+// Run id -> exit code, from every runs/<id>/status.json.
+std::map<std::string, int> statuses(const fs::path& out) {
+  std::map<std::string, int> s;
+  if (!fs::exists(out / "runs")) return s;
+  for (const auto& d : fs::directory_iterator(out / "runs"))
+    if (fs::exists(d.path() / "status.json"))
+      s[d.path().filename().string()] = read(d.path() / "status.json")["exit_code"].get<int>();
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(runs_record_stats_failures_and_resume_only_what_is_missing) {
+  // "bogus" is no scheduler: those two runs fail in simtlab's option check.
+  const fs::path f = write_sweep("mixed.toml", "name = \"mixed\"\n[axes]\nworkload = [\"saxpy\", \"reduction\"]\n"
+                                               "mode = [\"functional\"]\n[axes.set]\n\"sm.policy\" = [\"gto\", \"bogus\"]\n");
+  const fs::path out = scratch() / "mixed";
+  ProcessRun r = sweep_run(f, out, "-j 2");
+  BOOST_TEST(r.code == 1, r.out << r.err);
+  auto st = statuses(out);
+  BOOST_TEST(st.size() == 4u);
+  int ok = 0;
+  for (const auto& [id, code] : st) {
+    const json run = read(out / "runs" / id / "run.json");
+    const bool bogus = run["values"]["set.sm.policy"] == "bogus";
+    BOOST_TEST(code == (bogus ? 2 : 0), id);
+    if (bogus) {
+      const std::string err = read(out / "runs" / id / "status.json")["error"];
+      BOOST_TEST(err.find("sm.policy") != std::string::npos, err);
+    } else {
+      ++ok;
+      BOOST_TEST(read(out / "runs" / id / "stats.json")["thread_instructions"].get<uint64_t>() > 0u);
+    }
+  }
+  BOOST_TEST(ok == 2);
+  BOOST_TEST(r.out.find("2 failed") != std::string::npos, r.out);
+  // The binary is pinned in the sweep directory with its hash.
+  BOOST_TEST(fs::exists(out / "bin" / "simtlab"));
+  BOOST_TEST(read(out / "sweep.json")["simtlab_sha256"].get<std::string>().size() == 64u);
+
+  // Without --resume an existing sweep directory is refused.
+  r = sweep_run(f, out);
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(r.err.find("--resume") != std::string::npos, r.err);
+
+  // --resume reruns the two failed runs and one whose directory was removed, not the finished one.
+  std::string removed, kept;
+  for (const auto& [id, code] : st)
+    if (code == 0) (removed.empty() ? removed : kept) = id;
+  fs::remove_all(out / "runs" / removed);
+  const auto kept_time = fs::last_write_time(out / "runs" / kept / "status.json");
+  r = sweep_run(f, out, "--resume -j 2");
+  BOOST_TEST(r.code == 1, r.err);
+  BOOST_TEST(r.out.find("4 runs, 1 done before, 3 to run") != std::string::npos, r.out);
+  BOOST_TEST(statuses(out).at(removed) == 0);
+  BOOST_TEST((fs::last_write_time(out / "runs" / kept / "status.json") == kept_time));
+
+  // A changed pinned binary cannot be resumed into.
+  std::ofstream(out / "bin" / "simtlab", std::ios::app) << "x";
+  r = sweep_run(f, out, "--resume");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(r.err.find("changed") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(interrupt_keeps_finished_runs_and_leaves_no_status_for_stopped_ones) {
+  // One quick run, then long timing runs: SIGINT lands while one is in flight.
+  const fs::path f = write_sweep("stop.toml", "name = \"stop\"\n[axes]\nworkload = [\"saxpy\"]\n"
+                                              "mode = [\"functional\", \"timing\"]\nsize = [\"medium\"]\n");
+  const fs::path out = scratch() / "stop";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string cmd = "exec python3 " SIMT_SOURCE_DIR "/tools/sweep run " + f.string() + " --out " +
+                            out.string() + " -j 1 --no-progress --simtlab " SIMT_BINARY_DIR "/simtlab >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until the functional run finished and the timing run started.
+  for (int i = 0; i < 400 && statuses(out).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 130));
+  const auto st = statuses(out);
+  BOOST_TEST(st.size() == 1u);  // the finished functional run; the stopped timing run has no status
+  for (const auto& [id, code] : st) BOOST_TEST(read(out / "runs" / id / "run.json")["values"]["mode"] == "functional");
+  int dirs = 0;
+  for (const auto& d : fs::directory_iterator(out / "runs")) {
+    ++dirs;
+    BOOST_TEST(!fs::exists(d.path() / "status.json.tmp"));
+  }
+  BOOST_TEST(dirs == 2);
+}

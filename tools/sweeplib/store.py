@@ -1,0 +1,109 @@
+"""A sweep's result directory.
+
+  DIR/sweep.json          what was swept, and the content hashes of the
+                          simtlab binary and every input file
+  DIR/bin/simtlab         the binary the runs use (a copy: later rebuilds
+                          cannot mix into a sweep)
+  DIR/runs/<id>/run.json  the run's values and command line
+  DIR/runs/<id>/stats.json, stderr.txt
+  DIR/runs/<id>/status.json  exit code, seconds, error text; written last,
+                          so a run without it did not finish
+
+Files are written to a temporary name and renamed, so an interrupted sweep
+never leaves a half-written file that looks complete.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_json(path, doc):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def input_files(sweep):
+    """Every file the runs read besides the binary: machines, overlays, manifests. (The sweep file
+    itself may grow: a resumed sweep runs what was added, the runs done stay valid.)"""
+    files = list(sweep.axes.get("machine", []))
+    for o in sweep.axes.get("overlays", []):
+        files += o
+    files += [w[len("manifest:"):] for w in sweep.axes["workload"] if w.startswith("manifest:")]
+    return sorted(set(files))
+
+
+class Store:
+    def __init__(self, root):
+        self.root = os.path.abspath(root)
+
+    @property
+    def binary(self):
+        return os.path.join(self.root, "bin", "simtlab")
+
+    def run_dir(self, rid):
+        return os.path.join(self.root, "runs", rid)
+
+    def status(self, rid):
+        return read_json(os.path.join(self.run_dir(rid), "status.json"))
+
+    def exists(self):
+        return os.path.exists(os.path.join(self.root, "sweep.json"))
+
+    def create(self, sweep, simtlab, runs):
+        """A new sweep directory with the binary pinned."""
+        os.makedirs(os.path.join(self.root, "bin"), exist_ok=True)
+        os.makedirs(os.path.join(self.root, "runs"), exist_ok=True)
+        shutil.copy2(simtlab, self.binary + ".tmp")
+        os.replace(self.binary + ".tmp", self.binary)
+        write_json(os.path.join(self.root, "sweep.json"), {
+            "sweep": sweep.name, "title": sweep.title, "file": sweep.path,
+            "sweep_file_sha256": sha256_of(sweep.path),
+            "simtlab": os.path.abspath(simtlab), "simtlab_sha256": sha256_of(self.binary),
+            "inputs": {p: sha256_of(p) for p in input_files(sweep)},
+            "reference": sweep.reference, "runs": [r["id"] for r in runs]})
+
+    def check_pins(self, sweep):
+        """Differences between the pinned hashes and the files now (empty: safe to resume)."""
+        doc = read_json(os.path.join(self.root, "sweep.json")) or {}
+        problems = []
+        if not os.path.isfile(self.binary) or sha256_of(self.binary) != doc.get("simtlab_sha256"):
+            problems.append("the pinned binary %s is missing or changed" % self.binary)
+        pinned = doc.get("inputs", {})
+        for p in input_files(sweep):
+            if p not in pinned:
+                continue  # a file the extended sweep file added: pinned by add_runs
+            if not os.path.isfile(p) or sha256_of(p) != pinned[p]:
+                problems.append("%s changed since the sweep started" % p)
+        return problems
+
+    def add_runs(self, sweep, runs):
+        """Records runs and input files added to the sweep file since it started."""
+        path = os.path.join(self.root, "sweep.json")
+        doc = read_json(path) or {}
+        ids = doc.get("runs", [])
+        doc["runs"] = ids + [r["id"] for r in runs if r["id"] not in ids]
+        inputs = doc.setdefault("inputs", {})
+        for p in input_files(sweep):
+            inputs.setdefault(p, sha256_of(p))
+        write_json(path, doc)
