@@ -1,0 +1,187 @@
+"""Collecting a sweep directory (store.py) into one CSV and one Markdown table.
+
+Every run the sweep lists gets a CSV row, including runs that failed or
+never ran (status `failed` / `missing`), so nothing is dropped silently.
+Columns: the run id, every swept value, the status, the headline
+statistics, any statistic asked for by key, and the speed-up over the run's
+reference point: the run with the same values except for the [reference]
+axes, which take the reference values (reference cycles / run cycles; in
+functional mode, where there are no cycles, reference warp instructions /
+run warp instructions).
+
+The Markdown table has one row per configuration (the non-workload values)
+and one column per workload, grouped by workload class, with the
+harmonic and geometric mean of the speed-ups per class.
+"""
+
+import csv
+import io
+import math
+import os
+
+from . import store
+
+HEADLINE = ("cycles", "warp_instructions", "thread_instructions", "ipc", "simd_efficiency", "wall_seconds")
+
+
+def stat(doc, key):
+    """A value from a stats document by key: `cycles`, `derived.ipc`, or `counters/sm0.l1d.hits`
+    (a '/' separates levels whose names contain dots)."""
+    cur = doc
+    for part in (key.split("/") if "/" in key else key.split(".")):
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur if isinstance(cur, (int, float)) and not isinstance(cur, bool) else None
+
+
+def load_rows(st):
+    """Each listed run: its id, values, status and stats document (None unless it succeeded)."""
+    doc = store.read_json(os.path.join(st.root, "sweep.json"))
+    if doc is None:
+        raise RuntimeError("%s is not a sweep directory (no readable sweep.json)" % st.root)
+    rows = []
+    for rid in doc.get("runs", []):
+        run = store.read_json(os.path.join(st.run_dir(rid), "run.json")) or {}
+        status = st.status(rid)
+        stats = store.read_json(os.path.join(st.run_dir(rid), "stats.json"))
+        state = "missing" if status is None else ("ok" if status.get("exit_code") == 0 else "failed")
+        if state == "ok" and stats is None:
+            state = "failed"
+        rows.append({"id": rid, "values": run.get("values", {}), "state": state,
+                     "exit_code": None if status is None else status.get("exit_code"),
+                     "error": (status or {}).get("error", ""), "stats": stats if state == "ok" else None})
+    return doc, rows
+
+
+def _key(values, skip):
+    return tuple(sorted((a, repr(v)) for a, v in values.items() if a not in skip))
+
+
+def speedups(doc, rows):
+    """Run id -> speed-up over its reference point (None when either side has no result)."""
+    ref = doc.get("reference") or {}
+    if not ref:
+        return {}
+    by_values = {_key(r["values"], ()): r for r in rows}
+    out = {}
+    for r in rows:
+        values = dict(r["values"])
+        if not values:
+            continue
+        values.update(ref)
+        base = by_values.get(_key(values, ()))
+        out[r["id"]] = None
+        if not base or not base["stats"] or not r["stats"]:
+            continue
+        metric = "cycles" if stat(r["stats"], "cycles") else "warp_instructions"
+        a, b = stat(base["stats"], metric), stat(r["stats"], metric)
+        if a and b:
+            out[r["id"]] = a / b
+    return out
+
+
+def hmean(xs):
+    return len(xs) / sum(1 / x for x in xs) if xs and all(x > 0 for x in xs) else None
+
+
+def gmean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs and all(x > 0 for x in xs) else None
+
+
+def axis_order(rows):
+    """Workload, machine, overlays, size, mode, then the parameter axes by name."""
+    names = {a for r in rows for a in r["values"]}
+    fixed = [a for a in ("workload", "machine", "overlays", "size", "mode") if a in names]
+    return fixed + sorted(names - set(fixed))
+
+
+def to_csv(doc, rows, extra_keys):
+    axes = axis_order(rows)
+    sp = speedups(doc, rows)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["id"] + axes + ["status", "exit_code"] + list(HEADLINE) + list(extra_keys) +
+               (["speedup_vs_reference"] if doc.get("reference") else []) + ["error"])
+    for r in rows:
+        vals = [_cell(r["values"].get(a)) for a in axes]
+        stats = [_cell(stat(r["stats"], k)) if r["stats"] else "" for k in list(HEADLINE) + list(extra_keys)]
+        ref = [_cell(sp.get(r["id"]))] if doc.get("reference") else []
+        err = r["error"].strip().splitlines()[-1] if r["error"].strip() else ""
+        w.writerow([r["id"]] + vals + [r["state"], _cell(r["exit_code"])] + stats + ref + [err])
+    return out.getvalue()
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, list):
+        return "+".join(os.path.basename(x) for x in v) or "-"
+    if isinstance(v, float):
+        return "%.6g" % v
+    if isinstance(v, str) and os.path.isabs(v):
+        return os.path.basename(v)
+    return str(v)
+
+
+def to_markdown(doc, rows, classes):
+    """Speed-ups per configuration and workload, with per-class harmonic and geometric means."""
+    sp = speedups(doc, rows)
+    title = doc.get("title") or doc.get("sweep", "sweep")
+    lines = ["# %s" % title, ""]
+    if not doc.get("reference"):
+        lines.append("No [reference] point: nothing to normalise to. The CSV has every run's statistics.")
+        return "\n".join(lines) + "\n"
+    ref = ", ".join("%s = %s" % (a, _cell(v)) for a, v in doc["reference"].items())
+    lines += ["Speed-up over the reference point (%s): reference cycles / cycles (functional runs: warp "
+              "instructions). `failed` or `missing` where a run or its reference has no result." % ref, ""]
+    workloads = []
+    for r in rows:
+        w = r["values"].get("workload")
+        if w is not None and w not in workloads:
+            workloads.append(w)
+    cls = {w: classes.get(w, "manifest" if w.startswith("manifest:") else "other") for w in workloads}
+    class_order = []
+    for w in workloads:
+        if cls[w] not in class_order:
+            class_order.append(cls[w])
+    configs, cells = [], {}
+    for r in rows:
+        c = _key(r["values"], ("workload",))
+        if c not in cells:
+            configs.append((c, r["values"]))
+            cells[c] = {}
+        cells[c][r["values"].get("workload")] = (r, sp.get(r["id"]))
+    axes = [a for a in axis_order(rows) if a != "workload"]
+    varying = [a for a in axes if len({repr(v[a]) for _, v in configs}) > 1] or axes[:1]
+    head = varying[:]
+    for k in class_order:
+        head += [_wname(w) for w in workloads if cls[w] == k] + ["%s hmean" % k, "%s gmean" % k]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---|" * len(head))
+    for c, values in configs:
+        row = [_cell(values.get(a)) for a in varying]
+        for k in class_order:
+            xs = []
+            for w in (w for w in workloads if cls[w] == k):
+                r, s = cells[c].get(w, (None, None))
+                if s is not None:
+                    xs.append(s)
+                    row.append("%.3f" % s)
+                else:
+                    row.append("missing" if r is None or r["state"] == "missing" else
+                               "failed" if r["state"] == "failed" else "no reference")
+            h, g = hmean(xs), gmean(xs)
+            row += ["%.3f" % h if h else "-", "%.3f" % g if g else "-"]
+        lines.append("| " + " | ".join(row) + " |")
+    failed = [r for r in rows if r["state"] != "ok"]
+    if failed:
+        lines += ["", "%d of %d runs have no result:" % (len(failed), len(rows))]
+        for r in failed:
+            err = r["error"].strip().splitlines()[-1] if r["error"].strip() else r["state"]
+            lines.append("- `%s` (%s): %s" % (r["id"], r["state"], err))
+    return "\n".join(lines) + "\n"
+
+
+def _wname(w):
+    return "manifest:" + os.path.basename(w[len("manifest:"):]) if w.startswith("manifest:") else w
