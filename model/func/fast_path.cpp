@@ -405,7 +405,7 @@ void k_sreg(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
     const uint64_t v = m.any() ? w.apply_value(sreg_value(cta, s, m.first()) & mask) : 0;
     write_threads(d, m, cta.threads(), [&](uint32_t) { return v; });
   } else if (s == ptx::Sreg::TidX) {
-    // t % ntid.x, stepped along the run instead of divided per thread.
+    // t % ntid.x, stepped along the span instead of divided per thread.
     for_each_span(m, cta.threads(), [&](uint32_t lo, uint32_t hi, uint64_t bits) {
       uint32_t x = lo % bx;
       for (uint32_t t = lo; t < hi; ++t) {

@@ -1,7 +1,7 @@
 // Internal to the executor: the common instructions pre-decoded once per PC
 // (operand registers, immediates already converted to the instruction type,
 // register write rules, the operation itself), so step() runs them as tight
-// loops over contiguous runs of threads instead of decoding every operand of
+// loops over a warp's threads instead of decoding every operand of
 // every thread. Whatever is not covered here (modifiers such as .ftz/.sat/.cc,
 // special registers, vectors, directed rounding, opcodes with side effects)
 // keeps a null kernel and goes through the general handlers, which stay the

@@ -18,6 +18,7 @@ bool back_heap_with_huge_pages(size_t reserve) {
   if (env && std::strcmp(env, "0") == 0) return false;
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  if (reserve > (size_t{1} << 30)) reserve = size_t{1} << 30;  // mallopt takes an int
   // Never trim the heap: a range given back and grown again would lose the
   // mark (the kernel does not merge it with the marked mapping).
   if (!mallopt(M_TRIM_THRESHOLD, INT32_MAX)) return false;
