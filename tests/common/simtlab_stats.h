@@ -24,6 +24,16 @@ inline std::filesystem::path scratch_dir(const std::string& prefix) {
   return d;
 }
 
+// In a test file, inside an anonymous namespace: defines scratch(), the
+// folder <tmp>/<prefix>_<pid>, and a Boost.Test global fixture that removes
+// it when the test module ends.
+#define SIMT_TEST_SCRATCH(prefix)                                                        \
+  std::filesystem::path scratch() { return simt::test::scratch_dir(prefix); }          \
+  struct ScratchCleanup {                                                               \
+    ~ScratchCleanup() { std::filesystem::remove_all(scratch()); }                       \
+  };                                                                                    \
+  BOOST_TEST_GLOBAL_FIXTURE(ScratchCleanup)
+
 struct StatsRun {
   std::string cmd;       // the simtlab arguments, for messages
   ProcessRun proc;

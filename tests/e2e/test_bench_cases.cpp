@@ -13,12 +13,7 @@ using namespace simt;
 
 namespace {
 
-fs::path scratch() { return test::scratch_dir("simtlab_bench_cases"); }
-
-struct Cleanup {
-  ~Cleanup() { fs::remove_all(scratch()); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+SIMT_TEST_SCRATCH("simtlab_bench_cases");
 
 void check_case(const std::string& name, uint64_t threads) {
   const test::StatsRun r = test::run_with_stats(

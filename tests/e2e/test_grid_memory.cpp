@@ -24,12 +24,7 @@ using namespace simt;
 
 namespace {
 
-fs::path scratch() { return test::scratch_dir("simtlab_grid_memory"); }
-
-struct Cleanup {
-  ~Cleanup() { fs::remove_all(scratch()); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+SIMT_TEST_SCRATCH("simtlab_grid_memory");
 
 // A manifest launching `ctas` CTAs of 32 threads over 1024-element buffers.
 fs::path manifest(uint64_t ctas) {

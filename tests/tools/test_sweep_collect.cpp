@@ -22,12 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-fs::path scratch() { return simt::test::scratch_dir("simtlab_sweep_collect"); }
-
-struct Cleanup {
-  ~Cleanup() { fs::remove_all(scratch()); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+SIMT_TEST_SCRATCH("simtlab_sweep_collect");
 
 void put(const fs::path& p, const json& j) {
   fs::create_directories(p.parent_path());

@@ -21,12 +21,7 @@ using simt::test::ProcessRun;
 
 namespace {
 
-fs::path scratch() { return simt::test::scratch_dir("simtlab_sweep_plan"); }
-
-struct Cleanup {
-  ~Cleanup() { fs::remove_all(scratch()); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+SIMT_TEST_SCRATCH("simtlab_sweep_plan");
 
 // Writes `text` as scratch()/name and runs `tools/sweep plan` on it.
 ProcessRun plan(const std::string& name, const std::string& text, const std::string& extra = "") {

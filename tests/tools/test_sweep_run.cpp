@@ -27,12 +27,7 @@ using simt::test::ProcessRun;
 
 namespace {
 
-fs::path scratch() { return simt::test::scratch_dir("simtlab_sweep_run"); }
-
-struct Cleanup {
-  ~Cleanup() { fs::remove_all(scratch()); }
-};
-BOOST_TEST_GLOBAL_FIXTURE(Cleanup);
+SIMT_TEST_SCRATCH("simtlab_sweep_run");
 
 fs::path write_sweep(const std::string& name, const std::string& text) {
   const fs::path f = scratch() / name;
