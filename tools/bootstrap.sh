@@ -12,6 +12,7 @@ packages=(
   libtomlplusplus-dev   # TOML machine configurations
   gtkwave               # vcd2fst: tests check that waveforms load in GTKWave
   python3               # tools/sweep and tools/bench (3.11: tomllib); tests run tools/sweep
+  python3-matplotlib    # tools/sweep plot
 )
 # `make fuzz` only (docs/hardening.md): libFuzzer comes with clang's runtime
 # libraries; llvm gives llvm-symbolizer for readable stack traces.

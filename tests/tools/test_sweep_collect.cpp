@@ -82,7 +82,7 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
   put(dir / "sweep.json", {{"sweep", "hand"}, {"title", "Hand-made"},
                            {"runs", {"a-gto", "a-lrr", "b-gto", "b-lrr", "a-age", "b-age"}},
                            {"reference", {{"set.sm.policy", "gto"}}}});
-  const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + dir.string() +
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + dir.string() +
                           " --stat counters/sm0.l1d.hits >" + (scratch() / "out").string() + " 2>&1";
   BOOST_TEST_REQUIRE(std::system(cmd.c_str()) == 0, simt::test::slurp(scratch() / "out"));
   BOOST_TEST(simt::test::slurp(scratch() / "out").find("6 runs, 4 ok, 1 failed, 1 missing") != std::string::npos);
@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
 
 BOOST_AUTO_TEST_CASE(a_directory_that_is_no_sweep_is_an_error) {
   fs::create_directories(scratch() / "empty");
-  const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + (scratch() / "empty").string() +
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + (scratch() / "empty").string() +
                           " >" + (scratch() / "out").string() + " 2>&1";
   const int status = std::system(cmd.c_str());
   BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 1));

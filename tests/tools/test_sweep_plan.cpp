@@ -27,7 +27,7 @@ SIMT_TEST_SCRATCH("simtlab_sweep_plan");
 ProcessRun plan(const std::string& name, const std::string& text, const std::string& extra = "") {
   const fs::path f = scratch() / name;
   std::ofstream(f) << text;
-  const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + f.string() +
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + f.string() +
                           " --simtlab " SIMT_BINARY_DIR "/simtlab " + extra + " >" + (scratch() / "out").string() +
                           " 2>" + (scratch() / "err").string();
   const int status = std::system(cmd.c_str());
@@ -159,6 +159,8 @@ BOOST_AUTO_TEST_CASE(bad_sweep_files_name_file_and_line) {
                7, "same number of values");
   expect_error("duplicate.toml", "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"sm.policy\" = [\"gto\", \"gto\"]\n", 4,
                "lists a value twice");
+  expect_error("plot_kind.toml", "[axes]\nworkload = [\"saxpy\"]\n[plot]\nkind = \"pie\"\n", 4,
+               "kind must be bars, lines or breakdown");
   expect_error("exclude_axis.toml", "[axes]\nworkload = [\"saxpy\"]\n[[exclude]]\nmode = \"timing\"\nwarp = 3\n", 5,
                "'warp', which is not an axis");
   expect_error("reference_value.toml",
@@ -169,7 +171,7 @@ BOOST_AUTO_TEST_CASE(bad_sweep_files_name_file_and_line) {
 BOOST_AUTO_TEST_CASE(the_shipped_sweeps_plan) {
   for (const auto& e : fs::directory_iterator(SIMT_SOURCE_DIR "/sweeps")) {
     if (e.path().extension() != ".toml") continue;
-    const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + e.path().string() +
+    const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + e.path().string() +
                             " --simtlab " SIMT_BINARY_DIR "/simtlab >/dev/null 2>" + (scratch() / "err").string();
     const int status = std::system(cmd.c_str());
     BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), e.path() << ": " << simt::test::slurp(scratch() / "err"));

@@ -36,7 +36,7 @@ fs::path write_sweep(const std::string& name, const std::string& text) {
 }
 
 ProcessRun sweep_run(const fs::path& file, const fs::path& out, const std::string& extra = "") {
-  const std::string cmd = "python3 " SIMT_SOURCE_DIR "/tools/sweep run " + file.string() + " --out " + out.string() +
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep run " + file.string() + " --out " + out.string() +
                           " --no-progress --simtlab " SIMT_BINARY_DIR "/simtlab " + extra + " >" +
                           (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
   const int status = std::system(cmd.c_str());
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(interrupt_keeps_finished_runs_and_leaves_no_status_for_stop
   const fs::path out = scratch() / "stop";
   const pid_t pid = fork();
   if (pid == 0) {
-    const std::string cmd = "exec python3 " SIMT_SOURCE_DIR "/tools/sweep run " + f.string() + " --out " +
+    const std::string cmd = "exec /usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep run " + f.string() + " --out " +
                             out.string() + " -j 1 --no-progress --simtlab " SIMT_BINARY_DIR "/simtlab >/dev/null 2>&1";
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);

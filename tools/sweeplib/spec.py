@@ -258,7 +258,17 @@ def load(path):
         ref[a] = v
 
     plot = doc.get("plot", {})
-    if not isinstance(plot, dict):
-        fail("[plot] must be a table", "plot")
+    figs = plot if isinstance(plot, list) else [plot]
+    for i, f in enumerate(figs):
+        table = "plot"
+        if not isinstance(f, dict):
+            fail("[plot] must be a table, or [[plot]] tables for several figures", table)
+        for k in f:
+            if k not in ("kind", "title", "ylabel", "y", "x", "name"):
+                fail("[plot] has no key '%s' (kind, title, ylabel, y, x, name)" % k, table, k, i)
+        if f.get("kind", "bars") not in ("bars", "lines", "breakdown"):
+            fail("[plot] kind must be bars, lines or breakdown", table, "kind", i)
+        if f.get("kind") == "lines" and f.get("x") not in axes:
+            fail("[plot] kind 'lines' needs x = one of the axes", table, "x" if "x" in f else "kind", i)
     return Sweep(path=os.path.abspath(path), name=name, title=title, axes=axes, zips=zips, excludes=excludes,
                  reference=ref, plot=plot)

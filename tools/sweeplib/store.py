@@ -81,7 +81,7 @@ class Store:
             "sweep_file_sha256": sha256_of(sweep.path),
             "simtlab": os.path.abspath(simtlab), "simtlab_sha256": sha256_of(self.binary),
             "inputs": {p: sha256_of(p) for p in input_files(sweep)},
-            "reference": sweep.reference, "runs": [r["id"] for r in runs]})
+            "reference": sweep.reference, "plot": sweep.plot, "runs": [r["id"] for r in runs]})
 
     def check_pins(self, sweep):
         """Differences between the pinned hashes and the files now (empty: safe to resume)."""
@@ -103,6 +103,7 @@ class Store:
         doc = read_json(path) or {}
         ids = doc.get("runs", [])
         doc["runs"] = ids + [r["id"] for r in runs if r["id"] not in ids]
+        doc["plot"] = sweep.plot  # figures may be changed between runs
         inputs = doc.setdefault("inputs", {})
         for p in input_files(sweep):
             inputs.setdefault(p, sha256_of(p))

@@ -1,0 +1,78 @@
+// tools/sweep plot on a hand-made sweep directory: each figure the [plot]
+// tables ask for (bars, lines over a numeric axis, issue breakdown) is
+// written as a real PNG and SVG; an unknown kind is a clear error.
+#define BOOST_TEST_MODULE sweep_plot
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_sweep_plot");
+
+void put(const fs::path& p, const json& j) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << j.dump();
+}
+
+// Runs over two workloads and an L1D size axis, the reference at 16384.
+fs::path make_sweep(const std::string& name, const json& plot) {
+  const fs::path dir = scratch() / name;
+  json ids = json::array();
+  for (const std::string w : {"a", "b"})
+    for (int size : {16384, 32768, 65536}) {
+      const std::string id = w + "-" + std::to_string(size);
+      ids.push_back(id);
+      const fs::path d = dir / "runs" / id;
+      put(d / "run.json", {{"id", id}, {"values", {{"workload", w}, {"mode", "timing"}, {"set.l1d.size", size}}}});
+      put(d / "stats.json", {{"cycles", 100000 / (size / 16384) + (w == "a" ? 0 : 5000)},
+                             {"issue_breakdown", {{{"bin", "W0-idle"}, {"cycles", 30}}, {{"bin", "W1-4"}, {"cycles", 70}}}}});
+      put(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
+    }
+  put(dir / "sweep.json", {{"sweep", name}, {"title", "Hand-made"}, {"runs", ids},
+                           {"reference", {{"set.l1d.size", 16384}}}, {"plot", plot}});
+  return dir;
+}
+
+int plot(const fs::path& dir) {
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep plot " + dir.string() + " >" +
+                          (scratch() / "out").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_figure_is_written_as_png_and_svg) {
+  const fs::path dir = make_sweep("figs", json::array({{{"kind", "bars"}, {"name", "speedups"}},
+                                                       {{"kind", "lines"}, {"x", "set.l1d.size"}, {"name", "over_l1d"},
+                                                        {"y", "cycles"}, {"title", "Cycles over L1D size"}},
+                                                       {{"kind", "breakdown"}, {"name", "issue"}}}));
+  BOOST_TEST_REQUIRE(plot(dir) == 0, simt::test::slurp(scratch() / "out"));
+  for (const std::string stem : {"speedups", "over_l1d", "issue"}) {
+    const std::string png = simt::test::slurp(dir / "plots" / (stem + ".png"));
+    const std::string svg = simt::test::slurp(dir / "plots" / (stem + ".svg"));
+    BOOST_TEST(png.size() > 1000u, stem);
+    BOOST_TEST(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0, stem);
+    BOOST_TEST(svg.find("<svg") != std::string::npos, stem);
+    BOOST_TEST(!fs::exists(dir / "plots" / (stem + ".png.tmp")));
+  }
+  BOOST_TEST(simt::test::slurp(dir / "plots" / "over_l1d.svg").find("Cycles over L1D size") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_figure_kind_is_an_error) {
+  const fs::path dir = make_sweep("badkind", {{"kind", "pie"}});
+  BOOST_TEST(plot(dir) == 2);
+  BOOST_TEST(simt::test::slurp(scratch() / "out").find("kind 'pie'") != std::string::npos,
+             simt::test::slurp(scratch() / "out"));
+}
