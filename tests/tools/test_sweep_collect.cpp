@@ -1,7 +1,7 @@
 // tools/sweep collect on a hand-made sweep directory: every listed run is a
 // CSV row (failed and missing ones too), speed-ups are taken against the run
 // with the reference values, and the Markdown table carries the harmonic and
-// geometric means per workload class.
+// geometric means per workload class, then a table per extra statistic.
 #define BOOST_TEST_MODULE sweep_collect
 #include <boost/test/unit_test.hpp>
 
@@ -81,7 +81,8 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
   add_run(dir, "b-age", "b", "age", 0);   // never ran
   put(dir / "sweep.json", {{"sweep", "hand"}, {"title", "Hand-made"},
                            {"runs", {"a-gto", "a-lrr", "b-gto", "b-lrr", "a-age", "b-age"}},
-                           {"reference", {{"set.sm.policy", "gto"}}}});
+                           {"reference", {{"set.sm.policy", "gto"}}},
+                           {"collect", {{"stats", {"thread_instructions"}}}}});
   const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + dir.string() +
                           " --stat counters/sm0.l1d.hits >" + (scratch() / "out").string() + " 2>&1";
   BOOST_TEST_REQUIRE(std::system(cmd.c_str()) == 0, simt::test::slurp(scratch() / "out"));
@@ -109,6 +110,12 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
   BOOST_TEST(md.find("| gto | 1.000 | 1.000 | 1.000 | 1.000 |") != std::string::npos, md);
   BOOST_TEST(md.find("| age | failed | missing | - | - |") != std::string::npos, md);
   BOOST_TEST(md.find("2 of 6 runs have no result") != std::string::npos, md);
+  // A table per extra statistic ([collect] stats, then --stat), with per-class arithmetic means.
+  const auto at = [&](const std::string& s) { return md.find(s); };
+  BOOST_TEST((at("## thread_instructions") != std::string::npos && at("## thread_instructions") < at("## counters/sm0.l1d.hits")), md);
+  BOOST_TEST(md.find("| set.sm.policy | a | b | other mean |") != std::string::npos, md);
+  BOOST_TEST(md.find("| lrr | 7 | 7 | 7.000 |") != std::string::npos, md);
+  BOOST_TEST(md.find("| age | failed | missing | - |") != std::string::npos, md);
 }
 
 BOOST_AUTO_TEST_CASE(a_directory_that_is_no_sweep_is_an_error) {

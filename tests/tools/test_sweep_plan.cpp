@@ -160,7 +160,13 @@ BOOST_AUTO_TEST_CASE(bad_sweep_files_name_file_and_line) {
   expect_error("duplicate.toml", "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"sm.policy\" = [\"gto\", \"gto\"]\n", 4,
                "lists a value twice");
   expect_error("plot_kind.toml", "[axes]\nworkload = [\"saxpy\"]\n[plot]\nkind = \"pie\"\n", 4,
-               "kind must be bars, lines or breakdown");
+               "kind must be one of bars, lines, breakdown, series");
+  expect_error("plot_normalise.toml", "[axes]\nworkload = [\"saxpy\"]\n[plot]\ny = \"cycles\"\nnormalise = true\n", 5,
+               "needs a [reference] point");
+  expect_error("plot_means.toml", "[axes]\nworkload = [\"saxpy\"]\nmode = [\"timing\"]\n[[plot]]\nkind = \"lines\"\n"
+               "x = \"mode\"\nmeans = \"hmean\"\n", 7, "for kind 'bars'");
+  expect_error("collect_key.toml", "[axes]\nworkload = [\"saxpy\"]\n[collect]\nstat = [\"ipc\"]\n", 4,
+               "[collect] has no key 'stat'");
   expect_error("exclude_axis.toml", "[axes]\nworkload = [\"saxpy\"]\n[[exclude]]\nmode = \"timing\"\nwarp = 3\n", 5,
                "'warp', which is not an axis");
   expect_error("reference_value.toml",

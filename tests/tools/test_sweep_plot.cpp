@@ -1,6 +1,7 @@
 // tools/sweep plot on a hand-made sweep directory: each figure the [plot]
-// tables ask for (bars, lines over a numeric axis, issue breakdown) is
-// written as a real PNG and SVG; an unknown kind is a clear error.
+// tables ask for (bars with class means, lines over a numeric axis, issue
+// breakdown, time series, values over the reference's) is written as a real
+// PNG and SVG; an unknown kind or a missing series is a clear error.
 #define BOOST_TEST_MODULE sweep_plot
 #include <boost/test/unit_test.hpp>
 
@@ -36,6 +37,8 @@ fs::path make_sweep(const std::string& name, const json& plot) {
       const fs::path d = dir / "runs" / id;
       put(d / "run.json", {{"id", id}, {"values", {{"workload", w}, {"mode", "timing"}, {"set.l1d.size", size}}}});
       put(d / "stats.json", {{"cycles", 100000 / (size / 16384) + (w == "a" ? 0 : 5000)},
+                             {"memory_pipeline_stalls", size / 64},
+                             {"series", {{"sm0.ipc", {{"interval", 1000}, {"values", {1.5, 2.0, 0.5}}}}}},
                              {"issue_breakdown", {{{"bin", "W0-idle"}, {"cycles", 30}}, {{"bin", "W1-4"}, {"cycles", 70}}}}});
       put(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
     }
@@ -43,6 +46,8 @@ fs::path make_sweep(const std::string& name, const json& plot) {
                            {"reference", {{"set.l1d.size", 16384}}}, {"plot", plot}});
   return dir;
 }
+
+std::string out() { return simt::test::slurp(scratch() / "out"); }
 
 int plot(const fs::path& dir) {
   const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep plot " + dir.string() + " >" +
@@ -73,6 +78,26 @@ BOOST_AUTO_TEST_CASE(every_figure_is_written_as_png_and_svg) {
 BOOST_AUTO_TEST_CASE(an_unknown_figure_kind_is_an_error) {
   const fs::path dir = make_sweep("badkind", {{"kind", "pie"}});
   BOOST_TEST(plot(dir) == 2);
-  BOOST_TEST(simt::test::slurp(scratch() / "out").find("kind 'pie'") != std::string::npos,
-             simt::test::slurp(scratch() / "out"));
+  BOOST_TEST(out().find("kind 'pie'") != std::string::npos, out());
+}
+
+BOOST_AUTO_TEST_CASE(means_series_and_normalised_figures) {
+  const fs::path dir = make_sweep("more", json::array({{{"kind", "bars"}, {"name", "hm"}, {"means", "hmean"}},
+                                                      {{"kind", "series"}, {"name", "ipc"}, {"y", "sm0.ipc"}},
+                                                      {{"kind", "bars"}, {"name", "stalls"}, {"normalise", true},
+                                                       {"y", "memory_pipeline_stalls"}, {"means", "amean"}}}));
+  BOOST_TEST_REQUIRE(plot(dir) == 0, out());
+  for (const std::string stem : {"hm", "ipc", "stalls"})
+    BOOST_TEST(simt::test::slurp(dir / "plots" / (stem + ".png")).size() > 1000u, stem);
+  // The hand-made workloads have no class: their mean group is "other". (SVG keeps text as comments.)
+  BOOST_TEST(simt::test::slurp(dir / "plots" / "hm.svg").find("hmean other") != std::string::npos);
+  BOOST_TEST(simt::test::slurp(dir / "plots" / "stalls.svg").find("memory_pipeline_stalls / reference") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_series_no_run_has_is_an_error_that_names_it) {
+  const fs::path dir = make_sweep("noseries", {{"kind", "series"}, {"y", "sm9.nothing"}});
+  BOOST_TEST(plot(dir) == 2);
+  BOOST_TEST(out().find("sm9.nothing") != std::string::npos, out());
+  BOOST_TEST(!fs::exists(dir / "plots" / "noseries-series.png"));
 }

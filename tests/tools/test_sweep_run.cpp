@@ -140,3 +140,39 @@ BOOST_AUTO_TEST_CASE(interrupt_keeps_finished_runs_and_leaves_no_status_for_stop
   }
   BOOST_TEST(dirs == 2);
 }
+
+BOOST_AUTO_TEST_CASE(only_narrows_the_runs_and_a_changed_input_file_refuses_runs) {
+  // The machine file is a copy the test may change; the sweep pins its hash.
+  fs::copy_file(SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml", scratch() / "machine.toml",
+                fs::copy_options::overwrite_existing);
+  const fs::path f = write_sweep("pins.toml", "name = \"pins\"\n[axes]\nmachine = [\"machine.toml\"]\n"
+                                              "workload = [\"saxpy\", \"reduction\"]\nmode = [\"functional\"]\n");
+  const fs::path out = scratch() / "pins";
+  ProcessRun r = sweep_run(f, out, "--only workload=saxpy");
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("1 runs, 0 done before, 1 to run") != std::string::npos, r.out);
+  BOOST_TEST(read(out / "sweep.json")["inputs"].size() == 1u);
+  r = sweep_run(f, out, "--only workload=nosuch --resume");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(r.err.find("--only leaves no run") != std::string::npos, r.err);
+
+  // A run that starts after its machine file changed is refused and recorded (here through the Slurm
+  // task's entry point, which runs whenever the cluster gets to it).
+  std::ofstream(scratch() / "machine.toml", std::ios::app) << "\n# edited\n";
+  std::string id;
+  for (const auto& d : fs::directory_iterator(out / "runs")) id = d.path().filename().string();
+  fs::create_directories(out / "slurm");
+  std::ofstream(out / "slurm" / "batch-0.json") << json::array({id}).dump();
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep exec " + out.string() +
+                          " --batch 0 --index 0 >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 1));
+  const json st = read(out / "runs" / id / "status.json");
+  BOOST_TEST(st["exit_code"].get<int>() == -2);
+  BOOST_TEST(st["error"].get<std::string>().find("machine.toml changed") != std::string::npos, st.dump());
+  BOOST_TEST(!fs::exists(out / "runs" / id / "stats.json"));
+  // Resuming refuses too, before running anything.
+  r = sweep_run(f, out, "--resume");
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(r.err.find("machine.toml changed") != std::string::npos, r.err);
+}

@@ -58,8 +58,9 @@ def _key(values, skip):
     return tuple(sorted((a, repr(v)) for a, v in values.items() if a not in skip))
 
 
-def speedups(doc, rows):
-    """Run id -> speed-up over its reference point (None when either side has no result)."""
+def references(doc, rows):
+    """Run id -> the row of its reference point (the same values with the [reference] ones put in),
+    or None where the sweep has no such run."""
     ref = doc.get("reference") or {}
     if not ref:
         return {}
@@ -67,17 +68,24 @@ def speedups(doc, rows):
     out = {}
     for r in rows:
         values = dict(r["values"])
-        if not values:
-            continue
         values.update(ref)
-        base = by_values.get(_key(values, ()))
-        out[r["id"]] = None
+        out[r["id"]] = by_values.get(_key(values, ())) if r["values"] else None
+    return out
+
+
+def speedups(doc, rows):
+    """Run id -> speed-up over its reference point (None when either side has no result)."""
+    by_id = {r["id"]: r for r in rows}
+    out = {}
+    for rid, base in references(doc, rows).items():
+        r = by_id[rid]
+        out[rid] = None
         if not base or not base["stats"] or not r["stats"]:
             continue
         metric = "cycles" if stat(r["stats"], "cycles") else "warp_instructions"
         a, b = stat(base["stats"], metric), stat(r["stats"], metric)
         if a and b:
-            out[r["id"]] = a / b
+            out[rid] = a / b
     return out
 
 
@@ -124,56 +132,74 @@ def _cell(v):
     return str(v)
 
 
-def to_markdown(doc, rows, classes):
-    """Speed-ups per configuration and workload, with per-class harmonic and geometric means."""
-    sp = speedups(doc, rows)
-    title = doc.get("title") or doc.get("sweep", "sweep")
-    lines = ["# %s" % title, ""]
-    if not doc.get("reference"):
-        lines.append("No [reference] point: nothing to normalise to. The CSV has every run's statistics.")
-        return "\n".join(lines) + "\n"
-    ref = ", ".join("%s = %s" % (a, _cell(v)) for a, v in doc["reference"].items())
-    lines += ["Speed-up over the reference point (%s): reference cycles / cycles (functional runs: warp "
-              "instructions). `failed` or `missing` where a run or its reference has no result." % ref, ""]
-    workloads = []
-    for r in rows:
-        w = r["values"].get("workload")
-        if w is not None and w not in workloads:
-            workloads.append(w)
+def _grid(rows, classes, value_of, means):
+    """Markdown lines: one row per configuration (the non-workload values), one column per workload,
+    grouped by class, and per class the means named in `means` (name -> function of a list)."""
+    workloads = list(dict.fromkeys(r["values"].get("workload") for r in rows if r["values"].get("workload")))
     cls = {w: classes.get(w, "manifest" if w.startswith("manifest:") else "other") for w in workloads}
-    class_order = []
-    for w in workloads:
-        if cls[w] not in class_order:
-            class_order.append(cls[w])
+    class_order = list(dict.fromkeys(cls[w] for w in workloads))
     configs, cells = [], {}
     for r in rows:
         c = _key(r["values"], ("workload",))
         if c not in cells:
             configs.append((c, r["values"]))
             cells[c] = {}
-        cells[c][r["values"].get("workload")] = (r, sp.get(r["id"]))
+        cells[c][r["values"].get("workload")] = r
     axes = [a for a in axis_order(rows) if a != "workload"]
-    varying = [a for a in axes if len({repr(v[a]) for _, v in configs}) > 1] or axes[:1]
+    varying = [a for a in axes if len({repr(v.get(a)) for _, v in configs}) > 1] or axes[:1]
     head = varying[:]
     for k in class_order:
-        head += [_wname(w) for w in workloads if cls[w] == k] + ["%s hmean" % k, "%s gmean" % k]
-    lines.append("| " + " | ".join(head) + " |")
-    lines.append("|" + "---|" * len(head))
+        head += [_wname(w) for w in workloads if cls[w] == k] + ["%s %s" % (k, m) for m in means]
+    if len(class_order) > 1:
+        head += ["all %s" % m for m in means]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c, values in configs:
         row = [_cell(values.get(a)) for a in varying]
+        every = []
         for k in class_order:
             xs = []
             for w in (w for w in workloads if cls[w] == k):
-                r, s = cells[c].get(w, (None, None))
-                if s is not None:
-                    xs.append(s)
-                    row.append("%.3f" % s)
+                r = cells[c].get(w)
+                v = value_of(r) if r is not None and r["state"] == "ok" else None
+                if v is not None:
+                    xs.append(v)
+                    row.append("%.3f" % v if isinstance(v, float) else str(v))
                 else:
                     row.append("missing" if r is None or r["state"] == "missing" else
                                "failed" if r["state"] == "failed" else "no reference")
-            h, g = hmean(xs), gmean(xs)
-            row += ["%.3f" % h if h else "-", "%.3f" % g if g else "-"]
+            every += xs
+            row += [_fmt_mean(fn(xs)) for fn in means.values()]
+        if len(class_order) > 1:
+            row += [_fmt_mean(fn(every)) for fn in means.values()]
         lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def _fmt_mean(m):
+    return "%.3f" % m if m else "-"
+
+
+def amean(xs):
+    return sum(xs) / len(xs) if xs else None
+
+
+def to_markdown(doc, rows, classes, extra_keys=()):
+    """Speed-ups per configuration and workload with per-class harmonic and geometric means, then a
+    table per extra statistic with per-class arithmetic means."""
+    title = doc.get("title") or doc.get("sweep", "sweep")
+    lines = ["# %s" % title, ""]
+    if doc.get("reference"):
+        sp = speedups(doc, rows)
+        ref = ", ".join("%s = %s" % (a, _cell(v)) for a, v in doc["reference"].items())
+        lines += ["Speed-up over the reference point (%s): reference cycles / cycles (functional runs: warp "
+                  "instructions). `failed` or `missing` where a run or its reference has no result." % ref, ""]
+        lines += _grid(rows, classes, lambda r: sp.get(r["id"]), {"hmean": hmean, "gmean": gmean})
+    else:
+        lines.append("No [reference] point: no speed-ups. The CSV has every run's statistics.")
+    for key in extra_keys:
+        lines += ["", "## %s" % key, "", "Per-class column: arithmetic mean.", ""]
+        lines += _grid(rows, classes, lambda r, key=key: stat(r["stats"], key) if r["stats"] else None,
+                       {"mean": amean})
     failed = [r for r in rows if r["state"] != "ok"]
     if failed:
         lines += ["", "%d of %d runs have no result:" % (len(failed), len(rows))]

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from . import plan, store
+from . import execute
 
 
 def _fmt_eta(seconds):
@@ -24,6 +24,15 @@ def _fmt_eta(seconds):
     if seconds < 3600:
         return "%d min %d s" % divmod(seconds, 60)
     return "%d h %d min" % (seconds // 3600, seconds % 3600 // 60)
+
+
+def show_progress(t0, total, ok, failed, doing):
+    """The progress line: finished of total, failed, what is under way, ETA from the pace so far."""
+    finished = ok + failed
+    eta = (time.monotonic() - t0) / finished * (total - finished) if finished else None
+    sys.stderr.write("\rsweep: %d/%d finished, %d failed, %s, ETA %s   " %
+                     (finished, total, failed, doing, _fmt_eta(eta)))
+    sys.stderr.flush()
 
 
 class Interrupted(Exception):
@@ -48,36 +57,24 @@ def run(runs, st, jobs, progress=True):
         while (pending or active) and not stop["flag"]:
             while pending and len(active) < jobs:
                 r = pending.pop(0)
-                d = st.run_dir(r["id"])
-                os.makedirs(d, exist_ok=True)
-                for stale in ("status.json", "stats.json"):
-                    if os.path.exists(os.path.join(d, stale)):
-                        os.remove(os.path.join(d, stale))
-                cmd = plan.command(r["values"], st.binary, os.path.join(d, "stats.json"))
-                store.write_json(os.path.join(d, "run.json"), {"id": r["id"], "values": r["values"], "command": cmd})
-                err = open(os.path.join(d, "stderr.txt"), "w")
+                cmd, refused = execute.prepare(st, r)
+                if refused:
+                    execute.finish(st, r["id"], execute.PIN_REFUSED, 0.0, refused)
+                    failed.append(r["id"])
+                    continue
+                err = open(os.path.join(st.run_dir(r["id"]), "stderr.txt"), "w")
                 # Own process group: the terminal's Ctrl-C reaches only us, and we stop the runs.
                 p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
                 active[p] = (r, time.monotonic(), err)
             for p in [p for p in active if p.poll() is not None]:
                 r, started, err = active.pop(p)
                 err.close()
-                code = p.returncode
-                text = ""
-                if code != 0:
-                    with open(os.path.join(st.run_dir(r["id"]), "stderr.txt"), errors="replace") as f:
-                        text = f.read().strip()[-2000:] or "simtlab exited with status %d" % code
-                store.write_json(os.path.join(st.run_dir(r["id"]), "status.json"),
-                                 {"exit_code": code, "seconds": round(time.monotonic() - started, 3), "error": text})
-                (done if code == 0 else failed).append(r["id"])
+                execute.finish(st, r["id"], p.returncode, time.monotonic() - started)
+                (done if p.returncode == 0 else failed).append(r["id"])
             now = time.monotonic()
             if progress and (now - last_print >= 0.5 or not (pending or active)):
                 last_print = now
-                finished = len(done) + len(failed)
-                eta = (now - t0) / finished * (total - finished) if finished else None
-                sys.stderr.write("\rsweep: %d/%d finished, %d failed, %d running, ETA %s   " %
-                                 (finished, total, len(failed), len(active), _fmt_eta(eta)))
-                sys.stderr.flush()
+                show_progress(t0, total, len(done), len(failed), "%d running" % len(active))
             time.sleep(0.05)
     finally:
         for p, (r, _, err) in active.items():

@@ -5,19 +5,27 @@ to draw; without one, a grouped bar chart of the speed-ups (or of cycles,
 when there is no reference point). Kinds:
 
   bars       grouped bars: one group per workload, one bar per configuration
-  lines      one line per workload (and configuration) over a numeric axis `x`
+             (the values of the axes other than workload); `means` adds a
+             group per workload class and one over all workloads
+  lines      the y value over a numeric axis `x`; one line per workload, or,
+             when other axes vary too, one panel per workload with a line
+             per configuration
   breakdown  stacked bars of each run's issue_breakdown (timing mode)
+  series     a time series of the stats (y = "sm0.ipc", "sm0.active_warps")
+             over cycles: one panel per workload, a line per configuration
 
-Keys: kind, title, ylabel, y ("speedup" or a statistic key, as collect's
---stat), x (lines: the axis), name (file name stem). Each figure is written
-as PNG and SVG.
+Keys: kind, title, xlabel, ylabel, y ("speedup" or a statistic key, as
+collect's --stat), x (lines), normalise (y over the reference run's y),
+means (bars: hmean, gmean, amean), workloads (only these), name (file name
+stem). Each figure is written as PNG and SVG.
 """
 
+import math
 import os
 
 from . import collect
 
-KINDS = ("bars", "lines", "breakdown")
+LEGEND_FONT = 7
 
 
 def _pyplot():
@@ -27,103 +35,234 @@ def _pyplot():
     return plt
 
 
-def _label(values, axes):
-    return ", ".join("%s=%s" % (a[4:] if a.startswith("set.") else a, collect._cell(values.get(a))) for a in axes) \
-        or "all"
-
-
-def _y(row, y, sp):
-    if y == "speedup":
-        return sp.get(row["id"])
-    return collect.stat(row["stats"], y) if row["stats"] else None
-
-
 def figures(doc):
+    """The sweep's figure specs with their defaults filled in."""
     spec = doc.get("plot") or {}
     figs = spec if isinstance(spec, list) else [spec]
     out = []
     for i, f in enumerate(figs):
         f = dict(f)
         f.setdefault("kind", "bars")
-        if f["kind"] not in KINDS:
-            raise ValueError("[plot] kind '%s' is not one of %s" % (f["kind"], ", ".join(KINDS)))
+        if f["kind"] not in ("bars", "lines", "breakdown", "series"):
+            raise ValueError("[plot] kind '%s' is not one of bars, lines, breakdown, series" % f["kind"])
         f.setdefault("y", "speedup" if doc.get("reference") else "cycles")
         f.setdefault("title", doc.get("title") or doc.get("sweep", "sweep"))
         f.setdefault("name", "%s-%s%s" % (doc.get("sweep", "sweep"), f["kind"], "" if i == 0 else "-%d" % i))
+        f.setdefault("means", "none")
         if f["kind"] == "lines" and "x" not in f:
             raise ValueError("[plot] kind 'lines' needs x = the axis to plot over")
+        if f.get("normalise") and not doc.get("reference"):
+            raise ValueError("[plot] normalise = true needs a [reference] point")
         out.append(f)
     return out
 
 
-def draw(doc, rows, outdir, formats=("png", "svg")):
+class Context:
+    """What every figure of one sweep needs: the successful runs, their reference runs, speed-ups, the
+    axes that vary, and how to label a configuration."""
+
+    def __init__(self, doc, rows, classes):
+        self.doc = doc
+        self.ok = [r for r in rows if r["state"] == "ok"]
+        self.sp = collect.speedups(doc, rows)
+        self.refs = collect.references(doc, rows)
+        self.classes = classes
+        self.zips = doc.get("zips") or []
+        axes = [a for a in collect.axis_order(rows) if a != "workload"]
+        self.varying = [a for a in axes if len({repr(r["values"].get(a)) for r in rows}) > 1]
+
+    def partners(self, axis):
+        """The axis and the axes zipped with it."""
+        return next((set(z) for z in self.zips if axis in z), {axis})
+
+    def label(self, r, axes):
+        """A configuration's legend text: `value` for one axis, `axis=value, ...` for several."""
+        cells = [collect._cell(r["values"].get(a)).replace(".toml", "") for a in axes]
+        if len(axes) == 1:
+            return cells[0]
+        return ", ".join("%s=%s" % (_axis_name(a), c) for a, c in zip(axes, cells)) or "all"
+
+    def value(self, r, f):
+        """The figure's y for run r: a speed-up or statistic, over the reference run's when normalised."""
+        if f["y"] == "speedup":
+            return self.sp.get(r["id"])
+        v = collect.stat(r["stats"], f["y"]) if r["stats"] else None
+        if v is None or not f.get("normalise"):
+            return v
+        base = self.refs.get(r["id"])
+        b = collect.stat(base["stats"], f["y"]) if base and base["stats"] else None
+        return v / b if b else None
+
+    def rows(self, f):
+        keep = f.get("workloads")
+        return [r for r in self.ok if keep is None or r["values"].get("workload") in keep]
+
+
+def _axis_name(a):
+    return a[4:] if a.startswith("set.") else a
+
+
+def _mean(kind, xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None
+    if kind == "amean":
+        return sum(xs) / len(xs)
+    return collect.hmean(xs) if kind == "hmean" else collect.gmean(xs)
+
+
+def _legend(ax, n):
+    if n:
+        ax.legend(fontsize=LEGEND_FONT, loc="upper left", bbox_to_anchor=(1.0, 1.0), ncol=1 + n // 30)
+
+
+def _ylabel(f):
+    if "ylabel" in f:
+        return f["ylabel"]
+    if f["y"] == "speedup":
+        return "speed-up over the reference"
+    return f["y"] + (" / reference" if f.get("normalise") else "")
+
+
+def draw_bars(plt, ctx, f):
+    rows = ctx.rows(f)
+    workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
+    configs = list(dict.fromkeys(ctx.label(r, ctx.varying) for r in rows))
+    cell = {(r["values"]["workload"], ctx.label(r, ctx.varying)): ctx.value(r, f) for r in rows}
+    groups = [(collect._wname(w), [cell.get((w, c)) for c in configs]) for w in workloads]
+    if f["means"] != "none":
+        cls = {w: ctx.classes.get(w, "manifest" if w.startswith("manifest:") else "other") for w in workloads}
+        order = list(dict.fromkeys(cls[w] for w in workloads))
+        for k in order + (["all"] if len(order) > 1 else []):
+            members = [w for w in workloads if k == "all" or cls[w] == k]
+            groups.append(("%s %s" % (f["means"], k), [_mean(f["means"], [cell.get((w, c)) for w in members])
+                                                      for c in configs]))
+    fig, ax = plt.subplots(figsize=(min(30.0, max(6.0, 0.25 * len(groups) * len(configs) + 3)), 4.5))
+    width = 0.8 / max(1, len(configs))
+    for k, c in enumerate(configs):
+        ys = [g[1][k] for g in groups]
+        ax.bar([i + k * width for i in range(len(groups))], [y if y is not None else 0.0 for y in ys], width,
+               label=c)
+    ax.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(groups))])
+    ax.set_xticklabels([g[0] for g in groups], rotation=30, ha="right")
+    if f["y"] == "speedup" or f.get("normalise"):
+        ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_ylabel(_ylabel(f))
+    _legend(ax, len(configs) if len(configs) > 1 else 0)
+    return fig, [ax]
+
+
+def _panels(plt, n, width_each=5.0, height_each=3.4):
+    cols = min(3, n)
+    rows = math.ceil(n / cols)
+    fig, axs = plt.subplots(rows, cols, figsize=(width_each * cols + 2.5, height_each * rows + 0.6), squeeze=False)
+    flat = [a for row in axs for a in row]
+    for a in flat[n:]:
+        a.set_visible(False)
+    return fig, flat[:n]
+
+
+def draw_lines(plt, ctx, f):
+    x = f["x"]
+    others = [a for a in ctx.varying if a not in ctx.partners(x)]
+    rows = [r for r in ctx.rows(f) if isinstance(r["values"].get(x), (int, float))]
+    if not rows:
+        raise ValueError("[plot] lines: no successful run has a numeric %s" % x)
+    workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
+    per_workload = bool(others) and len(workloads) > 1
+    fig, axes = _panels(plt, len(workloads)) if per_workload else plt.subplots(figsize=(7.5, 4.5))
+    axes = axes if per_workload else [axes]
+    series = {}
+    for r in rows:
+        w = r["values"]["workload"]
+        panel = workloads.index(w) if per_workload else 0
+        name = ctx.label(r, others) if per_workload else collect._wname(w) + (
+            "" if not others else " (%s)" % ctx.label(r, others))
+        v = ctx.value(r, f)
+        if v is not None:
+            series.setdefault((panel, name), []).append((r["values"][x], v))
+    for (panel, name), pts in series.items():
+        pts.sort()
+        axes[panel].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+    for i, ax in enumerate(axes):
+        ax.set_xlabel(f.get("xlabel", _axis_name(x)))
+        ax.set_ylabel(_ylabel(f))
+        if per_workload:
+            ax.set_title(collect._wname(workloads[i]), fontsize=9)
+    _legend(axes[-1] if per_workload else axes[0], len({n for _, n in series}))
+    return fig, axes
+
+
+def draw_breakdown(plt, ctx, f):
+    order = list(dict.fromkeys(r["values"].get("workload") for r in ctx.rows(f)))
+    rows = sorted(ctx.rows(f), key=lambda r: order.index(r["values"].get("workload")))  # a workload's bars side by side
+    labels, stacks, bins = [], [], []
+    for r in rows:
+        bd = (r["stats"] or {}).get("issue_breakdown") or []
+        total = sum(b.get("cycles", 0) for b in bd) or 1
+        stacks.append({b["bin"]: b.get("cycles", 0) / total for b in bd})
+        labels.append(collect._wname(r["values"].get("workload", "?")) +
+                      ("" if not ctx.varying else "\n" + ctx.label(r, ctx.varying)))
+        for b in bd:
+            if b["bin"] not in bins:
+                bins.append(b["bin"])
+    if not bins:
+        raise ValueError("[plot] breakdown: no successful run has an issue_breakdown (timing mode only)")
+    fig, ax = plt.subplots(figsize=(min(40.0, max(6.0, 0.32 * len(stacks) + 3)), 5.0))
+    bottom = [0.0] * len(stacks)
+    colors = plt.get_cmap("tab20").colors  # more bins than the default cycle's 10 colours
+    for k, b in enumerate(bins):
+        h = [s.get(b, 0.0) for s in stacks]
+        ax.bar(range(len(stacks)), h, 0.8, bottom=bottom, label=b, color=colors[k % len(colors)])
+        bottom = [x + y for x, y in zip(bottom, h)]
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=90, fontsize=6)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel(f.get("ylabel", "fraction of issue cycles"))
+    _legend(ax, len(bins))
+    return fig, [ax]
+
+
+def draw_series(plt, ctx, f):
+    name = f["y"]
+    rows = [r for r in ctx.rows(f) if ((r["stats"] or {}).get("series") or {}).get(name)]
+    if not rows:
+        raise ValueError("[plot] series: no successful run has the time series '%s' (timing mode, "
+                         "stats.interval > 0; names as in stats.json's \"series\")" % name)
+    workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
+    fig, axes = _panels(plt, len(workloads))
+    for r in rows:
+        s = r["stats"]["series"][name]
+        step = s.get("interval") or 1
+        vals = s.get("values") or []
+        ax = axes[workloads.index(r["values"]["workload"])]
+        ax.plot([(i + 1) * step for i in range(len(vals))], vals, label=ctx.label(r, ctx.varying), linewidth=1)
+    for i, ax in enumerate(axes):
+        ax.set_title(collect._wname(workloads[i]), fontsize=9)
+        ax.set_xlabel(f.get("xlabel", "cycle"))
+        ax.set_ylabel(f.get("ylabel", name))
+    _legend(axes[-1], len(rows) if ctx.varying else 0)
+    return fig, axes
+
+
+DRAW = {"bars": draw_bars, "lines": draw_lines, "breakdown": draw_breakdown, "series": draw_series}
+
+
+def draw(doc, rows, outdir, formats=("png", "svg"), classes=None):
     """Writes every figure; returns the paths written."""
     plt = _pyplot()
+    ctx = Context(doc, rows, classes or {})
+    if not ctx.ok:
+        raise ValueError("no run of the sweep has succeeded: nothing to plot")
     os.makedirs(outdir, exist_ok=True)
-    sp = collect.speedups(doc, rows)
-    ok = [r for r in rows if r["state"] == "ok"]
-    axes = [a for a in collect.axis_order(rows) if a != "workload"]
-    varying = [a for a in axes if len({repr(r["values"].get(a)) for r in rows}) > 1]
     written = []
     for f in figures(doc):
-        fig, ax = plt.subplots(figsize=(max(6.0, 0.6 * len(ok) ** 0.5 * 3), 4.2))
-        if f["kind"] == "bars":
-            workloads = list(dict.fromkeys(r["values"].get("workload") for r in ok))
-            configs = list(dict.fromkeys(_label(r["values"], varying) for r in ok))
-            width = 0.8 / max(1, len(configs))
-            for k, c in enumerate(configs):
-                ys = []
-                for w in workloads:
-                    r = next((r for r in ok if r["values"].get("workload") == w and
-                              _label(r["values"], varying) == c), None)
-                    v = _y(r, f["y"], sp) if r else None
-                    ys.append(v if v is not None else 0.0)
-                ax.bar([i + k * width for i in range(len(workloads))], ys, width, label=c)
-            ax.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(workloads))])
-            ax.set_xticklabels([collect._wname(w) for w in workloads], rotation=30, ha="right")
-            if f["y"] == "speedup":
-                ax.axhline(1.0, color="black", linewidth=0.8)
-        elif f["kind"] == "lines":
-            x = f["x"]
-            others = [a for a in varying if a != x]
-            series = {}
-            for r in ok:
-                key = (r["values"].get("workload"), _label(r["values"], others))
-                v = _y(r, f["y"], sp)
-                if v is not None and isinstance(r["values"].get(x), (int, float)):
-                    series.setdefault(key, []).append((r["values"][x], v))
-            for (w, c), pts in series.items():
-                pts.sort()
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                        label=collect._wname(w) + ("" if c == "all" else " (%s)" % c))
-            ax.set_xlabel(x[4:] if x.startswith("set.") else x)
-        else:  # breakdown
-            labels, stacks, bins = [], [], []
-            for r in ok:
-                bd = (r["stats"] or {}).get("issue_breakdown") or []
-                total = sum(b.get("cycles", 0) for b in bd) or 1
-                stacks.append({b["bin"]: b.get("cycles", 0) / total for b in bd})
-                labels.append(collect._wname(r["values"].get("workload", "?")) + "\n" + _label(r["values"], varying))
-                for b in bd:
-                    if b["bin"] not in bins:
-                        bins.append(b["bin"])
-            bottom = [0.0] * len(stacks)
-            colors = plt.get_cmap("tab20").colors  # more bins than the default cycle's 10 colours
-            for k, b in enumerate(bins):
-                h = [s.get(b, 0.0) for s in stacks]
-                ax.bar(range(len(stacks)), h, 0.8, bottom=bottom, label=b, color=colors[k % len(colors)])
-                bottom = [x + y for x, y in zip(bottom, h)]
-            ax.set_xticks(range(len(labels)))
-            ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
-            f.setdefault("ylabel", "fraction of issue cycles")
-        ax.set_title(f["title"])
-        ax.set_ylabel(f.get("ylabel", "speed-up over the reference" if f["y"] == "speedup" else f["y"]))
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        fig, _ = DRAW[f["kind"]](plt, ctx, f)
+        fig.suptitle(f["title"])
         fig.tight_layout()
         for fmt in formats:
             path = os.path.join(outdir, "%s.%s" % (f["name"], fmt))
-            fig.savefig(path + ".tmp", format=fmt)
+            fig.savefig(path + ".tmp", format=fmt, dpi=110, bbox_inches="tight")
             os.replace(path + ".tmp", path)
             written.append(path)
         plt.close(fig)

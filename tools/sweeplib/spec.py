@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
 SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
-TOP_KEYS = ("name", "title", "description", "axes", "zip", "exclude", "reference", "plot")
+TOP_KEYS = ("name", "title", "description", "axes", "zip", "exclude", "reference", "collect", "plot")
+PLOT_KINDS = ("bars", "lines", "breakdown", "series")
+PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads")
+MEANS = ("none", "hmean", "gmean", "amean")
 
 
 class SweepError(Exception):
@@ -36,6 +39,7 @@ class Sweep:
     zips: list = field(default_factory=list)  # lists of axis names that vary together
     excludes: list = field(default_factory=list)  # dicts axis -> list of values
     reference: dict = field(default_factory=dict)  # axis -> value
+    collect: dict = field(default_factory=dict)  # {stats: [keys]}: more columns and tables
     plot: dict = field(default_factory=dict)  # passed through to the plotter
 
 
@@ -257,6 +261,15 @@ def load(path):
             fail("[reference] %s = %r is not one of the axis' values" % (a, v), "reference", a)
         ref[a] = v
 
+    coll = doc.get("collect", {})
+    if not isinstance(coll, dict):
+        fail("[collect] must be a table", "collect")
+    for k, v in coll.items():
+        if k != "stats":
+            fail("[collect] has no key '%s' (stats)" % k, "collect", k)
+        if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+            fail("[collect] stats is a list of statistic keys, e.g. [\"simd_efficiency\"]", "collect", k)
+
     plot = doc.get("plot", {})
     figs = plot if isinstance(plot, list) else [plot]
     for i, f in enumerate(figs):
@@ -264,11 +277,28 @@ def load(path):
         if not isinstance(f, dict):
             fail("[plot] must be a table, or [[plot]] tables for several figures", table)
         for k in f:
-            if k not in ("kind", "title", "ylabel", "y", "x", "name"):
-                fail("[plot] has no key '%s' (kind, title, ylabel, y, x, name)" % k, table, k, i)
-        if f.get("kind", "bars") not in ("bars", "lines", "breakdown"):
-            fail("[plot] kind must be bars, lines or breakdown", table, "kind", i)
-        if f.get("kind") == "lines" and f.get("x") not in axes:
+            if k not in PLOT_KEYS:
+                fail("[plot] has no key '%s' (%s)" % (k, ", ".join(PLOT_KEYS)), table, k, i)
+        for k in ("title", "xlabel", "ylabel", "y", "x", "name"):
+            if k in f and not isinstance(f[k], str):
+                fail("[plot] %s must be a string" % k, table, k, i)
+        kind = f.get("kind", "bars")
+        if kind not in PLOT_KINDS:
+            fail("[plot] kind must be one of %s" % ", ".join(PLOT_KINDS), table, "kind", i)
+        if kind == "lines" and f.get("x") not in axes:
             fail("[plot] kind 'lines' needs x = one of the axes", table, "x" if "x" in f else "kind", i)
+        if kind == "series" and not f.get("y"):
+            fail("[plot] kind 'series' needs y = a time series of the stats, e.g. \"sm0.ipc\"", table, "kind", i)
+        if "name" in f and not re.fullmatch(r"[A-Za-z0-9_.-]+", f["name"]):
+            fail("[plot] name must be letters, digits, '_', '.' or '-'", table, "name", i)
+        if "normalise" in f and not isinstance(f["normalise"], bool):
+            fail("[plot] normalise is true or false", table, "normalise", i)
+        if f.get("normalise") and not ref:
+            fail("[plot] normalise = true needs a [reference] point", table, "normalise", i)
+        if f.get("means", "none") not in MEANS or ("means" in f and kind != "bars"):
+            fail("[plot] means is one of %s, for kind 'bars'" % ", ".join(MEANS), table, "means", i)
+        if "workloads" in f and (not isinstance(f["workloads"], list) or
+                                 not all(isinstance(w, str) for w in f["workloads"])):
+            fail("[plot] workloads is a list of workload names", table, "workloads", i)
     return Sweep(path=os.path.abspath(path), name=name, title=title, axes=axes, zips=zips, excludes=excludes,
-                 reference=ref, plot=plot)
+                 reference=ref, collect=coll, plot=plot)

@@ -8,6 +8,10 @@
   DIR/runs/<id>/stats.json, stderr.txt
   DIR/runs/<id>/status.json  exit code, seconds, error text; written last,
                           so a run without it did not finish
+  DIR/runs/<id>/attempts.log  Slurm runs: each attempt's job, node and end
+  DIR/slurm/              Slurm runs: the task script, each submitted batch
+                          (batch-<k>.json: its run ids by array index),
+                          jobs.json and the job logs (slurm.py)
 
 Files are written to a temporary name and renamed, so an interrupted sweep
 never leaves a half-written file that looks complete.
@@ -81,21 +85,27 @@ class Store:
             "sweep_file_sha256": sha256_of(sweep.path),
             "simtlab": os.path.abspath(simtlab), "simtlab_sha256": sha256_of(self.binary),
             "inputs": {p: sha256_of(p) for p in input_files(sweep)},
-            "reference": sweep.reference, "plot": sweep.plot, "runs": [r["id"] for r in runs]})
+            "reference": sweep.reference, "plot": sweep.plot, "zips": sweep.zips, "collect": sweep.collect,
+            "runs": [r["id"] for r in runs]})
 
-    def check_pins(self, sweep):
-        """Differences between the pinned hashes and the files now (empty: safe to resume)."""
+    def changed_pins(self, files=None):
+        """What differs from the hashes pinned in sweep.json: the binary and the input files
+        (`files`, default every pinned one; a file not pinned yet is skipped). Empty: safe to run."""
         doc = read_json(os.path.join(self.root, "sweep.json")) or {}
         problems = []
         if not os.path.isfile(self.binary) or sha256_of(self.binary) != doc.get("simtlab_sha256"):
             problems.append("the pinned binary %s is missing or changed" % self.binary)
         pinned = doc.get("inputs", {})
-        for p in input_files(sweep):
+        for p in (pinned if files is None else files):
             if p not in pinned:
                 continue  # a file the extended sweep file added: pinned by add_runs
             if not os.path.isfile(p) or sha256_of(p) != pinned[p]:
-                problems.append("%s changed since the sweep started" % p)
+                problems.append("%s changed" % p)
         return problems
+
+    def check_pins(self, sweep):
+        """Differences between the pinned hashes and the files the sweep reads now."""
+        return self.changed_pins(input_files(sweep))
 
     def add_runs(self, sweep, runs):
         """Records runs and input files added to the sweep file since it started."""
@@ -103,7 +113,9 @@ class Store:
         doc = read_json(path) or {}
         ids = doc.get("runs", [])
         doc["runs"] = ids + [r["id"] for r in runs if r["id"] not in ids]
-        doc["plot"] = sweep.plot  # figures may be changed between runs
+        doc["plot"] = sweep.plot  # figures and tables may be changed between runs
+        doc["collect"] = sweep.collect
+        doc["zips"] = sweep.zips
         inputs = doc.setdefault("inputs", {})
         for p in input_files(sweep):
             inputs.setdefault(p, sha256_of(p))

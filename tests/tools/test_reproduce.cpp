@@ -1,0 +1,59 @@
+// tools/reproduce: a seed's sweep file is run, collected and plotted into
+// results/<seed>/ by one command; a second call resumes instead of starting
+// over; an unknown seed is a usage error that lists the seeds there are.
+#define BOOST_TEST_MODULE reproduce
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using simt::test::ProcessRun;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_reproduce");
+
+ProcessRun reproduce(const std::string& args) {
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/reproduce " + args + " --out " +
+                          (scratch() / "results").string() + " --simtlab " SIMT_BINARY_DIR "/simtlab --no-progress >" +
+                          (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
+          simt::test::slurp(scratch() / "err")};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(seed_001_tables_and_figures_from_one_command) {
+  // One workload keeps it short: the four setups of Figs. 12-13 on saxpy.
+  ProcessRun r = reproduce("001 --workloads saxpy -j 2");
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  const fs::path dir = scratch() / "results" / "001";
+  const std::string csv = simt::test::slurp(dir / "results.csv");
+  for (const std::string setup : {"pdom.toml", "dwf.toml", "dwf-wb.toml", "tbc-lcp.toml"})
+    BOOST_TEST(csv.find("saxpy,tbc-baseline.toml," + setup + ",small,timing,ok") != std::string::npos, setup << csv);
+  const std::string md = simt::test::slurp(dir / "results.md");
+  BOOST_TEST(md.find("## simd_efficiency") != std::string::npos, md);
+  BOOST_TEST(md.find("## memory_pipeline_stalls") != std::string::npos, md);
+  BOOST_TEST(r.out.find("| pdom.toml | 1.000 |") != std::string::npos, r.out);  // the table is printed too
+  for (const std::string fig : {"fig12a", "fig12b", "fig13a", "fig13b"})
+    for (const std::string ext : {".png", ".svg"})
+      BOOST_TEST(fs::file_size(dir / "plots" / (fig + ext)) > 1000u, fig + ext);
+
+  // Again: resumed, nothing rerun.
+  r = reproduce("1 --workloads saxpy");
+  BOOST_TEST(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("(resuming)") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("4 runs, 4 done before, 0 to run") != std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_seed_names_the_seeds_there_are) {
+  const ProcessRun r = reproduce("042");
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("no sweep file for seed 042") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("001") != std::string::npos, r.err);
+}

@@ -1,0 +1,102 @@
+"""One run of a sweep, as both runners do it.
+
+prepare() clears what an earlier attempt left, writes run.json and checks
+the pins: the binary and every input file must still have the hashes
+sweep.json recorded when the sweep started, or the run is refused (its
+numbers would mix two builds). finish() writes status.json, last, so a run
+directory without it never finished. run_here() does both around a simtlab
+process in the foreground: the Slurm worker's way (`tools/sweep exec`).
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from . import plan, store
+
+PIN_REFUSED = -2  # exit_code of a run refused because a pinned file changed
+
+
+def prepare(st, r):
+    """Readies run r's directory; returns (command, None) or (None, why the run cannot start)."""
+    d = st.run_dir(r["id"])
+    os.makedirs(d, exist_ok=True)
+    for stale in ("status.json", "stats.json"):
+        if os.path.exists(os.path.join(d, stale)):
+            os.remove(os.path.join(d, stale))
+    cmd = plan.command(r["values"], st.binary, os.path.join(d, "stats.json"))
+    store.write_json(os.path.join(d, "run.json"), {"id": r["id"], "values": r["values"], "command": cmd})
+    changed = st.changed_pins()
+    if changed:
+        return None, "not run: %s since the sweep started (start a new sweep directory)" % "; ".join(changed)
+    return cmd, None
+
+
+def finish(st, rid, code, seconds, error=""):
+    """Records how run rid ended. A failed run keeps the tail of its stderr as its error."""
+    d = st.run_dir(rid)
+    if code != 0 and not error:
+        try:
+            with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
+                error = f.read().strip()[-2000:]
+        except OSError:
+            pass
+        error = error or "simtlab exited with status %d" % code
+    store.write_json(os.path.join(d, "status.json"),
+                     {"exit_code": code, "seconds": round(seconds, 3), "error": error})
+
+
+def run_here(st, r, note=None):
+    """Runs r in the foreground and records it; returns its exit code.
+
+    SIGTERM or SIGINT (Slurm's scancel and time limit send SIGTERM) is
+    passed to simtlab, and the run is left without status.json: the
+    submitting runner then sees it as lost and may submit it again. `note`
+    is appended to the run's attempts.log first (which job and node)."""
+    d = st.run_dir(r["id"])
+    cmd, refused = prepare(st, r)
+    log = os.path.join(d, "attempts.log")
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    with open(log, "a") as f:
+        f.write("%s started%s\n" % (stamp, " " + note if note else ""))
+    if refused:
+        finish(st, r["id"], PIN_REFUSED, 0.0, refused)
+        return 1
+    got = {}
+
+    def forward(signum, frame):
+        got["signal"] = signum
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)  # simtlab stops cleanly on SIGINT
+
+    started = time.monotonic()
+    with open(os.path.join(d, "stderr.txt"), "w") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        old = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            code = proc.wait()
+        finally:
+            for s, h in old.items():
+                signal.signal(s, h)
+    if "signal" in got:
+        with open(log, "a") as f:
+            f.write("%s stopped by %s after %.1f s (scancel or the time limit); no result\n" % (
+                time.strftime("%Y-%m-%d %H:%M:%S"), signal.Signals(got["signal"]).name, time.monotonic() - started))
+        return 128 + got["signal"]
+    finish(st, r["id"], code, time.monotonic() - started)
+    return 0 if code == 0 else 1
+
+
+def main_exec(st, batch, index, note=None):
+    """`tools/sweep exec`: the index-th run of a submitted batch (a Slurm array task)."""
+    ids = store.read_json(os.path.join(st.root, "slurm", "batch-%d.json" % batch))
+    if not isinstance(ids, list) or not 0 <= index < len(ids):
+        print("sweep exec: %s has no batch %d task %d" % (st.root, batch, index), file=sys.stderr)
+        return 2
+    r = store.read_json(os.path.join(st.run_dir(ids[index]), "run.json"))
+    if not r:
+        print("sweep exec: %s has no run.json" % st.run_dir(ids[index]), file=sys.stderr)
+        return 2
+    return run_here(st, r, note)
