@@ -42,7 +42,7 @@ skip() {
 # to an init that may reap late; a zombie no longer holds ports or files).
 alive() {
   local stat
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
   stat=${stat##*) }
   [[ ${stat:0:1} != Z ]]
 }
@@ -51,28 +51,32 @@ alive() {
 has_arg() {
   local pid=$1 want=$2 a
   local -a args=()
-  mapfile -d '' args <"/proc/$pid/cmdline" 2>/dev/null || return 1
+  mapfile -d '' args 2>/dev/null <"/proc/$pid/cmdline" || return 1
   for a in "${args[@]}"; do
     [[ $a == "$want" ]] && return 0
   done
   return 1
 }
 
-# Pids (live, non-zombie) whose argv contains ARG exactly; also takes the pid
-# from PIDFILE when it passes the same check (guards against pid reuse).
+# Live pids named NAME (comm) whose argv contains ARG exactly, from PIDFILE
+# and from a scan of /proc (in case the pid file is missing); the exact DIR
+# path in ARG keeps other clusters' daemons and reused pids out.
 find_pids() {
-  local want=$1 pidfile=$2 p
+  local name=$1 want=$2 pidfile=$3 p comm
   local -A seen=()
   if [[ -r $pidfile ]]; then
     p=$(tr -dc '0-9' <"$pidfile")
-    if [[ -n $p ]] && alive "$p" && has_arg "$p" "$want"; then seen[$p]=1; fi
+    [[ -n $p ]] && seen[$p]=1
   fi
   for p in /proc/[0-9]*; do
     p=${p#/proc/}
-    [[ -n ${seen[$p]:-} ]] && continue
-    if has_arg "$p" "$want" && alive "$p"; then seen[$p]=1; fi
+    has_arg "$p" "$want" && seen[$p]=1
   done
-  [[ ${#seen[@]} -gt 0 ]] && printf '%s\n' "${!seen[@]}"
+  for p in "${!seen[@]}"; do
+    comm=
+    read -r comm 2>/dev/null <"/proc/$p/comm" || continue
+    [[ $comm == "$name" ]] && has_arg "$p" "$want" && alive "$p" && echo "$p"
+  done
   return 0
 }
 
@@ -81,7 +85,7 @@ children_of() {
   local parent=$1 p stat
   local -a f
   for p in /proc/[0-9]*; do
-    stat=$(cat "$p/stat" 2>/dev/null) || continue
+    read -r stat 2>/dev/null <"$p/stat" || continue
     read -r -a f <<<"${stat##*) }"
     [[ ${f[1]:-} == "$parent" ]] && echo "${p#/proc/}"
   done
@@ -92,19 +96,21 @@ children_of() {
 # from slurmd (set below when starting it), and job steps get it in their
 # environment together with SLURM_JOB_ID.
 job_pids() {
-  local want="SLURM_CONF=$1" p e mine job
+  local want="SLURM_CONF=$1" p e mine job comm
   local -a env=()
   for p in /proc/[0-9]*; do
     p=${p#/proc/}
     [[ $p == "$$" || $p == "$BASHPID" ]] && continue
-    mapfile -d '' env <"/proc/$p/environ" 2>/dev/null || continue
+    mapfile -d '' env 2>/dev/null <"/proc/$p/environ" || continue
     mine=0 job=0
     for e in "${env[@]}"; do
       [[ $e == "$want" ]] && mine=1
       [[ $e == SLURM_JOB_ID=* ]] && job=1
     done
     [[ $mine -eq 1 ]] || continue
-    if [[ $job -eq 1 || $(cat "/proc/$p/comm" 2>/dev/null) == slurmstepd ]]; then
+    comm=
+    [[ $job -eq 1 ]] || read -r comm 2>/dev/null <"/proc/$p/comm" || true
+    if [[ $job -eq 1 || $comm == slurmstepd ]]; then
       alive "$p" && echo "$p"
     fi
   done
@@ -144,11 +150,11 @@ do_stop() {
   # Cancel jobs first so slurmstepd ends their processes itself; stepds
   # would outlive a killed slurmd.
   local i ids
-  if [[ -f $conf ]] && [[ -n $(find_pids "$conf" "$dir/slurmctld.pid") ]]; then
-    ids=$(SLURM_CONF=$conf timeout 10 squeue -h -o '%A' 2>/dev/null | sort -u | tr '\n' ' ' || true)
+  if [[ -f $conf ]] && [[ -n $(find_pids slurmctld "$conf" "$dir/slurmctld.pid") ]]; then
+    ids=$(SLURM_CONF=$conf timeout 5 squeue -h -o '%A' 2>/dev/null | sort -u | tr '\n' ' ' || true)
     if [[ -n ${ids// /} ]]; then
       # shellcheck disable=SC2086  # word splitting of the id list is wanted
-      SLURM_CONF=$conf timeout 10 scancel $ids >/dev/null 2>&1 || true
+      SLURM_CONF=$conf timeout 5 scancel $ids >/dev/null 2>&1 || true
       for ((i = 0; i < 100; i++)); do
         [[ -z $(job_pids "$conf") ]] && break
         sleep 0.1
@@ -158,8 +164,8 @@ do_stop() {
 
   # slurmd and slurmctld together (slurmscriptd is slurmctld's child), then
   # munged, which both use while shutting down.
-  mapfile -t pids < <(find_pids "$conf" "$dir/slurmd.pid"
-    find_pids "$conf" "$dir/slurmctld.pid")
+  mapfile -t pids < <(find_pids slurmd "$conf" "$dir/slurmd.pid"
+    find_pids slurmctld "$conf" "$dir/slurmctld.pid")
   kids=()
   for p in "${pids[@]}"; do
     mapfile -t -O "${#kids[@]}" kids < <(children_of "$p")
@@ -170,7 +176,7 @@ do_stop() {
   for p in "${kids[@]}"; do alive "$p" && pids+=("$p"); done
   mapfile -t -O "${#pids[@]}" pids < <(job_pids "$conf")
   terminate "${pids[@]}" || rc=1
-  mapfile -t pids < <(find_pids "--socket=$dir/munge/munge.socket" "$dir/munge/munged.pid")
+  mapfile -t pids < <(find_pids munged "--socket=$dir/munge/munge.socket" "$dir/munge/munged.pid")
   terminate "${pids[@]}" || rc=1
   return "$rc"
 }
@@ -242,12 +248,12 @@ last_line() { grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 || true; }
 
 do_start() {
   local dir=$1
-  [[ $(id -u) -eq 0 ]] || skip "must run as root (slurmd has to be root to launch jobs; uid $(id -u))"
   [[ $dir != *[[:space:]\#=,]* ]] || skip "DIR path contains characters slurm.conf cannot hold: $dir"
   # munged's socket path must fit sockaddr_un (108 bytes).
   [[ ${#dir} -le 80 ]] || skip "DIR path too long for the munge socket (${#dir} > 80 chars): $dir"
   mkdir -p "$dir/log" "$dir/munge" "$dir/state" "$dir/spool"
   ensure_packages "$dir"
+  [[ $(id -u) -eq 0 ]] || skip "must run as root (slurmd has to be root to launch jobs; uid $(id -u))"
 
   # Anything started from here on is stopped again if start does not finish.
   trap 'do_stop "$DIR" >/dev/null 2>&1 || true' EXIT
@@ -331,6 +337,8 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=$((mem / cpus > 0 ? mem / cpus : 1))
 SchedulerType=sched/backfill
+# Schedule batch jobs on submit (default waits up to 3 s).
+SchedulerParameters=batch_sched_delay=0
 MaxArraySize=10001
 MaxJobCount=50000
 # Keep finished jobs visible to squeue --states=all / scontrol for 10 min.
