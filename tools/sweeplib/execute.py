@@ -68,18 +68,20 @@ def run_here(st, r, note=None):
 
     def forward(signum, frame):
         got["signal"] = signum
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)  # simtlab stops cleanly on SIGINT
+        if got.get("proc") and got["proc"].poll() is None:
+            got["proc"].send_signal(signal.SIGINT)  # simtlab stops cleanly on SIGINT
 
     started = time.monotonic()
-    with open(os.path.join(d, "stderr.txt"), "w") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-        old = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
-        try:
-            code = proc.wait()
-        finally:
-            for s, h in old.items():
-                signal.signal(s, h)
+    old = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with open(os.path.join(d, "stderr.txt"), "w") as err:
+            got["proc"] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            if "signal" in got:  # stopped while simtlab was starting
+                got["proc"].send_signal(signal.SIGINT)
+            code = got["proc"].wait()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
     if "signal" in got:
         with open(log, "a") as f:
             f.write("%s stopped by %s after %.1f s (scancel or the time limit); no result\n" % (

@@ -109,13 +109,19 @@ class Slurm:
 
     def queued(self, job_ids):
         """{(job, task index): state} of the given jobs' tasks that Slurm still holds."""
-        if not job_ids:
+        jobs = sorted(set(job_ids))
+        if not jobs:
             return {}
-        code, stdout, err = _call(["squeue", "-h", "-r", "-j", ",".join(sorted(set(job_ids))),
-                                   "-o", "%F|%K|%T"])
+        code, stdout, err = _call(["squeue", "-h", "-r", "-j", ",".join(jobs), "-o", "%F|%K|%T"])
+        if code != 0 and "Invalid job id" in err:
+            if len(jobs) == 1:
+                return {}  # the job has ended and left the controller
+            # One of them has left the controller: ask job by job, so the others still count.
+            out = {}
+            for j in jobs:
+                out.update(self.queued([j]))
+            return out
         if code != 0:
-            if "Invalid job id" in err:
-                return {}  # every job has ended and left the controller
             raise RuntimeError("squeue failed: %s" % (err or "exit %d" % code))
         out = {}
         for line in stdout.splitlines():
@@ -199,8 +205,19 @@ def run(todo, st, slurm, opts, progress=True):
     total = len(todo)
     absent = {}  # run id -> polls in a row it was neither queued nor finished
     try:
+        squeue_failures = 0
         while outstanding and not stop["flag"]:
-            queue = slurm.queued([job for job, _ in outstanding.values()])
+            try:
+                queue = slurm.queued([job for job, _ in outstanding.values()])
+                squeue_failures = 0
+            except RuntimeError as e:
+                # A busy or restarting controller: ask again rather than take the runs for lost.
+                squeue_failures += 1
+                if squeue_failures >= 5:
+                    raise RuntimeError("%s, 5 times in a row; the jobs go on, --resume waits for them" % e)
+                print("\nsweep: %s; asking again" % e, file=sys.stderr)
+                time.sleep(opts.poll)
+                continue
             resubmit = []
             for rid, (job, task) in list(outstanding.items()):
                 status = st.status(rid)
