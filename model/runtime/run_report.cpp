@@ -161,6 +161,9 @@ const std::map<std::string, std::string>& field_descriptions() {
        "DRAM bytes / (cycles x dram.channels x dram.bytes_per_cycle): share of peak DRAM bandwidth used"},
       {"derived.achieved_occupancy",
        "mean resident warps per SM / sm.max_warps, from the sampled sm*.active_warps series (null when stats.interval = 0)"},
+      {"derived.mean_resident_ctas",
+       "CTAs an SM holds, averaged over the cycles it holds at least one (sm*.resident_cta_cycles / sm*.cycles)"},
+      {"derived.mean_resident_warps", "warp slots an SM's resident CTAs hold, averaged the same way"},
       {"counters", "every block's counters by hierarchical name"},
       {"histograms", "every block's histograms: lo, width, bins, labels"},
       {"series", "values sampled every stats.interval cycles"},
@@ -223,6 +226,10 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
     const double max_warps = static_cast<double>(config_uint(config, "sm.max_warps", 0));
     derived["achieved_occupancy"] =
         warps.is_null() || max_warps <= 0 ? nlohmann::json(nullptr) : nlohmann::json(warps.get<double>() / max_warps);
+    // Occupancy over the cycles an SM holds work (seed 001 compares at several CTAs per SM).
+    const double busy = static_cast<double>(reg->sum("sm*.cycles"));
+    derived["mean_resident_ctas"] = ratio(static_cast<double>(reg->sum("sm*.resident_cta_cycles")), busy);
+    derived["mean_resident_warps"] = ratio(static_cast<double>(reg->sum("sm*.resident_warp_cycles")), busy);
     r["derived"] = derived;
     r["counters"] = all["counters"];
     r["histograms"] = all["histograms"];

@@ -120,6 +120,10 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
                                   "sum of active lanes over issued instructions (SIMD efficiency = "
                                   "active_lanes / (warp_instructions * warp_size))")),
       st_cycles_(st.counter(stats_name + ".cycles", "cycles with at least one CTA resident")),
+      st_cta_cycles_(st.counter(stats_name + ".resident_cta_cycles",
+                                "sum over cycles of the CTAs resident (/ cycles = mean CTAs held)")),
+      st_warp_cycles_(st.counter(stats_name + ".resident_warp_cycles",
+                                 "sum over cycles of the warp slots held by resident CTAs (/ cycles = mean warps)")),
       st_issue_cycles_(st.counter(stats_name + ".issue_cycles", "cycles in which some scheduler issued")),
       st_max_depth_(st.counter(stats_name + ".max_stack_depth", "deepest reconvergence stack of any warp or block")),
       st_barrier_waits_(st.counter(stats_name + ".barrier_waits", "warps that waited at a CTA barrier")),
@@ -253,7 +257,11 @@ void IssueUnit::cycle(uint64_t now) {
   const bool done_blocked = send_done();
 
   const bool resident = live_ctas_ > 0;
-  if (resident) ++st_cycles_;
+  if (resident) {
+    ++st_cycles_;
+    st_cta_cycles_ += live_ctas_;
+    st_warp_cycles_ += live_warps_;
+  }
   if (tracing_)
     std::fill(trace_.issued_warp.begin(), trace_.issued_warp.end(), -1);
   for (uint32_t s = 0; s < p_.schedulers; ++s) schedule(s, now);
@@ -323,6 +331,8 @@ void IssueUnit::account_skipped(uint64_t now) {
   if (!sleeping_ || last_tick_ == ~uint64_t{0} || live_ctas_ == 0 || now <= last_tick_ + 1) return;
   const uint64_t n = now - last_tick_ - 1;
   st_cycles_ += n;
+  st_cta_cycles_ += n * live_ctas_;
+  st_warp_cycles_ += n * live_warps_;
   for (uint32_t s = 0; s < p_.schedulers; ++s) {
     count_bin(s, last_bin_[s], n);
     if (wt_) wt_->stall(sm_id_, s, last_tick_ + 1, now - 1, last_reason_[s]);

@@ -416,6 +416,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   stats::Counter& st_thread_instr_;
   stats::Counter& st_active_lanes_;   // sum of active lanes over issued instructions (SIMD efficiency)
   stats::Counter& st_cycles_;         // cycles with a CTA resident
+  stats::Counter& st_cta_cycles_;     // sum over those cycles of the resident CTAs (occupancy)
+  stats::Counter& st_warp_cycles_;    // and of the warp slots they hold
   stats::Counter& st_issue_cycles_;   // cycles in which some scheduler issued
   stats::Counter& st_max_depth_;
   stats::Counter& st_barrier_waits_;
