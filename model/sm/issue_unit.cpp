@@ -52,6 +52,15 @@ void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
         "tbc: compact block-wide masks into warps (false: keep static warps, for warp-synchronous code)");
   r.add("dwf.warp_barrier", warp_barrier,
         "dwf: warp barriers at the reconvergence point of top-level divergence (DWF-WB, seed 001 §2.4)");
+  r.add_choice(prefix + ".scoreboard", scoreboard, {"registers", "warp"},
+               "registers: an instruction waits for pending writes of the registers it uses (per thread); "
+               "warp: a warp's next instruction waits until its previous one wrote back (seed 001 §2.2)");
+  r.add(prefix + ".unified_pipe", unified_pipe,
+        "one issue port per scheduler for SP, SFU and LDST: an instruction a pipe refuses holds back the "
+        "others too (seed 001 §2.2's unified ALU/MEM pipeline)");
+  r.add_choice("fetch.model", fetch_model, {"realistic", "ideal"},
+               "realistic: fetch credits, L1I reads and decode before issue; ideal: the I-cache always hits and "
+               "an instruction is fetched, decoded and issued in one cycle (seed 001 §2.2)");
 }
 
 void IssueParams::validate(const std::string& prefix) const {
@@ -66,6 +75,9 @@ void IssueParams::validate(const std::string& prefix) const {
   policy.validate(prefix);
   ibuffer.validate(prefix + ".ibuffer");
   validate_branch_unit(*this, prefix);
+  if (scoreboard != "registers" && scoreboard != "warp") bad("scoreboard", "must be registers or warp");
+  if (fetch_model != "realistic" && fetch_model != "ideal")
+    throw input_error("option fetch.model: must be realistic or ideal");
 }
 
 PipeKind pipe_of(ptx::InstrClass c) {
@@ -99,6 +111,8 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       to_compactor("to_compactor"),
       from_compactor("from_compactor", this, &IssueUnit::on_generated),
       p_(checked(p, stats_name)),
+      ideal_fetch_(p.fetch_model == "ideal"),
+      warp_sb_(p.scoreboard == "warp"),
       sm_id_(sm_id),
       stats_name_(stats_name),
       lane_bin_width_(std::max(1u, p.warp_size / 8)),
@@ -361,6 +375,7 @@ void IssueUnit::drain_writebacks(uint64_t now) {
                              " with nothing in flight");
     Warp& w = warps_[wb.warp];
     if (--w.inflight == 0) maybe_finished_.set(wb.warp);
+    if (warp_sb_) mark_stale(wb.warp);  // its next instruction waited for this one
     last_progress_ = now;
     if (!wb.instr) continue;
     const Reservation res = tickets_[wb.ticket];
@@ -429,13 +444,15 @@ void IssueUnit::resync(uint32_t wi) {
   w.credits = 0;
   if (ws.state == SlotState::Retired) maybe_finished_.set(wi);
   if (ws.state != SlotState::Running) return;
-  want_credit_.set(wi);
+  if (!ideal_fetch_) want_credit_.set(wi);
   ++st_flushes_;
-  const ptx::Program& prog = prog_of(w);
-  if (ws.pc >= prog.code.size())
-    throw kernel_fault("kernel '" + prog.kernel + "' CTA " + dim3_text(ctas_[w.cta].state->ctaid()) +
-                       ": control reached PC " + std::to_string(ws.pc) + " past the end of the program");
+  if (ws.pc >= prog_of(w).code.size()) past_end(w, ws.pc);
   w.fetch_pc = ws.pc;
+}
+
+void IssueUnit::past_end(const Warp& w, uint32_t pc) const {
+  throw kernel_fault("kernel '" + prog_of(w).kernel + "' CTA " + dim3_text(ctas_[w.cta].state->ctaid()) +
+                     ": control reached PC " + std::to_string(pc) + " past the end of the program");
 }
 
 void IssueUnit::resync_cta(uint32_t ci) {
@@ -604,8 +621,10 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   k.exec->step(cta, k.env, pc, mask, r);
   if (r.control == func::Control::Fault) fault(c, pc, r.fault);
 
-  ibuf_.pop(wi);
-  want_credit_.set(wi);
+  if (!ideal_fetch_) {
+    ibuf_.pop(wi);
+    want_credit_.set(wi);
+  }
   policies_[s]->on_issue(wi, in.cls, now);
   issued_this_cycle_ = true;
   last_progress_ = now;
@@ -757,6 +776,7 @@ bool IssueUnit::drain_latches(uint64_t now) {
 }
 
 bool IssueUnit::send_credits() {
+  if (ideal_fetch_) return false;  // the ideal front end needs none
   // Round robin from credit_rr_ over the warps that may want credits, which
   // gives the same order as a round robin over every slot.
   const uint32_t n = p_.max_warps;

@@ -82,11 +82,22 @@ struct IssueParams {
   bool likely_convergence = false;
   bool compaction = true;           // tbc.compaction
   bool warp_barrier = false;        // dwf.warp_barrier
+  // Seed 001's simplified pipeline (§2.2), each part on its own:
+  // fetch.model = ideal: the I-cache always hits and a warp's next
+  //   instruction is fetched, decoded and issued in one cycle (no fetch
+  //   credits, no L1I traffic; the I-buffer is not used);
+  // sm.scoreboard = warp: a warp's next instruction waits until its previous
+  //   one wrote back (registers: only for the registers it uses, per thread);
+  // sm.unified_pipe: one issue port per scheduler for all pipes, so a latched
+  //   instruction a pipe refuses holds back the others too.
+  std::string fetch_model = "realistic";
+  std::string scoreboard = "registers";
+  bool unified_pipe = false;
 
   // Binds <prefix>.warp_size, .max_warps, .max_ctas, .schedulers,
   // .watchdog_cycles, <prefix>.policy / .active_warps, <prefix>.ibuffer.entries,
-  // <prefix>.reconvergence, <prefix>.likely_convergence, tbc.compaction and
-  // dwf.warp_barrier.
+  // <prefix>.reconvergence, <prefix>.likely_convergence, <prefix>.scoreboard,
+  // <prefix>.unified_pipe, fetch.model, tbc.compaction and dwf.warp_barrier.
   void bind(config::ParamRegistry& r, const std::string& prefix);
   void validate(const std::string& prefix) const;
 };
@@ -307,6 +318,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   util::PacketInitiator<IssueUnit, IssuePacket>& pipe_socket(PipeKind k);
 
   IssueParams p_;
+  bool ideal_fetch_;    // fetch.model = ideal
+  bool warp_sb_;        // sm.scoreboard = warp
   uint32_t sm_id_;
   std::string stats_name_;
   uint32_t lane_bin_width_;
@@ -336,6 +349,13 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void refresh(uint32_t wi);
   // Lanes of a thread set: bit l for a thread t with t % warp_size == l.
   uint64_t lanes_of(const func::ThreadMask& m) const;
+  // The running warp's next instruction if the front end has it: the
+  // I-buffer's front entry at the slot's PC, or under fetch.model = ideal
+  // the program's instruction at that PC. Null while it is still fetched.
+  const ptx::Instr* next_instr(uint32_t wi) const;
+  // Whether scheduler s may issue an instruction for pipe k this cycle.
+  bool pipe_free(uint32_t s, PipeKind k) const;
+  [[noreturn]] void past_end(const Warp& w, uint32_t pc) const;
   void mark_stale(uint32_t wi) {
     cand_[wi].stale = true;
     views_[wi % p_.schedulers].dirty = true;

@@ -43,14 +43,13 @@ std::string IssueUnit::waiting_reason(uint32_t wi) const {
   if (ws.state == SlotState::Waiting) return "empty: its threads wait at a synchronisation point of the " +
                                              std::string(branch_->name()) + " branch unit";
   if (w.barrier >= 0) return "waits at barrier " + std::to_string(w.barrier);
-  const InstructionBuffer::Entry* e = ibuf_.front(wi);
-  if (!e || e->pc != ws.pc)
-    return "I-buffer empty (" + std::to_string(w.credits) + " fetch credit(s) outstanding)";
-  const Hazard h = sb_.check(w.cta, ws.scope, ctas_[w.cta].info->du[e->pc]);
+  const ptx::Instr* in = next_instr(wi);
+  if (!in && ideal_fetch_) return "at PC " + std::to_string(ws.pc) + ", past the end of the program";
+  if (!in) return "I-buffer empty (" + std::to_string(w.credits) + " fetch credit(s) outstanding)";
+  const Hazard h = sb_.check(w.cta, ws.scope, ctas_[w.cta].info->du[ws.pc]);
   if (h != Hazard::None) return std::string("scoreboard ") + hazard_name(h) + " hazard";
-  const PipeKind pk = pipe_of(e->instr->cls);
-  if (pk != PipeKind::None && latches_[wi % p_.schedulers][static_cast<size_t>(pk)].full())
-    return "its pipe refuses the latched instruction";
+  if (warp_sb_ && w.inflight > 0) return "waits for its previous instruction to write back (sm.scoreboard = warp)";
+  if (!pipe_free(wi % p_.schedulers, pipe_of(in->cls))) return "its pipe refuses the latched instruction";
   return "ready (not picked)";
 }
 

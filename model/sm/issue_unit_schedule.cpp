@@ -35,13 +35,13 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
       const Candidate& k = cand_[w];
       if (k.stale) refresh(w);
       if (!k.eligible) return;
-      const bool pipe_free = k.pipe == PipeKind::None || !latches_[s][static_cast<size_t>(k.pipe)].full();
+      const bool free = pipe_free(s, k.pipe);
       cands.push_back(k.offer);
       WarpCandidate& c = cands.back();
-      c.ready = k.hazard == Hazard::None && pipe_free;
+      c.ready = k.hazard == Hazard::None && free;
       if (ranks) c.priority = branch_->priority(w);
-      v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !pipe_free);
-      ibuf_.set_ready(w, c.ready);
+      v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !free);
+      if (!ideal_fetch_) ibuf_.set_ready(w, c.ready);
     });
   }
   if (cands.empty()) {
@@ -76,22 +76,49 @@ uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
   return bits;
 }
 
+const ptx::Instr* IssueUnit::next_instr(uint32_t w) const {
+  const uint32_t pc = branch_->slot(w).pc;
+  if (ideal_fetch_) {
+    const ptx::Program& prog = prog_of(warps_[w]);
+    return pc < prog.code.size() ? &prog.code[pc] : nullptr;
+  }
+  const InstructionBuffer::Entry* e = ibuf_.front(w);
+  return e && e->pc == pc ? e->instr : nullptr;
+}
+
+bool IssueUnit::pipe_free(uint32_t s, PipeKind k) const {
+  if (k == PipeKind::None) return true;  // branches and barriers resolve here
+  if (!p_.unified_pipe) return !latches_[s][static_cast<size_t>(k)].full();
+  uint32_t held = 0;  // one port: every pipe kind's latched instructions share it
+  for (const Latch& l : latches_[s]) held += l.count;
+  return held < latches_[s][0].ring.size();
+}
+
 void IssueUnit::refresh(uint32_t w) {
   Candidate& k = cand_[w];
   k.stale = false;
   const Warp& wp = warps_[w];
   const WarpSlot& ws = branch_->slot(w);
-  const InstructionBuffer::Entry* e = ibuf_.front(w);
-  k.eligible = running(w) && wp.barrier < 0 && e && e->pc == ws.pc;
-  if (!k.eligible) return;
-  const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
+  const bool waits = !running(w) || wp.barrier >= 0;
+  const ptx::Instr* in = waits ? nullptr : next_instr(w);
+  k.eligible = in != nullptr;
+  if (!k.eligible) {
+    if (!waits && ideal_fetch_) past_end(wp, ws.pc);  // fell through the last instruction
+    return;
+  }
+  const ptx::DefUse& du = ctas_[wp.cta].info->du[ws.pc];
   k.hazard = sb_.check(wp.cta, ws.scope, du);
-  k.pipe = pipe_of(e->instr->cls);
+  bool long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+  if (warp_sb_ && wp.inflight > 0) {  // seed 001's scoreboard: one instruction of a warp at a time
+    if (k.hazard == Hazard::None) k.hazard = Hazard::Raw;
+    long_wait = long_wait || wp.long_pending > 0;
+  }
+  k.pipe = pipe_of(in->cls);
   WarpCandidate& c = k.offer;
   c.warp = w;
-  c.cls = e->instr->cls;
+  c.cls = in->cls;
   c.age = wp.age;
-  c.long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+  c.long_wait = long_wait;
   c.block = wp.cta;
   c.block_age = ctas_[wp.cta].age;
 }

@@ -63,18 +63,17 @@ trace::StallReason IssueUnit::stall_reason(uint32_t s) const {
     any = true;
     if (wp.barrier >= 0) continue;  // a barrier: the reason when no warp has a better one
     const WarpSlot& ws = branch_->slot(w);
-    const InstructionBuffer::Entry* e = ibuf_.front(w);
-    if (!e || e->pc != ws.pc) {
+    const ptx::Instr* in = next_instr(w);
+    if (!in) {
       ibuf = true;
       continue;
     }
-    const ptx::DefUse& du = ctas_[wp.cta].info->du[e->pc];
-    if (sb_.check(wp.cta, ws.scope, du) != Hazard::None) {
-      (sb_.waits_on_long(wp.cta, ws.scope, du) ? mem : sb) = true;
+    const ptx::DefUse& du = ctas_[wp.cta].info->du[ws.pc];
+    if (sb_.check(wp.cta, ws.scope, du) != Hazard::None || (warp_sb_ && wp.inflight > 0)) {
+      (sb_.waits_on_long(wp.cta, ws.scope, du) || (warp_sb_ && wp.long_pending > 0) ? mem : sb) = true;
       continue;
     }
-    const PipeKind pk = pipe_of(e->instr->cls);
-    if (pk != PipeKind::None && latches_[s][static_cast<size_t>(pk)].full())
+    if (!pipe_free(s, pipe_of(in->cls)))
       pipe = true;
     else
       ready = true;
