@@ -29,23 +29,27 @@ ProcessRun reproduce(const std::string& args) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(seed_001_tables_and_figures_from_one_command) {
-  // One workload keeps it short: the four setups of Figs. 12-13 on saxpy.
-  ProcessRun r = reproduce("001 --workloads saxpy -j 2");
+  // A subset keeps it short: PDOM and TBC-LCP on saxpy, on both pipelines.
+  const std::string subset = " --workloads saxpy --only overlays.scheme=pdom.toml,tbc-lcp.toml";
+  ProcessRun r = reproduce("001 -j 2" + subset);
   BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
   const fs::path dir = scratch() / "results" / "001";
   const std::string csv = simt::test::slurp(dir / "results.csv");
-  for (const std::string setup : {"pdom.toml", "dwf.toml", "dwf-wb.toml", "tbc-lcp.toml"})
-    BOOST_TEST(csv.find("saxpy,tbc-baseline.toml," + setup + ",small,timing,ok") != std::string::npos, setup << csv);
+  for (const std::string scheme : {"pdom.toml", "tbc-lcp.toml"})
+    for (const std::string pipeline : {"-", "tbc-paper.toml"})
+      BOOST_TEST(csv.find("saxpy,tbc-baseline.toml," + pipeline + "," + scheme + ",medium,timing,ok") !=
+                     std::string::npos, scheme << " " << pipeline << "\n" << csv);
   const std::string md = simt::test::slurp(dir / "results.md");
-  BOOST_TEST(md.find("## simd_efficiency") != std::string::npos, md);
-  BOOST_TEST(md.find("## memory_pipeline_stalls") != std::string::npos, md);
-  BOOST_TEST(r.out.find("| pdom.toml | 1.000 |") != std::string::npos, r.out);  // the table is printed too
-  for (const std::string fig : {"fig12a", "fig12b", "fig13a", "fig13b"})
-    for (const std::string ext : {".png", ".svg"})
-      BOOST_TEST(fs::file_size(dir / "plots" / (fig + ext)) > 1000u, fig + ext);
+  for (const std::string table : {"## simd_efficiency", "## memory_pipeline_stalls", "## derived.mean_resident_ctas"})
+    BOOST_TEST(md.find(table) != std::string::npos, table << md);
+  BOOST_TEST(r.out.find("| tbc-paper.toml | pdom.toml | 1.000 |") != std::string::npos, r.out);  // printed too
+  for (const std::string fig : {"fig11", "fig12a", "fig12b", "fig13a", "fig13b", "fig15"})
+    for (const std::string pipeline : {"-realistic", "-paper"})
+      for (const std::string ext : {".png", ".svg"})
+        BOOST_TEST(fs::file_size(dir / "plots" / (fig + pipeline + ext)) > 1000u, fig + pipeline + ext);
 
   // Again: resumed, nothing rerun.
-  r = reproduce("1 --workloads saxpy");
+  r = reproduce("1" + subset);
   BOOST_TEST(r.code == 0, r.out << r.err);
   BOOST_TEST(r.out.find("(resuming)") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("4 runs, 4 done before, 0 to run") != std::string::npos, r.out);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -115,6 +116,34 @@ BOOST_AUTO_TEST_CASE(classes_resolve_and_the_reference_is_marked) {
   BOOST_TEST(refs == 4);  // one reference run per workload
 }
 
+BOOST_AUTO_TEST_CASE(named_overlay_axes_cross_and_apply_in_file_order) {
+  const std::string cfg = SIMT_SOURCE_DIR "/configs/";
+  const json p = plan_json("named.toml", "[axes]\nworkload = [\"saxpy\"]\n" + kMachine +
+                                             "[axes.overlays]\n"
+                                             "scheme = [[\"" + cfg + "pdom.toml\"], [\"" + cfg + "tbc-lcp.toml\"]]\n"
+                                             "pipeline = [[], [\"" + cfg + "tbc-paper.toml\"]]\n"
+                                             "[reference]\n\"overlays.scheme\" = [\"" + cfg + "pdom.toml\"]\n");
+  BOOST_TEST(p["count"] == 4);
+  int refs = 0, paper = 0;
+  for (const json& r : p["runs"]) {
+    BOOST_TEST(!r["values"].contains("overlays"));  // only the named axes
+    refs += r["reference"].get<bool>();
+    const std::vector<std::string> cmd = r["command"];
+    std::vector<std::string> configs;
+    for (size_t i = 0; i + 1 < cmd.size(); ++i)
+      if (cmd[i] == "--config") configs.push_back(fs::path(cmd[i + 1]).filename().string());
+    // The machine, then the scheme, then the pipeline overlay when there is one.
+    BOOST_TEST_REQUIRE(configs.size() >= 2u);
+    BOOST_TEST(configs[0] == "fermi-gtx480.toml");
+    if (configs.size() == 3) {
+      ++paper;
+      BOOST_TEST(configs[2] == "tbc-paper.toml");
+    }
+  }
+  BOOST_TEST(refs == 2);  // PDOM on each pipeline
+  BOOST_TEST(paper == 2);
+}
+
 BOOST_AUTO_TEST_CASE(manifests_are_workloads_and_fix_their_own_size) {
   const json p = plan_json("manifest.toml", "[axes]\n"
                                             "workload = [\"manifest:" SIMT_SOURCE_DIR "/tests/cli/data/example.json\", \"saxpy\"]\n");
@@ -165,6 +194,10 @@ BOOST_AUTO_TEST_CASE(bad_sweep_files_name_file_and_line) {
                "needs a [reference] point");
   expect_error("plot_means.toml", "[axes]\nworkload = [\"saxpy\"]\nmode = [\"timing\"]\n[[plot]]\nkind = \"lines\"\n"
                "x = \"mode\"\nmeans = \"hmean\"\n", 7, "for kind 'bars'");
+  expect_error("overlay_name.toml", "[axes]\nworkload = [\"saxpy\"]\n[axes.overlays]\n\"a b\" = [[]]\n", 4,
+               "overlay axis names");
+  expect_error("plot_where.toml", "[axes]\nworkload = [\"saxpy\"]\n[plot]\nwhere = { size = \"huge\" }\n", 4,
+               "is not one of the axis' values");
   expect_error("collect_key.toml", "[axes]\nworkload = [\"saxpy\"]\n[collect]\nstat = [\"ipc\"]\n", 4,
                "[collect] has no key 'stat'");
   expect_error("exclude_axis.toml", "[axes]\nworkload = [\"saxpy\"]\n[[exclude]]\nmode = \"timing\"\nwarp = 3\n", 5,

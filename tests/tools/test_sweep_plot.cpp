@@ -95,6 +95,16 @@ BOOST_AUTO_TEST_CASE(means_series_and_normalised_figures) {
              std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(where_keeps_only_the_runs_with_those_values) {
+  const fs::path dir = make_sweep("where", {{"kind", "bars"}, {"y", "cycles"}, {"name", "two"},
+                                            {"where", {{"set.l1d.size", {16384, 65536}}}}});
+  BOOST_TEST_REQUIRE(plot(dir) == 0, out());
+  const std::string svg = simt::test::slurp(dir / "plots" / "two.svg");
+  BOOST_TEST(svg.find("16384") != std::string::npos);
+  BOOST_TEST(svg.find("65536") != std::string::npos);
+  BOOST_TEST(svg.find("32768") == std::string::npos);  // its runs are left out, so is its bar
+}
+
 BOOST_AUTO_TEST_CASE(a_series_no_run_has_is_an_error_that_names_it) {
   const fs::path dir = make_sweep("noseries", {{"kind", "series"}, {"y", "sm9.nothing"}});
   BOOST_TEST(plot(dir) == 2);

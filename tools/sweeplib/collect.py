@@ -98,9 +98,10 @@ def gmean(xs):
 
 
 def axis_order(rows):
-    """Workload, machine, overlays, size, mode, then the parameter axes by name."""
+    """Workload, machine, overlays (plain, then named), size, mode, then the parameter axes by name."""
     names = {a for r in rows for a in r["values"]}
-    fixed = [a for a in ("workload", "machine", "overlays", "size", "mode") if a in names]
+    named = sorted(a for a in names if a.startswith("overlays."))
+    fixed = [a for a in ["workload", "machine", "overlays"] + named + ["size", "mode"] if a in names]
     return fixed + sorted(names - set(fixed))
 
 

@@ -13,7 +13,7 @@ import json
 import os
 import subprocess
 
-from .spec import SweepError
+from .spec import SweepError, is_overlay_axis
 
 
 class Catalogue:
@@ -74,7 +74,7 @@ def expand(sweep, catalogue, line_of=lambda key: 0):
     axes["workload"] = _resolve_workloads(sweep, catalogue, line_of)
     if "machine" not in axes:
         axes["machine"] = [None]  # the built-in machine
-    if "overlays" not in axes:
+    if not any(is_overlay_axis(a) for a in axes):
         axes["overlays"] = [[]]
     # Each group is one or more axes that move together.
     zipped = {a for z in sweep.zips for a in z}
@@ -111,8 +111,10 @@ def command(values, simtlab, stats_path):
         cmd += ["--workload", w, "--size", values["size"]]
     if values.get("machine"):
         cmd += ["--config", values["machine"]]
-    for o in values.get("overlays") or []:
-        cmd += ["--config", o]
+    for a, v in values.items():  # overlays, then the named overlay axes in file order
+        if is_overlay_axis(a):
+            for o in v or []:
+                cmd += ["--config", o]
     for a, v in values.items():
         if a.startswith("set."):
             cmd += ["--set", "%s=%s" % (a[4:], str(v).lower() if isinstance(v, bool) else v)]

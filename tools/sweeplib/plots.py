@@ -16,8 +16,8 @@ when there is no reference point). Kinds:
 
 Keys: kind, title, xlabel, ylabel, y ("speedup" or a statistic key, as
 collect's --stat), x (lines), normalise (y over the reference run's y),
-means (bars: hmean, gmean, amean), workloads (only these), name (file name
-stem). Each figure is written as PNG and SVG.
+means (bars: hmean, gmean, amean), workloads (only these), where (only the
+runs with these axis values: {axis = [values]}), name (file name stem). Each figure is written as PNG and SVG.
 """
 
 import math
@@ -95,7 +95,13 @@ class Context:
 
     def rows(self, f):
         keep = f.get("workloads")
-        return [r for r in self.ok if keep is None or r["values"].get("workload") in keep]
+        where = f.get("where") or {}
+        return [r for r in self.ok if (keep is None or r["values"].get("workload") in keep) and
+                all(r["values"].get(a) in vs for a, vs in where.items())]
+
+    def varying_in(self, rows):
+        """The non-workload axes whose value differs among `rows` (a figure's own selection)."""
+        return [a for a in self.varying if len({repr(r["values"].get(a)) for r in rows}) > 1]
 
 
 def _axis_name(a):
@@ -126,9 +132,10 @@ def _ylabel(f):
 
 def draw_bars(plt, ctx, f):
     rows = ctx.rows(f)
+    varying = ctx.varying_in(rows)
     workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
-    configs = list(dict.fromkeys(ctx.label(r, ctx.varying) for r in rows))
-    cell = {(r["values"]["workload"], ctx.label(r, ctx.varying)): ctx.value(r, f) for r in rows}
+    configs = list(dict.fromkeys(ctx.label(r, varying) for r in rows))
+    cell = {(r["values"]["workload"], ctx.label(r, varying)): ctx.value(r, f) for r in rows}
     groups = [(collect._wname(w), [cell.get((w, c)) for c in configs]) for w in workloads]
     if f["means"] != "none":
         cls = {w: ctx.classes.get(w, "manifest" if w.startswith("manifest:") else "other") for w in workloads}
@@ -164,8 +171,8 @@ def _panels(plt, n, width_each=5.0, height_each=3.4):
 
 def draw_lines(plt, ctx, f):
     x = f["x"]
-    others = [a for a in ctx.varying if a not in ctx.partners(x)]
     rows = [r for r in ctx.rows(f) if isinstance(r["values"].get(x), (int, float))]
+    others = [a for a in ctx.varying_in(rows) if a not in ctx.partners(x)]
     if not rows:
         raise ValueError("[plot] lines: no successful run has a numeric %s" % x)
     workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
@@ -196,13 +203,14 @@ def draw_lines(plt, ctx, f):
 def draw_breakdown(plt, ctx, f):
     order = list(dict.fromkeys(r["values"].get("workload") for r in ctx.rows(f)))
     rows = sorted(ctx.rows(f), key=lambda r: order.index(r["values"].get("workload")))  # a workload's bars side by side
+    varying = ctx.varying_in(rows)
     labels, stacks, bins = [], [], []
     for r in rows:
         bd = (r["stats"] or {}).get("issue_breakdown") or []
         total = sum(b.get("cycles", 0) for b in bd) or 1
         stacks.append({b["bin"]: b.get("cycles", 0) / total for b in bd})
         labels.append(collect._wname(r["values"].get("workload", "?")) +
-                      ("" if not ctx.varying else "\n" + ctx.label(r, ctx.varying)))
+                      ("" if not varying else "\n" + ctx.label(r, varying)))
         for b in bd:
             if b["bin"] not in bins:
                 bins.append(b["bin"])
@@ -230,18 +238,19 @@ def draw_series(plt, ctx, f):
         raise ValueError("[plot] series: no successful run has the time series '%s' (timing mode, "
                          "stats.interval > 0; names as in stats.json's \"series\")" % name)
     workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
+    varying = ctx.varying_in(rows)
     fig, axes = _panels(plt, len(workloads))
     for r in rows:
         s = r["stats"]["series"][name]
         step = s.get("interval") or 1
         vals = s.get("values") or []
         ax = axes[workloads.index(r["values"]["workload"])]
-        ax.plot([(i + 1) * step for i in range(len(vals))], vals, label=ctx.label(r, ctx.varying), linewidth=1)
+        ax.plot([(i + 1) * step for i in range(len(vals))], vals, label=ctx.label(r, varying), linewidth=1)
     for i, ax in enumerate(axes):
         ax.set_title(collect._wname(workloads[i]), fontsize=9)
         ax.set_xlabel(f.get("xlabel", "cycle"))
         ax.set_ylabel(f.get("ylabel", name))
-    _legend(axes[-1], len(rows) if ctx.varying else 0)
+    _legend(axes[-1], len(rows) if varying else 0)
     return fig, axes
 
 

@@ -20,7 +20,7 @@ SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
 TOP_KEYS = ("name", "title", "description", "axes", "zip", "exclude", "reference", "collect", "plot")
 PLOT_KINDS = ("bars", "lines", "breakdown", "series")
-PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads")
+PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads", "where")
 MEANS = ("none", "hmean", "gmean", "amean")
 
 
@@ -98,6 +98,11 @@ def _expand_range(spec, where):
     return [round(lo + i * step, 12) for i in range(count)]
 
 
+def is_overlay_axis(a):
+    """`overlays`, or a named overlay axis `overlays.<name>` from [axes.overlays]."""
+    return a == "overlays" or a.startswith("overlays.")
+
+
 def _scalar(v):
     return isinstance(v, (str, int, float, bool))
 
@@ -144,6 +149,18 @@ def load(path):
     for k, v in axes_doc.items():
         if k == "set":
             continue
+        if k == "overlays" and isinstance(v, dict):
+            # Named overlay axes, crossed like any other: [axes.overlays] scheme = [...], pipeline = [...].
+            # A run applies them in this order, after the machine file.
+            if not v:
+                fail("[axes.overlays] needs at least one named list of overlay lists", "axes.overlays")
+            for group, lists in v.items():
+                if not re.fullmatch(r"[A-Za-z0-9_-]+", group):
+                    fail("overlay axis names are letters, digits, '_' or '-'", "axes.overlays", group)
+                if not isinstance(lists, list) or not lists:
+                    fail("overlays.%s must be a non-empty list of overlay lists" % group, "axes.overlays", group)
+                axes["overlays." + group] = lists
+            continue
         if k not in FIXED_AXES:
             fail("unknown axis '%s' (axes: %s, and set.<parameter> under [axes.set])" % (k, ", ".join(FIXED_AXES)),
                  "axes", k)
@@ -155,10 +172,12 @@ def load(path):
     for v in axes.get("machine", []):
         if not isinstance(v, str):
             fail("machine entries are machine-file paths (strings)", "axes", "machine")
-    for v in axes.get("overlays", []):
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            fail("overlays entries are lists of overlay-file paths, e.g. [[], [\"../configs/tbc.toml\"]]",
-                 "axes", "overlays")
+    overlay_axes = [a for a in axes if is_overlay_axis(a)]
+    for a in overlay_axes:
+        for v in axes[a]:
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                fail("%s entries are lists of overlay-file paths, e.g. [[], [\"../configs/tbc.toml\"]]" % a,
+                     "axes" if a == "overlays" else "axes.overlays", a.split(".")[-1])
     for v in axes.get("workload", []):
         if not isinstance(v, str) or not v:
             fail("workload entries are names, class:<class> or manifest:<file>", "axes", "workload")
@@ -176,8 +195,8 @@ def load(path):
         return full
     if "machine" in axes:
         axes["machine"] = [resolve(p, "machine") for p in axes["machine"]]
-    if "overlays" in axes:
-        axes["overlays"] = [[resolve(p, "overlays") for p in v] for v in axes["overlays"]]
+    for a in overlay_axes:
+        axes[a] = [[resolve(p, a) for p in v] for v in axes[a]]
     wl = []
     for v in axes["workload"]:
         if v.startswith("manifest:"):
@@ -241,7 +260,7 @@ def load(path):
         for a, v in e.items():
             if a not in axes:
                 fail("[[exclude]] names '%s', which is not an axis" % a, "exclude", a, i)
-            rule[a] = v if isinstance(v, list) and a != "overlays" else [v]
+            rule[a] = v if isinstance(v, list) and not is_overlay_axis(a) else [v]
         excludes.append(rule)
 
     # ---- reference point
@@ -254,9 +273,10 @@ def load(path):
         if a == "workload":
             fail("[reference] cannot fix the workload: results are normalised per workload", "reference", a)
         values = axes[a]
-        if a in ("machine", "overlays", "workload"):
-            v = (os.path.normpath(os.path.join(here, v)) if a == "machine" else
-                 [os.path.normpath(os.path.join(here, p)) for p in v] if a == "overlays" else v)
+        if a == "machine":
+            v = os.path.normpath(os.path.join(here, v))
+        elif is_overlay_axis(a) and isinstance(v, list):
+            v = [os.path.normpath(os.path.join(here, p)) for p in v]
         if v not in values:
             fail("[reference] %s = %r is not one of the axis' values" % (a, v), "reference", a)
         ref[a] = v
@@ -300,5 +320,23 @@ def load(path):
         if "workloads" in f and (not isinstance(f["workloads"], list) or
                                  not all(isinstance(w, str) for w in f["workloads"])):
             fail("[plot] workloads is a list of workload names", table, "workloads", i)
+        if "where" in f:
+            if not isinstance(f["where"], dict) or not f["where"]:
+                fail("[plot] where is a table axis = [values]: only the runs with one of those values",
+                     table, "where", i)
+            for a, vs in f["where"].items():
+                if a not in axes:
+                    fail("[plot] where names '%s', which is not an axis" % a, table, "where", i)
+                vs = vs if isinstance(vs, list) and not (is_overlay_axis(a) and vs and isinstance(vs[0], str)) \
+                    else [vs]
+                if a == "machine":
+                    vs = [os.path.normpath(os.path.join(here, v)) for v in vs]
+                elif is_overlay_axis(a):
+                    vs = [[os.path.normpath(os.path.join(here, p)) for p in v] if isinstance(v, list) else v
+                          for v in vs]
+                for v in vs:
+                    if v not in axes[a]:
+                        fail("[plot] where %s = %r is not one of the axis' values" % (a, v), table, "where", i)
+                f["where"][a] = vs
     return Sweep(path=os.path.abspath(path), name=name, title=title, axes=axes, zips=zips, excludes=excludes,
                  reference=ref, collect=coll, plot=plot)

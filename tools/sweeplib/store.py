@@ -51,8 +51,10 @@ def input_files(sweep):
     """Every file the runs read besides the binary: machines, overlays, manifests. (The sweep file
     itself may grow: a resumed sweep runs what was added, the runs done stay valid.)"""
     files = list(sweep.axes.get("machine", []))
-    for o in sweep.axes.get("overlays", []):
-        files += o
+    for a, lists in sweep.axes.items():
+        if a == "overlays" or a.startswith("overlays."):
+            for o in lists:
+                files += o
     files += [w[len("manifest:"):] for w in sweep.axes["workload"] if w.startswith("manifest:")]
     return sorted(set(files))
 
