@@ -4,7 +4,8 @@
                           simtlab binary and every input file
   DIR/bin/simtlab         the binary the runs use (a copy: later rebuilds
                           cannot mix into a sweep)
-  DIR/runs/<id>/run.json  the run's values and command line
+  DIR/runs/<id>/run.json  the run's values (from the start) and command line
+                          (once it runs)
   DIR/runs/<id>/stats.json, stderr.txt
   DIR/runs/<id>/status.json  exit code, seconds, error text; written last,
                           so a run without it did not finish
@@ -89,6 +90,7 @@ class Store:
             "inputs": {p: sha256_of(p) for p in input_files(sweep)},
             "reference": sweep.reference, "plot": sweep.plot, "zips": sweep.zips, "collect": sweep.collect,
             "runs": [r["id"] for r in runs]})
+        self.record_values(runs)
 
     def changed_pins(self, files=None):
         """What differs from the hashes pinned in sweep.json: the binary and the input files
@@ -109,8 +111,18 @@ class Store:
         """Differences between the pinned hashes and the files the sweep reads now."""
         return self.changed_pins(input_files(sweep))
 
+    def record_values(self, runs):
+        """Gives each run without one a run.json with its values, so a run that has not started yet
+        still shows what it is (collect's `missing` rows); starting it adds the command."""
+        for r in runs:
+            path = os.path.join(self.run_dir(r["id"]), "run.json")
+            if not os.path.exists(path):
+                os.makedirs(self.run_dir(r["id"]), exist_ok=True)
+                write_json(path, {"id": r["id"], "values": r["values"]})
+
     def add_runs(self, sweep, runs):
         """Records runs and input files added to the sweep file since it started."""
+        self.record_values(runs)
         path = os.path.join(self.root, "sweep.json")
         doc = read_json(path) or {}
         ids = doc.get("runs", [])
