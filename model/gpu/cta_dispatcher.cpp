@@ -31,6 +31,17 @@ uint32_t CtaDispatcher::registers_per_cta(const CtaFootprint& cta, const SmLimit
   return warps * rounded;
 }
 
+Occupancy CtaDispatcher::occupancy(const CtaFootprint& cta, const SmLimits& l) {
+  Occupancy o{l.max_ctas, "max_ctas"};
+  auto cap = [&](uint32_t n, const char* what) {
+    if (n < o.ctas_per_sm) o = Occupancy{n, what};
+  };
+  cap(l.max_threads / std::max(1u, cta.threads), "threads");
+  if (const uint32_t regs = registers_per_cta(cta, l)) cap(l.registers / regs, "registers");
+  if (cta.shared_bytes) cap(l.shared_bytes / cta.shared_bytes, "shared_bytes");
+  return o;
+}
+
 CtaDispatcher::CtaDispatcher(uint32_t num_sms, const SmLimits& limits)
     : limits_(limits), sms_(num_sms) {}
 
@@ -45,10 +56,7 @@ void CtaDispatcher::start_kernel(uint64_t num_ctas, const CtaFootprint& cta) {
   if (cta.threads > l.max_threads) too_big("threads", cta.threads, l.max_threads);
   if (cta_regs_ > l.registers) too_big("registers", cta_regs_, l.registers);
   if (cta.shared_bytes > l.shared_bytes) too_big("bytes of shared memory", cta.shared_bytes, l.shared_bytes);
-  uint32_t n = std::min(l.max_ctas, l.max_threads / std::max(1u, cta.threads));
-  if (cta_regs_) n = std::min(n, l.registers / cta_regs_);
-  if (cta.shared_bytes) n = std::min(n, l.shared_bytes / cta.shared_bytes);
-  per_sm_ = n;
+  per_sm_ = occupancy(cta, l).ctas_per_sm;
   num_ctas_ = num_ctas;
   next_ = 0;
   resident_total_ = 0;

@@ -32,6 +32,13 @@ struct CtaFootprint {
   uint32_t shared_bytes = 0;     // static + dynamic
 };
 
+// How many CTAs of a kernel fit on one SM, and the first limit that stops
+// one more: "max_ctas", "threads", "registers" or "shared_bytes".
+struct Occupancy {
+  uint32_t ctas_per_sm = 0;
+  const char* limited_by = "max_ctas";
+};
+
 class CtaDispatcher {
  public:
   CtaDispatcher(uint32_t num_sms, const SmLimits& limits);
@@ -54,6 +61,7 @@ class CtaDispatcher {
   uint32_t max_resident_per_sm() const { return per_sm_; }
   // Registers one CTA takes: per warp, rounded up to the allocation unit.
   static uint32_t registers_per_cta(const CtaFootprint& cta, const SmLimits& limits);
+  static Occupancy occupancy(const CtaFootprint& cta, const SmLimits& limits);
 
  private:
   struct SmUse {

@@ -359,6 +359,12 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   st.thread_instructions = reg.sum("sm*.thread_instructions") - t0;
   st.max_stack_depth = timing_->gpu->take_max_stack_depth();
   st.shfl_undefined_reads = k.shfl_log.reads() - shfl0;
+  const gpu::Occupancy occ = gpu::CtaDispatcher::occupancy(fp, opts_.machine->limits);
+  st.threads_per_cta = fp.threads;
+  st.regs_per_thread = fp.regs_per_thread;
+  st.shared_bytes_per_cta = fp.shared_bytes;
+  st.ctas_per_sm = occ.ctas_per_sm;
+  st.occupancy_limited_by = occ.limited_by;
   return st;
 }
 

@@ -105,6 +105,10 @@ struct LaunchStats {
   uint32_t max_stack_depth = 0;      // deepest reconvergence stack (totals(): over every launch)
   uint64_t shfl_undefined_reads = 0;  // shfl.sync reads of an inactive / non-member lane (func.shfl_undefined)
   double wall_seconds = 0;
+  // Timing mode, per launch: what one CTA takes and how many fit on an SM.
+  uint32_t threads_per_cta = 0, regs_per_thread = 0, shared_bytes_per_cta = 0;
+  uint32_t ctas_per_sm = 0;            // the occupancy limit
+  std::string occupancy_limited_by;    // max_ctas | threads | registers | shared_bytes
 };
 
 class Module;  // a loaded PTX module (opaque)

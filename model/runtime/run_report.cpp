@@ -83,6 +83,10 @@ nlohmann::json kernel_records(const Device& dev, bool timing) {
     k["ctas"] = l.ctas;
     k["max_stack_depth"] = l.max_stack_depth;
     k["shfl_undefined_reads"] = l.shfl_undefined_reads;
+    if (timing)
+      k["occupancy"] = {{"ctas_per_sm", l.ctas_per_sm}, {"limited_by", l.occupancy_limited_by},
+                        {"threads_per_cta", l.threads_per_cta}, {"regs_per_thread", l.regs_per_thread},
+                        {"shared_bytes_per_cta", l.shared_bytes_per_cta}};
     out.push_back(std::move(k));
   }
   return out;
@@ -142,6 +146,10 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"ctas", "CTAs (thread blocks) run"},
       {"max_stack_depth", "deepest reconvergence stack of any warp"},
       {"kernels", "one record per kernel launch, in launch order"},
+      {"kernels.occupancy",
+       "timing mode: CTAs of the launch that fit on one SM (ctas_per_sm), the first limit that stops one more "
+       "(limited_by: max_ctas, threads, registers or shared_bytes), and what one CTA takes (threads, registers per "
+       "thread from the kernel's peak live registers, shared bytes)"},
       {"memory_checksum", "checksum of device memory at the end (equal for runs leaving equal memory)"},
       {"wall_seconds", "host wall-clock time of the launches"},
       {"cycles", "simulated core cycles (timing mode)"},

@@ -167,3 +167,26 @@ BOOST_AUTO_TEST_CASE(every_overlay_runs) {
     }
   }
 }
+
+// Each launch records what limits its occupancy, and the mean resident CTAs
+// stay within it: bst_search's CTA takes 6 KB of shared memory, so 2 fit in
+// the baseline's 16 KB; with 48 KB its registers (24 per thread) allow 5.
+BOOST_AUTO_TEST_CASE(occupancy_limits_and_mean_resident_ctas) {
+  const Result small = run(kBaseline + overlay("pdom") + " --workload bst_search", "occ16k");
+  const Result big = run(kBaseline + overlay("pdom") + " --workload bst_search --set sm.shared_bytes=49152", "occ48k");
+  BOOST_TEST_REQUIRE(!small.stats.is_null());
+  BOOST_TEST_REQUIRE(!big.stats.is_null());
+  const nlohmann::json& o16 = small.stats["kernels"][0]["occupancy"];
+  const nlohmann::json& o48 = big.stats["kernels"][0]["occupancy"];
+  BOOST_TEST(o16["limited_by"] == "shared_bytes");
+  BOOST_TEST(o16["ctas_per_sm"] == 2);
+  BOOST_TEST(o16["shared_bytes_per_cta"] == 6144);
+  BOOST_TEST(o48["limited_by"] == "registers");
+  BOOST_TEST(o48["ctas_per_sm"] == 5);
+  const double m16 = small.stats["derived"]["mean_resident_ctas"].get<double>();
+  const double m48 = big.stats["derived"]["mean_resident_ctas"].get<double>();
+  BOOST_TEST(m16 > 0.5);
+  BOOST_TEST(m16 <= 2.0);
+  BOOST_TEST(m48 <= 5.0);
+  BOOST_TEST(small.stats["derived"]["mean_resident_warps"].get<double>() <= 8.0);  // 2 CTAs x 4 warps
+}
