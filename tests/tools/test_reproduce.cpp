@@ -29,11 +29,12 @@ ProcessRun reproduce(const std::string& args) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(seed_001_tables_and_figures_from_one_command) {
-  // A subset keeps it short: PDOM and TBC-LCP on saxpy, on both pipelines.
-  const std::string subset = " --workloads saxpy --only overlays.scheme=pdom.toml,tbc-lcp.toml";
+  // A subset keeps it short: the main sweep's PDOM and TBC-LCP on saxpy, on both pipelines.
+  const std::string subset = " --sweep 001-tbc --workloads saxpy --only overlays.scheme=pdom.toml,tbc-lcp.toml";
   ProcessRun r = reproduce("001 -j 2" + subset);
   BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
-  const fs::path dir = scratch() / "results" / "001";
+  // Seed 001 has two sweep files: each gets its folder.
+  const fs::path dir = scratch() / "results" / "001" / "001-tbc";
   const std::string csv = simt::test::slurp(dir / "results.csv");
   for (const std::string scheme : {"pdom.toml", "tbc-lcp.toml"})
     for (const std::string pipeline : {"-", "tbc-paper.toml"})
@@ -53,6 +54,14 @@ BOOST_AUTO_TEST_CASE(seed_001_tables_and_figures_from_one_command) {
   BOOST_TEST(r.code == 0, r.out << r.err);
   BOOST_TEST(r.out.find("(resuming)") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("4 runs, 4 done before, 0 to run") != std::string::npos, r.out);
+  BOOST_TEST(!fs::exists(scratch() / "results" / "001" / "001-tbc-big-sm"));  // --sweep left it out
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_sweep_of_a_seed_names_the_ones_there_are) {
+  const ProcessRun r = reproduce("001 --sweep 001-nope");
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("no sweep file 001-nope") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("001-tbc-big-sm") != std::string::npos, r.err);
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_seed_names_the_seeds_there_are) {
