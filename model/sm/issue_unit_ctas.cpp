@@ -1,0 +1,177 @@
+// IssueUnit's CTA slots: a launch takes warp and CTA slots when they are
+// free, a CTA whose warp slots all retired and drained reports CtaDone and
+// frees them, and CTA barriers release the warps waiting at them. Kept
+// apart from the per-cycle issue path (issue_unit.cpp).
+#include <algorithm>
+
+#include "sm/issue_unit.h"
+#include "util/error.h"
+
+namespace simt::sm {
+
+namespace {
+
+// Instructions whose PTX semantics span the 32-thread warp (shfl, vote,
+// match, redux, bar.warp.sync).
+bool warp_synchronous(ptx::Op op) {
+  switch (op) {
+    case ptx::Op::Vote: case ptx::Op::Shfl: case ptx::Op::Match: case ptx::Op::Redux:
+    case ptx::Op::BarWarp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void IssueUnit::free_finished() {
+  // Ascending slot order, like a scan of every slot: CtaDone order is part
+  // of the results.
+  maybe_finished_.for_each([&](uint32_t i) {
+    maybe_finished_.reset(i);
+    Warp& w = warps_[i];
+    if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) return;
+    w.live = false;
+    mark_stale(i);
+    sched_live_[i % p_.schedulers].reset(i);
+    want_credit_.reset(i);
+    branch_->release(i);
+    w.version = branch_->slot(i).version;
+    ibuf_.flush(i);  // also bumps the generation: fetches still in flight are dropped
+    policies_[i % p_.schedulers]->on_warp_removed(i);
+    --live_warps_;
+    Cta& c = ctas_[w.cta];
+    if (--c.warps_left > 0) return;
+    CtaDone d;
+    d.sm = sm_id_;
+    d.cta_index = c.index;
+    done_q_.push_back(d);
+    --c.info->users;
+    sb_.clear_cta(w.cta);
+    c.live = false;
+    c.state.reset();
+    c.info = nullptr;
+    c.slots.clear();
+    --live_ctas_;
+    ++st_ctas_done_;
+  });
+}
+
+IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const KernelContext>& k) {
+  for (auto& ki : kernels_)
+    if (ki->kernel == k) return ki.get();
+  // Forget kernels no resident CTA uses any more.
+  kernels_.erase(std::remove_if(kernels_.begin(), kernels_.end(),
+                                [](const std::unique_ptr<KernelInfo>& ki) { return ki->users == 0; }),
+                 kernels_.end());
+  if (!k || !k->prog || !k->exec || !k->cfg)
+    throw std::logic_error(std::string(name()) + ": CTA launch without a complete kernel context");
+  const ptx::Program& prog = *k->prog;
+  if (p_.warp_size < 32)
+    for (size_t pc = 0; pc < prog.code.size(); ++pc)
+      if (warp_synchronous(prog.code[pc].op))
+        throw input_error("kernel '" + prog.kernel + "' uses the warp-synchronous instruction '" +
+                          (pc < prog.text.size() ? prog.text[pc] : ptx::op_name(prog.code[pc].op)) +
+                          "' (line " + std::to_string(prog.code[pc].line) +
+                          "), which the timing SM does not model with warps narrower than 32 threads "
+                          "(warp_size " + std::to_string(p_.warp_size) +
+                          "); use the functional runner or warp_size >= 32");
+  auto ki = std::make_unique<KernelInfo>();
+  ki->kernel = k;
+  ki->du.reserve(prog.code.size());
+  for (const ptx::Instr& in : prog.code) ki->du.push_back(ptx::def_use(in));
+  kernels_.push_back(std::move(ki));
+  return kernels_.back().get();
+}
+
+void IssueUnit::start_launches(uint64_t now) {
+  while (launch_q_.ready(now)) {
+    const CtaLaunch& l = launch_q_.q.front().second;
+    const KernelContext& k = *l.kernel;
+    const uint32_t threads = k.geom.threads_per_cta();
+    const uint32_t need = (threads + p_.warp_size - 1) / p_.warp_size;
+    if (threads == 0 || threads > func::kMaxCtaThreads || need > p_.max_warps)
+      throw input_error(std::string(name()) + ": a CTA of " + std::to_string(threads) + " threads needs " +
+                        std::to_string(need) + " warps of " + std::to_string(p_.warp_size) +
+                        "; the SM has " + std::to_string(p_.max_warps) + " warp slots");
+    if (live_ctas_ == p_.max_ctas || p_.max_warps - live_warps_ < need) return;  // waits for room
+    const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
+    if (regs > sb_.regs()) {
+      if (live_warps_ > 0) return;  // resize the scoreboard once the SM drains
+      sb_.configure(p_.max_ctas, regs);
+    }
+    KernelInfo* info = kernel_info(l.kernel);
+    uint32_t ci = 0;
+    while (ctas_[ci].live) ++ci;
+    Cta& c = ctas_[ci];
+    c.live = true;
+    c.info = info;
+    ++info->users;
+    c.index = l.cta_index;
+    c.age = next_cta_age_++;
+    c.state = std::make_unique<func::CtaState>(*k.prog, k.geom, l.ctaid, k.params);
+    c.state->sm_id = sm_id_;
+    c.state->warp_size = p_.warp_size;
+    c.barriers.reset();
+    c.issued = 0;
+    cycle_limit_ = k.cycle_limit;
+    max_cycles_ = k.max_cycles;
+    c.warps_left = need;
+    c.slots.clear();
+    uint32_t slot = 0;
+    for (uint32_t i = 0; i < need; ++i) {
+      while (warps_[slot].live) ++slot;
+      Warp& w = warps_[slot];
+      w = Warp{};
+      w.live = true;
+      w.cta = ci;
+      w.age = next_age_++;
+      w.version = branch_->slot(slot).version;
+      ibuf_.flush(slot);
+      policies_[slot % p_.schedulers]->on_warp_added(slot, w.age);
+      sched_live_[slot % p_.schedulers].set(slot);
+      mark_stale(slot);
+      c.slots.push_back(slot);
+      ++live_warps_;
+    }
+    BranchKernel bk;
+    bk.prog = k.prog;
+    bk.cfg = k.cfg;
+    branch_->start_cta(ci, bk, func::ThreadMask::range(0, threads), c.slots);
+    resync_cta(ci);
+    ++live_ctas_;
+    ++st_ctas_launched_;
+    if (live_warps_ == need) last_progress_ = now;  // the watchdog counts from the first launch
+    launch_q_.pop(now);
+  }
+}
+
+bool IssueUnit::send_done() {
+  while (!done_q_.empty()) {
+    CtaDone d = done_q_.front();
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    done->b_transport(d, t);
+    if (!d.accepted) return true;
+    done_q_.pop_front();
+  }
+  return false;
+}
+
+void IssueUnit::release_barriers(Cta& c) {
+  const uint32_t ci = static_cast<uint32_t>(&c - ctas_.data());
+  const func::CtaState& cta = *c.state;
+  const uint32_t live = cta.threads() - cta.exited().count();
+  c.barriers.release(*c.state, [&](uint32_t id) {
+    for (uint32_t wi : c.slots) {
+      Warp& w = warps_[wi];
+      if (!w.live || w.barrier != static_cast<int>(id)) continue;
+      w.barrier = -1;
+      mark_stale(wi);
+      branch_->set_blocked(wi, false);
+      policies_[wi % p_.schedulers]->on_wakeup(wi);
+    }
+  }, branch_->barrier_participants(ci, cta.exited(), live));
+}
+
+}  // namespace simt::sm
