@@ -14,6 +14,12 @@
 
 namespace simt::test {
 
+// Writes `j` as the file `p`, creating its folders (hand-made stats and sweep files).
+inline void write_json(const std::filesystem::path& p, const nlohmann::json& j) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p) << j.dump();
+}
+
 // <tmp>/<prefix>_<pid>, created on first use; the caller removes it at exit.
 inline std::filesystem::path scratch_dir(const std::string& prefix) {
   static const std::filesystem::path d = [&] {

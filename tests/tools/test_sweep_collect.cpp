@@ -24,23 +24,20 @@ namespace {
 
 SIMT_TEST_SCRATCH("simtlab_sweep_collect");
 
-void put(const fs::path& p, const json& j) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << j.dump();
-}
+using simt::test::write_json;
 
 // A run: its values; `cycles` < 0 means it failed, 0 that it never ran.
 void add_run(const fs::path& dir, const std::string& id, const std::string& workload, const std::string& policy,
              long cycles) {
   const fs::path d = dir / "runs" / id;
-  put(d / "run.json", {{"id", id}, {"values", {{"workload", workload}, {"mode", "timing"}, {"size", "small"},
+  write_json(d / "run.json", {{"id", id}, {"values", {{"workload", workload}, {"mode", "timing"}, {"size", "small"},
                                                {"set.sm.policy", policy}}}});
   if (cycles > 0) {
-    put(d / "stats.json", {{"cycles", cycles}, {"warp_instructions", 1000}, {"thread_instructions", 32000},
+    write_json(d / "stats.json", {{"cycles", cycles}, {"warp_instructions", 1000}, {"thread_instructions", 32000},
                            {"counters", {{"sm0.l1d.hits", 7}}}});
-    put(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
+    write_json(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
   } else if (cycles < 0) {
-    put(d / "status.json", {{"exit_code", 3}, {"seconds", 0.1}, {"error", "simtlab: error: kernel fault at PC 7"}});
+    write_json(d / "status.json", {{"exit_code", 3}, {"seconds", 0.1}, {"error", "simtlab: error: kernel fault at PC 7"}});
   }
 }
 
@@ -79,7 +76,7 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
   add_run(dir, "b-lrr", "b", "lrr", 1600);
   add_run(dir, "a-age", "a", "age", -1);  // failed
   add_run(dir, "b-age", "b", "age", 0);   // never ran
-  put(dir / "sweep.json", {{"sweep", "hand"}, {"title", "Hand-made"},
+  write_json(dir / "sweep.json", {{"sweep", "hand"}, {"title", "Hand-made"},
                            {"runs", {"a-gto", "a-lrr", "b-gto", "b-lrr", "a-age", "b-age"}},
                            {"reference", {{"set.sm.policy", "gto"}}},
                            {"collect", {{"stats", {"thread_instructions"}}}}});

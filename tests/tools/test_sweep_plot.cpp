@@ -21,10 +21,7 @@ namespace {
 
 SIMT_TEST_SCRATCH("simtlab_sweep_plot");
 
-void put(const fs::path& p, const json& j) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << j.dump();
-}
+using simt::test::write_json;
 
 // Runs over two workloads and an L1D size axis, the reference at 16384.
 fs::path make_sweep(const std::string& name, const json& plot) {
@@ -35,14 +32,14 @@ fs::path make_sweep(const std::string& name, const json& plot) {
       const std::string id = w + "-" + std::to_string(size);
       ids.push_back(id);
       const fs::path d = dir / "runs" / id;
-      put(d / "run.json", {{"id", id}, {"values", {{"workload", w}, {"mode", "timing"}, {"set.l1d.size", size}}}});
-      put(d / "stats.json", {{"cycles", 100000 / (size / 16384) + (w == "a" ? 0 : 5000)},
+      write_json(d / "run.json", {{"id", id}, {"values", {{"workload", w}, {"mode", "timing"}, {"set.l1d.size", size}}}});
+      write_json(d / "stats.json", {{"cycles", 100000 / (size / 16384) + (w == "a" ? 0 : 5000)},
                              {"memory_pipeline_stalls", size / 64},
                              {"series", {{"sm0.ipc", {{"interval", 1000}, {"values", {1.5, 2.0, 0.5}}}}}},
                              {"issue_breakdown", {{{"bin", "W0-idle"}, {"cycles", 30}}, {{"bin", "W1-4"}, {"cycles", 70}}}}});
-      put(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
+      write_json(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
     }
-  put(dir / "sweep.json", {{"sweep", name}, {"title", "Hand-made"}, {"runs", ids},
+  write_json(dir / "sweep.json", {{"sweep", name}, {"title", "Hand-made"}, {"runs", ids},
                            {"reference", {{"set.l1d.size", 16384}}}, {"plot", plot}});
   return dir;
 }

@@ -131,6 +131,15 @@ def load(path):
     def fail(message, table="", key=None, index=0):
         raise SweepError(path, loc.line(table, key, index), message)
 
+    def as_axis_value(a, v):
+        """A value as written in the file, as the axis holds it: file paths resolved against the
+        sweep file's folder (a machine file, or each file of an overlay list)."""
+        if a == "machine" and isinstance(v, str):
+            return os.path.normpath(os.path.join(here, v))
+        if is_overlay_axis(a) and isinstance(v, list):
+            return [os.path.normpath(os.path.join(here, p)) for p in v]
+        return v
+
     for k in doc:
         if k not in TOP_KEYS:
             fail("unknown key '%s' (expected one of: %s)" % (k, ", ".join(TOP_KEYS)), "", k)
@@ -273,10 +282,7 @@ def load(path):
         if a == "workload":
             fail("[reference] cannot fix the workload: results are normalised per workload", "reference", a)
         values = axes[a]
-        if a == "machine":
-            v = os.path.normpath(os.path.join(here, v))
-        elif is_overlay_axis(a) and isinstance(v, list):
-            v = [os.path.normpath(os.path.join(here, p)) for p in v]
+        v = as_axis_value(a, v)
         if v not in values:
             fail("[reference] %s = %r is not one of the axis' values" % (a, v), "reference", a)
         ref[a] = v
@@ -329,11 +335,7 @@ def load(path):
                     fail("[plot] where names '%s', which is not an axis" % a, table, "where", i)
                 vs = vs if isinstance(vs, list) and not (is_overlay_axis(a) and vs and isinstance(vs[0], str)) \
                     else [vs]
-                if a == "machine":
-                    vs = [os.path.normpath(os.path.join(here, v)) for v in vs]
-                elif is_overlay_axis(a):
-                    vs = [[os.path.normpath(os.path.join(here, p)) for p in v] if isinstance(v, list) else v
-                          for v in vs]
+                vs = [as_axis_value(a, v) for v in vs]
                 for v in vs:
                     if v not in axes[a]:
                         fail("[plot] where %s = %r is not one of the axis' values" % (a, v), table, "where", i)
