@@ -144,6 +144,16 @@ BOOST_AUTO_TEST_CASE(named_overlay_axes_cross_and_apply_in_file_order) {
   BOOST_TEST(paper == 2);
 }
 
+BOOST_AUTO_TEST_CASE(exclude_matches_files_written_relative_to_the_sweep_file) {
+  const std::string rel = fs::relative(SIMT_SOURCE_DIR "/configs", scratch()).string() + "/";
+  const json p = plan_json("excl_files.toml", "[axes]\nworkload = [\"saxpy\"]\n"
+                                                  "machine = [\"" + rel + "fermi-gtx480.toml\", \"" + rel +
+                                                  "vws-baseline.toml\"]\n[[exclude]]\nmachine = \"" + rel +
+                                                  "fermi-gtx480.toml\"\n");
+  BOOST_TEST(p["count"] == 1);
+  BOOST_TEST(fs::path(p["runs"][0]["values"]["machine"].get<std::string>()).filename() == "vws-baseline.toml");
+}
+
 BOOST_AUTO_TEST_CASE(manifests_are_workloads_and_fix_their_own_size) {
   const json p = plan_json("manifest.toml", "[axes]\n"
                                             "workload = [\"manifest:" SIMT_SOURCE_DIR "/tests/cli/data/example.json\", \"saxpy\"]\n");

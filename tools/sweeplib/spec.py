@@ -269,7 +269,8 @@ def load(path):
         for a, v in e.items():
             if a not in axes:
                 fail("[[exclude]] names '%s', which is not an axis" % a, "exclude", a, i)
-            rule[a] = v if isinstance(v, list) and not is_overlay_axis(a) else [v]
+            vs = v if isinstance(v, list) and not is_overlay_axis(a) else [v]
+            rule[a] = [as_axis_value(a, x) for x in vs]  # file paths as the axis holds them
         excludes.append(rule)
 
     # ---- reference point
