@@ -103,6 +103,8 @@ class BranchUnit {
   // the barrier (count 0) completes when barrier_participants() arrived.
   // PDOM counts whole static warps (threads waiting elsewhere on the warp's
   // stack count as arrived); TBC counts the executing entry's threads.
+  // The issue stage asks before executed() moves the warp on, so a barrier
+  // is judged against the entry its threads arrived in.
   virtual uint32_t barrier_weight(uint32_t s, const func::ThreadMask& exited) const {
     return slots_[s].mask.minus(exited).count();
   }

@@ -539,9 +539,13 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     ++w.inflight;
   }
 
-  // Where the warp goes next is the branch unit's business; barriers are ours.
-  branch_->executed(wi, in, r, cta.exited());
-  if (r.control == func::Control::Exit && r.taken.any()) release_barriers(c);
+  // Barriers are ours; where the warp goes next is the branch unit's
+  // business. Arrivals and exits count against the threads of the entry
+  // the warp ran in, so barriers are settled before the branch unit moves
+  // the warp on: under TBC the warp may complete its stack entry there,
+  // which pops it and starts dispatching the next (a bar.sync just before
+  // a join would otherwise be judged against the merged entry's threads
+  // and stay closed while its warps' slots are refilled).
   if (r.control == func::Control::Barrier) {
     if (r.bar_id >= kNumBarriers) {
       func::Fault f;
@@ -560,7 +564,10 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
       policies_[wi % p_.schedulers]->on_long_latency(wi);
     }
     release_barriers(c);
+  } else if (r.control == func::Control::Exit && r.taken.any()) {
+    release_barriers(c);
   }
+  branch_->executed(wi, in, r, cta.exited());
   const uint32_t depth = branch_->take_max_depth();
   if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
   if (depth > st_max_depth_.value) st_max_depth_.value = depth;
