@@ -112,6 +112,11 @@ class BranchUnit {
                                         uint32_t cta_live) const {
     return cta_live;
   }
+  // A CTA barrier of `cta` completed and the warps in `slots` (Running,
+  // no longer blocked) may go on. Called after executed() of the
+  // instruction that completed it. DWF regroups them here; a unit that
+  // changes slots bumps their versions as executed() does.
+  virtual void barrier_released(uint32_t cta, const std::vector<uint32_t>& slots) {}
 
   // Scheduling hint for the "majority" policy (DWF): threads of the SM at
   // the slot's PC. 0 = no preference. Units that give hints say so with

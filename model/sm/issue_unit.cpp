@@ -568,6 +568,10 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     release_barriers(c);
   }
   branch_->executed(wi, in, r, cta.exited());
+  if (!released_.empty()) {
+    branch_->barrier_released(w.cta, released_);
+    released_.clear();
+  }
   const uint32_t depth = branch_->take_max_depth();
   if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
   if (depth > st_max_depth_.value) st_max_depth_.value = depth;

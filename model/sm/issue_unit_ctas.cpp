@@ -170,6 +170,7 @@ void IssueUnit::release_barriers(Cta& c) {
       mark_stale(wi);
       branch_->set_blocked(wi, false);
       policies_[wi % p_.schedulers]->on_wakeup(wi);
+      released_.push_back(wi);
     }
   }, branch_->barrier_participants(ci, cta.exited(), live));
 }

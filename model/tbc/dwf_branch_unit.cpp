@@ -27,6 +27,7 @@ DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barri
   st_overflow_ = &own_[2];
   st_wb_waits_ = &own_[3];
   st_sync_regroups_ = &own_[4];
+  st_barrier_regroups_ = &own_[5];
 }
 
 void DwfBranchUnit::register_stats(stats::Registry& r, const std::string& prefix) {
@@ -42,6 +43,8 @@ void DwfBranchUnit::register_stats(stats::Registry& r, const std::string& prefix
   bind(st_wb_waits_, "warp_barrier_waits", "DWF-WB: static warps that waited at a warp barrier");
   bind(st_sync_regroups_, "warp_sync_regroups",
        "32-thread groups parked and regrouped for a warp-synchronous instruction");
+  bind(st_barrier_regroups_, "dwf_barrier_regroups",
+       "warps a CTA barrier released that dissolved and rejoined the warp pool");
 }
 
 DwfBranchUnit::Counts DwfBranchUnit::counts() const {
@@ -173,13 +176,7 @@ void DwfBranchUnit::executed(uint32_t s, const ptx::Instr&, const func::StepResu
   max_depth_ = 1;
   if (f.kind[pc] == PcKind::WarpSync) check_warp_sync(c, s, pc);
 
-  // What the slots looked like, to bump the versions of those that changed.
-  snap_state_.clear();
-  snap_pc_.clear();
-  for (uint32_t t : c.slots) {
-    snap_state_.push_back(slots_[t].state);
-    snap_pc_.push_back(slots_[t].pc);
-  }
+  snapshot(c);
 
   c.exited = exited & c.threads;
   const ThreadMask live = slots_[s].mask.minus(c.exited);
@@ -217,12 +214,54 @@ void DwfBranchUnit::executed(uint32_t s, const ptx::Instr&, const func::StepResu
   if (someone_exited) recheck_after_exit(c);
   settle(c, blocking);
   if (c.threads.minus(c.exited).none()) retire(c);
+  touch_changed(c, s, pc + 1);
+}
 
+void DwfBranchUnit::barrier_released(uint32_t cta, const std::vector<uint32_t>& released) {
+  if (cta >= ctas_.size() || !ctas_[cta].active) return;
+  Cta& c = ctas_[cta];
+  snapshot(c);
+  // Fung et al. regroup after a barrier as after a branch: each released
+  // warp dissolves and its threads join the pool at the PC after the
+  // barrier (where a warp barrier, a warp-synchronous instruction or the
+  // next CTA barrier is checked as on any arrival).
+  // All released warps dissolve first, so none merges into another that
+  // dissolves after it.
+  regroup_.clear();
+  for (uint32_t s : released) {
+    const sm::WarpSlot& w = slots_[s];
+    if (w.cta != cta || w.state != SlotState::Running || w.blocked) continue;
+    regroup_.push_back(Regroup{s, w.pc, w.mask.minus(c.exited)});
+    vacate(s);
+    ++*st_barrier_regroups_;
+  }
+  fill_from_overflow(c);
+  regrouping_ = true;
+  for (const Regroup& r : regroup_) {
+    const ThreadMask g = r.mask.any() ? arrive(c, r.pc, r.mask) : r.mask;
+    if (g.any()) merge(c, g, r.pc, r.slot);
+  }
+  regrouping_ = false;
+  settle(c, kNoSlot);
+  touch_changed(c, kNoSlot, 0);
+}
+
+void DwfBranchUnit::snapshot(const Cta& c) {
+  // What the slots looked like, to bump the versions of those that changed.
+  snap_state_.clear();
+  snap_pc_.clear();
+  for (uint32_t t : c.slots) {
+    snap_state_.push_back(slots_[t].state);
+    snap_pc_.push_back(slots_[t].pc);
+  }
+}
+
+void DwfBranchUnit::touch_changed(const Cta& c, uint32_t advanced, uint32_t next_pc) {
   for (size_t i = 0; i < c.slots.size(); ++i) {
     const uint32_t t = c.slots[i];
     const sm::WarpSlot& w = slots_[t];
-    // The executing slot moving on to pc + 1 is the one plain advance.
-    const uint32_t expect_pc = t == s ? pc + 1 : snap_pc_[i];
+    // Slot `advanced` moving on to next_pc is the one plain advance.
+    const uint32_t expect_pc = t == advanced ? next_pc : snap_pc_[i];
     const bool same = w.state == snap_state_[i] && (w.state != SlotState::Running || w.pc == expect_pc);
     if (!same) touch(t);
   }

@@ -50,12 +50,12 @@
 //    stage's barrier counting (default BranchUnit: a warp's live threads,
 //    participants = the CTA's live threads) is unchanged. Barriers reached
 //    at different PCs by one CTA, inside divergent code, may still deadlock.
-//  * After a Barrier instruction the warp stays in its slot at pc + 1 without
-//    the checks above (the issue stage counts its threads at the barrier and
-//    blocks the slot; the unit gets no call when the barrier releases). This
-//    is exact when a barrier's threads were gathered completely; a barrier
-//    directly followed by a warp-synchronous instruction or a warp barrier
-//    PC reached by only part of a static warp is not handled.
+//  * After a Barrier instruction the warp stays in its slot at pc + 1 (the
+//    issue stage counts its threads at the barrier and blocks the slot).
+//    When the barrier completes, barrier_released() regroups the released
+//    warps as a branch does: each dissolves and its threads arrive at pc + 1
+//    (so a warp barrier, warp-synchronous instruction or CTA barrier there
+//    is checked) and merge with the warps at that PC.
 //  * DWF-WB: a static warp is coherent until a branch actually splits it
 //    (a top-level divergence: all threads of the executing warp belong to
 //    static warps without a warp barrier; our coherent warps are always one
@@ -86,7 +86,8 @@
 // because no warp had the lanes free), dwf_overflow_events (warps that found
 // no free slot), warp_barrier_waits (DWF-WB: static warps that waited at a
 // warp barrier), warp_sync_regroups (groups parked and regrouped for a
-// warp-synchronous instruction).
+// warp-synchronous instruction), dwf_barrier_regroups (warps a CTA barrier
+// released that dissolved and rejoined the pool).
 #pragma once
 
 #include <cstdint>
@@ -109,6 +110,7 @@ class DwfBranchUnit final : public sm::BranchUnit {
                  const std::vector<uint32_t>& warp_slots) override;
   void executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
                 const func::ThreadMask& exited) override;
+  void barrier_released(uint32_t cta, const std::vector<uint32_t>& slots) override;
   uint32_t priority(uint32_t s) const override;
   void register_stats(stats::Registry& r, const std::string& prefix) override;
   uint32_t take_max_depth() override;
@@ -174,6 +176,8 @@ class DwfBranchUnit final : public sm::BranchUnit {
   void check_warp_sync(const Cta& c, uint32_t s, uint32_t pc) const;
   void recheck_after_exit(Cta& c);
   void retire(Cta& c);
+  void snapshot(const Cta& c);
+  void touch_changed(const Cta& c, uint32_t advanced, uint32_t next_pc);
   std::string where(const Cta& c, uint32_t pc) const;
 
   // dwf_warp_pool.cpp: the pool
@@ -202,6 +206,11 @@ class DwfBranchUnit final : public sm::BranchUnit {
   std::vector<Kernel> kernels_;
   std::vector<Cta> ctas_;      // by the issue stage's CTA slot
   uint32_t max_depth_ = 0;
+  struct Regroup {           // a warp released by a CTA barrier, dissolved
+    uint32_t slot = 0, pc = 0;
+    ThreadMask mask;
+  };
+  std::vector<Regroup> regroup_;  // barrier_released(): scratch
   std::vector<sm::SlotState> snap_state_;  // executed(): slots before, for version bumps
   std::vector<uint32_t> snap_pc_;
   stats::Counter* st_merges_ = nullptr;
@@ -209,7 +218,9 @@ class DwfBranchUnit final : public sm::BranchUnit {
   stats::Counter* st_overflow_ = nullptr;
   stats::Counter* st_wb_waits_ = nullptr;
   stats::Counter* st_sync_regroups_ = nullptr;
-  stats::Counter own_[5];      // where the pointers point until register_stats()
+  stats::Counter* st_barrier_regroups_ = nullptr;
+  stats::Counter own_[6];      // where the pointers point until register_stats()
+  bool regrouping_ = false;    // in barrier_released(): warps formed there are not dwf_new_warps
 };
 
 }  // namespace simt::tbc

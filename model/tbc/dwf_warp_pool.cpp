@@ -211,7 +211,7 @@ void DwfBranchUnit::merge(Cta& c, ThreadMask g, uint32_t pc, uint32_t prefer) {
 void DwfBranchUnit::new_warp(Cta& c, const ThreadMask& g, uint32_t pc, uint32_t prefer) {
   if (static_cast<uint32_t>(__builtin_popcountll(lanes(g))) != g.count())
     throw std::logic_error("DwfBranchUnit: a new warp would hold two threads of one lane");
-  ++*st_new_warps_;
+  if (!regrouping_) ++*st_new_warps_;
   const uint32_t s = waiting_slot(c, prefer);
   if (s != kNoSlot) {
     put(s, pc, g);

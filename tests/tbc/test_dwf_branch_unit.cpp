@@ -596,6 +596,54 @@ BOOST_AUTO_TEST_CASE(cta_barrier_releases_when_the_others_exited) {
   BOOST_TEST((h.slot(1).state == SlotState::Waiting));
 }
 
+// After a CTA barrier the released warps regroup as after a branch:
+// partial warps whose lanes do not clash merge (Fung et al. regroup at
+// every point where threads wait; the issue stage calls barrier_released).
+BOOST_AUTO_TEST_CASE(warps_released_by_a_cta_barrier_regroup) {
+  // 0 @p exit; 1 bar.sync 0; 2 add; 3 exit
+  auto k = build([](CfgProgramBuilder& b, uint32_t p) {
+    b.exit();
+    b.guard_last(p);
+    b.op(Op::Bar, {CfgProgramBuilder::I(0)});
+    b.op(Op::Add, {});
+    b.exit();
+  });
+  Harness h(2, 4, false);
+  simt::stats::Registry reg;
+  h.unit.register_stats(reg, "sm0.branch");
+  h.start(0, *k, 8, {0, 1});
+  h.exec(0, exit_of(mask_of({2, 3})));  // {0,1} gathered at the barrier
+  h.exec(1, exit_of(mask_of({4, 5})));  // {6,7} too: both go on as their static warps
+  BOOST_TEST(h.slot(0).mask == mask_of({0, 1}));
+  BOOST_TEST(h.slot(1).mask == mask_of({6, 7}));
+  BOOST_TEST(h.slot(1).pc == 1u);
+  // The issue stage blocks each warp at the barrier, then releases both.
+  for (uint32_t s : {0u, 1u}) {
+    h.unit.set_blocked(s, true);
+    h.exec(s, barrier());
+  }
+  BOOST_TEST(h.slot(1).pc == 2u);
+  const uint64_t new_warps = reg.value("sm0.branch.dwf_new_warps");
+  const uint64_t merges = reg.value("sm0.branch.dwf_merges");
+  const uint32_t v1 = h.slot(1).version;
+  for (uint32_t s : {0u, 1u}) h.unit.set_blocked(s, false);
+  h.unit.barrier_released(0, {0, 1});
+  // Lanes 0-1 and 2-3 now share one warp; the other slot is empty.
+  BOOST_TEST(h.slot(0).mask == mask_of({0, 1, 6, 7}));
+  BOOST_TEST(h.slot(0).pc == 2u);
+  BOOST_TEST((h.slot(1).state == SlotState::Waiting));
+  BOOST_TEST(h.slot(1).version != v1);
+  BOOST_TEST(reg.value("sm0.branch.dwf_barrier_regroups") == 2u);
+  BOOST_TEST(reg.value("sm0.branch.dwf_merges") == merges + 2);
+  BOOST_TEST(reg.value("sm0.branch.dwf_new_warps") == new_warps);  // formed at branches only
+  // A release that finds nothing to regroup (blocked or foreign slots) changes nothing.
+  h.unit.set_blocked(0, true);
+  const uint32_t v0 = h.slot(0).version;
+  h.unit.barrier_released(0, {0});
+  BOOST_TEST(h.slot(0).version == v0);
+  BOOST_TEST(h.slot(0).mask == mask_of({0, 1, 6, 7}));
+}
+
 BOOST_AUTO_TEST_CASE(start_cta_refuses_what_dwf_cannot_run) {
   // A call to a function.
   CfgProgramBuilder b;
