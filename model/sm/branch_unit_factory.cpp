@@ -21,6 +21,9 @@ void validate_branch_unit(const IssueParams& p, const std::string& prefix) {
                       "' (pdom, tbc, dwf)");
   if (p.reconvergence == "dwf" && p.likely_convergence)
     throw input_error("option " + prefix + ".likely_convergence: applies to pdom and tbc, not dwf");
+  if (p.reconvergence != "dwf" && p.extra_slots > 0)
+    throw input_error("option dwf.extra_slots: applies to " + prefix + ".reconvergence = dwf, not " +
+                      p.reconvergence);
 }
 
 std::unique_ptr<BranchUnit> make_branch_unit(const IssueParams& p) {

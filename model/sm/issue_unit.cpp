@@ -40,6 +40,10 @@ void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
         "tbc: compact block-wide masks into warps (false: keep static warps, for warp-synchronous code)");
   r.add("dwf.warp_barrier", warp_barrier,
         "dwf: warp barriers at the reconvergence point of top-level divergence (DWF-WB, seed 001 §2.4)");
+  r.add("dwf.extra_slots", extra_slots,
+        "dwf: warp slots each CTA holds beyond its static warps, for the warps DWF forms (at most "
+        "sm.max_warps in all); a launch waits until the SM has them free, so raise sm.max_warps with it",
+        0, 1024);
   r.add_choice(prefix + ".scoreboard", scoreboard, {"registers", "warp"},
                "registers: an instruction waits for pending writes of the registers it uses (per thread); "
                "warp: a warp's next instruction waits until its previous one wrote back (seed 001 §2.2)");

@@ -82,6 +82,9 @@ struct IssueParams {
   bool likely_convergence = false;
   bool compaction = true;           // tbc.compaction
   bool warp_barrier = false;        // dwf.warp_barrier
+  // dwf.extra_slots: warp slots a CTA holds beyond its static warps, empty
+  // at launch, for the warps DWF forms; a CTA holds at most max_warps slots.
+  uint32_t extra_slots = 0;
   // Seed 001's simplified pipeline (§2.2), each part on its own:
   // fetch.model = ideal: the I-cache always hits and a warp's next
   //   instruction is fetched, decoded and issued in one cycle (no fetch
@@ -97,7 +100,8 @@ struct IssueParams {
   // Binds <prefix>.warp_size, .max_warps, .max_ctas, .schedulers,
   // .watchdog_cycles, <prefix>.policy / .active_warps, <prefix>.ibuffer.entries,
   // <prefix>.reconvergence, <prefix>.likely_convergence, <prefix>.scoreboard,
-  // <prefix>.unified_pipe, fetch.model, tbc.compaction and dwf.warp_barrier.
+  // <prefix>.unified_pipe, fetch.model, tbc.compaction, dwf.warp_barrier and
+  // dwf.extra_slots.
   void bind(config::ParamRegistry& r, const std::string& prefix);
   void validate(const std::string& prefix) const;
 };

@@ -95,7 +95,9 @@ void IssueUnit::start_launches(uint64_t now) {
       throw input_error(std::string(name()) + ": a CTA of " + std::to_string(threads) + " threads needs " +
                         std::to_string(need) + " warps of " + std::to_string(p_.warp_size) +
                         "; the SM has " + std::to_string(p_.max_warps) + " warp slots");
-    if (live_ctas_ == p_.max_ctas || p_.max_warps - live_warps_ < need) return;  // waits for room
+    // DWF's extra slots hold formed warps; they count like static ones.
+    const uint32_t slots = need + std::min(p_.extra_slots, p_.max_warps - need);
+    if (live_ctas_ == p_.max_ctas || p_.max_warps - live_warps_ < slots) return;  // waits for room
     const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
     if (regs > sb_.regs()) {
       if (live_warps_ > 0) return;  // resize the scoreboard once the SM drains
@@ -117,10 +119,10 @@ void IssueUnit::start_launches(uint64_t now) {
     c.issued = 0;
     cycle_limit_ = k.cycle_limit;
     max_cycles_ = k.max_cycles;
-    c.warps_left = need;
+    c.warps_left = slots;
     c.slots.clear();
     uint32_t slot = 0;
-    for (uint32_t i = 0; i < need; ++i) {
+    for (uint32_t i = 0; i < slots; ++i) {
       while (warps_[slot].live) ++slot;
       Warp& w = warps_[slot];
       w = Warp{};
@@ -142,7 +144,7 @@ void IssueUnit::start_launches(uint64_t now) {
     resync_cta(ci);
     ++live_ctas_;
     ++st_ctas_launched_;
-    if (live_warps_ == need) last_progress_ = now;  // the watchdog counts from the first launch
+    if (live_warps_ == slots) last_progress_ = now;  // the watchdog counts from the first launch
     launch_q_.pop(now);
   }
 }
