@@ -174,9 +174,10 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
     const uint64_t not_taken = e.mask & ~taken;
     if (!not_taken) { e.pc = target; return; }
     if (!taken) { e.pc = fallthrough; return; }
-    e.pc = rpc;
-    st.push_back({fallthrough, rpc, not_taken});
-    st.push_back({target, rpc, taken});
+    if (rpc == e.rpc && st.size() > 1) st.pop_back();  // the sides replace it
+    else e.pc = rpc;
+    if (fallthrough != rpc || target == rpc) st.push_back({fallthrough, rpc, not_taken});
+    if (target != rpc || fallthrough == rpc) st.push_back({target, rpc, taken});
     w.wmax_depth = std::max(w.wmax_depth, st.size());
     resettle = true;
   };
@@ -329,9 +330,7 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
       case func::Control::Branch: {
         uint32_t rpc = cfg_.reconv_pc(pc);
         if (rpc == ptx::kNoPc) rpc = top->rpc;  // reconverges where the enclosing entry does
-        const size_t depth = st.depth();
-        st.branch(r.taken, r.target, pc + 1, rpc);
-        resettle = st.depth() != depth;  // a uniform branch only moves the top entry's PC
+        resettle = st.branch(r.taken, r.target, pc + 1, rpc);  // a uniform branch only moves the top's PC
         break;
       }
       case func::Control::Call:

@@ -1,8 +1,10 @@
 // Per-warp immediate-post-dominator (PDOM) reconvergence stack, as in
 // Fung et al. and seed 001 §2: each entry is {PC, reconvergence PC, mask}.
 // The top entry executes; on a divergent branch its PC becomes the
-// reconvergence PC and one entry per side is pushed; an entry is popped
-// when its PC reaches its reconvergence PC or all its threads exited.
+// reconvergence PC and one entry per side is pushed (no entry for a side
+// that starts at the reconvergence PC; when the branch reconverges where the
+// top entry does, the sides replace the top entry); an entry is popped when
+// its PC reaches its reconvergence PC or all its threads exited.
 // Plain C++ so the functional runner and the timing SM can share it.
 #pragma once
 
@@ -45,16 +47,28 @@ class SimtStack {
   }
 
   // The top entry branched: `taken` threads go to `target`, the others fall
-  // through to `fallthrough`; both meet again at `rpc`.
-  void branch(const func::ThreadMask& taken, uint32_t target, uint32_t fallthrough, uint32_t rpc) {
+  // through to `fallthrough`; both meet again at `rpc`. Returns true when
+  // the warp diverged (the top entry changed; else only its PC moved).
+  bool branch(const func::ThreadMask& taken, uint32_t target, uint32_t fallthrough, uint32_t rpc) {
     StackEntry& e = entries_.back();
     func::ThreadMask not_taken = e.mask.minus(taken);
-    if (not_taken.none()) { e.pc = target; return; }
-    if (taken.none()) { e.pc = fallthrough; return; }
-    e.pc = rpc;  // the reconvergence entry keeps the full mask
-    entries_.push_back({fallthrough, rpc, not_taken});
-    entries_.push_back({target, rpc, taken});
+    if (not_taken.none()) { e.pc = target; return false; }
+    if (taken.none()) { e.pc = fallthrough; return false; }
+    if (rpc == e.rpc && entries_.size() > 1) {
+      // Both sides meet where this entry does (a loop's back edge in the
+      // loop body's entry): the entry below already waits there with these
+      // threads, so this one is done and the sides replace it.
+      entries_.pop_back();
+    } else {
+      e.pc = rpc;  // the reconvergence entry keeps the full mask
+    }
+    // A side that starts at the reconvergence point has nothing to run; an
+    // entry for it would sit under the other side until that one finished
+    // (a loop's exit side under the next iteration, one per iteration).
+    if (fallthrough != rpc || target == rpc) entries_.push_back({fallthrough, rpc, not_taken});
+    if (target != rpc || fallthrough == rpc) entries_.push_back({target, rpc, taken});
     max_depth_ = std::max(max_depth_, entries_.size());
+    return true;
   }
 
   // A call: the current entry resumes at `ret_pc`; the callee runs in its

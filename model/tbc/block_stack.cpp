@@ -44,15 +44,15 @@ uint32_t BlockStack::warp_count(const ThreadMask& mask) const {
 
 uint32_t BlockStack::take_peak() {
   const uint32_t p = peak_;
-  peak_ = depth();
+  peak_ = depth() - uncounted_;
   return p;
 }
 
 void BlockStack::push(const StackEntry& e) {
   entries_.push_back(e);
   ++stats_.pushes;
-  stats_.max_depth = std::max(stats_.max_depth, depth());
-  peak_ = std::max(peak_, depth());
+  stats_.max_depth = std::max(stats_.max_depth, depth() - uncounted_);
+  peak_ = std::max(peak_, depth() - uncounted_);
 }
 
 void BlockStack::pop(bool empty) {
@@ -94,6 +94,11 @@ Dispatch BlockStack::arrive_branch(uint32_t pc, const ThreadMask& taken, const T
   if (first) {
     // First warp at this branch: create the entries now, whatever its outcome.
     StackEntry& cur = entries_[exec_];
+    // Reconverging where the executing entry does, the executing entry has
+    // nothing left to do once this round ends (drop_finished_exec): the
+    // depth statistics do not count it, as a stack that makes it one of
+    // the sides would not have it (sm/simt_stack.h).
+    uncounted_ = exec_ > 0 && reconv_pc == cur.rpc ? 1 : 0;
     cur.pc = reconv_pc;  // the executing entry resumes at the IPDOM once both sides pop
     uint32_t lpc = kNoPc, lpos = kNoPos;
     if (likely_pc != kNoPc && likely_pc != reconv_pc) {
@@ -112,15 +117,25 @@ Dispatch BlockStack::arrive_branch(uint32_t pc, const ThreadMask& taken, const T
     side.rpc = reconv_pc;
     side.lpc = lpc;
     side.lpos = lpos;
-    side.pc = fallthrough;
-    push(side);
-    side.pc = target;
-    push(side);
+    // A side that starts at the reconvergence point has nothing to run: its
+    // threads wait in the entry that resumes there. It gets no entry, which
+    // would otherwise sit under the other side until that one finished
+    // (a loop's exit side under the next iteration, one per iteration).
+    fall_pos_ = taken_pos_ = kNoPos;
+    if (fallthrough != reconv_pc || target == reconv_pc) {
+      side.pc = fallthrough;
+      fall_pos_ = depth();
+      push(side);
+    }
+    if (target != reconv_pc || fallthrough == reconv_pc) {
+      side.pc = target;
+      taken_pos_ = depth();
+      push(side);
+    }
   }
   const ThreadMask live = warp_threads.minus(exited_);
-  const size_t n = entries_.size();
-  entries_[n - 1].mask |= taken.minus(exited_);
-  entries_[n - 2].mask |= live.minus(taken);
+  if (taken_pos_ != kNoPos) entries_[taken_pos_].mask |= taken.minus(exited_);
+  if (fall_pos_ != kNoPos) entries_[fall_pos_].mask |= live.minus(taken);
   if (!count_down(warp_threads, false)) return {};
   return round_done();
 }
@@ -153,7 +168,10 @@ Dispatch BlockStack::arrive_exit(const ThreadMask& warp_threads) {
 
 Dispatch BlockStack::round_done() {
   // A branch round: the target entries are complete, hand the new top over.
-  if (sync_pending()) return settle();
+  if (sync_pending()) {
+    drop_finished_exec();
+    return settle();
+  }
   // The top's warps gathered at its RPC or LPC, or exited. Merge only once
   // the whole entry is there: its threads then wait in the likely entry.
   const StackEntry& t = top();
@@ -163,6 +181,25 @@ Dispatch BlockStack::round_done() {
   }
   if (depth() > 1) pop(false);  // the bottom entry stays (empty when all threads exited)
   return settle();
+}
+
+void BlockStack::drop_finished_exec() {
+  // A branch that reconverges where the executing entry does (a loop's
+  // back edge inside the loop body's entry) leaves that entry with
+  // PC = RPC: its threads are counted in the entry below, which resumes at
+  // the same PC, so it has nothing left to do. It leaves the stack now
+  // rather than when it becomes top again, or a loop would stack one such
+  // entry per iteration (GPGPU-Sim's stack pushes no reconvergence entry
+  // in this case).
+  uncounted_ = 0;
+  const StackEntry& e = entries_[exec_];
+  if (exec_ == 0 || e.pc != e.rpc) return;
+  for (size_t i = exec_ + 1; i < entries_.size(); ++i)
+    if (entries_[i].lpos == exec_) return;  // a likely entry still in use (not expected)
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(exec_));
+  for (size_t i = exec_; i < entries_.size(); ++i)
+    if (entries_[i].lpos != kNoPos && entries_[i].lpos > exec_) --entries_[i].lpos;
+  ++stats_.pops;
 }
 
 Dispatch BlockStack::settle() {

@@ -159,6 +159,7 @@ class BlockStack {
   bool count_down(const ThreadMask& warp_threads, bool exiting);
   // The round of the executing entry is complete: resolve it.
   Dispatch round_done();
+  void drop_finished_exec();
 
   uint32_t warp_size_;
   bool compact_;
@@ -166,6 +167,9 @@ class BlockStack {
   size_t exec_ = 0;          // entry whose warps execute; below top while a branch syncs
   ThreadMask exited_;        // every thread that exited so far
   uint32_t peak_ = 0;        // for take_peak()
+  uint32_t fall_pos_ = kNoPos;   // the pending branch round's side entries (kNoPos: none)
+  uint32_t taken_pos_ = kNoPos;
+  uint32_t uncounted_ = 0;   // entries the depth statistics skip (a finished executing entry)
   BlockStackStats stats_;
 };
 

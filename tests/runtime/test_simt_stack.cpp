@@ -88,3 +88,30 @@ BOOST_AUTO_TEST_CASE(call_returns_to_caller_entry) {
   BOOST_TEST(s.depth() == 1u);
   BOOST_TEST(s.top().pc == 6u);
 }
+
+// A loop whose back edge keeps diverging: the branch reconverges at the loop
+// exit, where the taken side's entry also reconverges, so the new taken side
+// replaces that entry, and the exit side starts at the reconvergence point,
+// so it gets no entry. The stack stays 2 deep however many iterations
+// diverge (it grew by 2 per iteration before).
+BOOST_AUTO_TEST_CASE(a_diverging_loop_back_edge_does_not_grow_the_stack) {
+  // 0 body; 1 @p bra 0 (IPDOM 2); 2 exit
+  SimtStack s;
+  ThreadMask none;
+  s.reset(0, ThreadMask::range(0, 8));
+  for (uint32_t left = 7; left >= 1; --left) {
+    s.top().pc = 1;
+    s.branch(ThreadMask::range(0, left), 0, 2, 2);  // threads [left, ...) leave the loop
+    BOOST_TEST(s.settle(none));
+    BOOST_TEST(s.top().pc == 0u);
+    BOOST_TEST((s.top().mask == ThreadMask::range(0, left)));
+    BOOST_TEST(s.depth() == 2u);
+  }
+  BOOST_TEST(s.max_depth() == 2u);
+  s.top().pc = 1;
+  s.branch(ThreadMask{}, 0, 2, 2);  // the last thread leaves
+  BOOST_TEST(s.settle(none));
+  BOOST_TEST(s.top().pc == 2u);
+  BOOST_TEST((s.top().mask == ThreadMask::range(0, 8)));
+  BOOST_TEST(s.depth() == 1u);
+}

@@ -41,7 +41,8 @@ const char* kKernel = R"(.version 8.0
 LOOP:
   setp.ge.u32 %p1, %r5, %r3;
   @%p1 bra END;
-  and.b32 %r6, %r5, 1;
+  add.u32 %r6, %r5, %r1;
+  and.b32 %r6, %r6, 1;
   setp.ne.u32 %p2, %r6, 0;
   @%p2 bra ODD;
   mul.lo.u32 %r4, %r4, 3;
