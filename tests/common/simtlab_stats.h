@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -18,6 +19,16 @@ namespace simt::test {
 inline void write_json(const std::filesystem::path& p, const nlohmann::json& j) {
   std::filesystem::create_directories(p.parent_path());
   std::ofstream(p) << j.dump();
+}
+
+// The sum of every counter whose name ends in `suffix` (e.g. ".barrier_waits"
+// over all SMs) in a --stats document.
+inline uint64_t counter_sum(const nlohmann::json& stats, const std::string& suffix) {
+  uint64_t n = 0;
+  for (const auto& [k, v] : stats["counters"].items())
+    if (k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
+      n += v.get<uint64_t>();
+  return n;
 }
 
 // <tmp>/<prefix>_<pid>, created on first use; the caller removes it at exit.

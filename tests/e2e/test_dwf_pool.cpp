@@ -15,6 +15,7 @@
 
 #include "common/simtlab_stats.h"
 
+using simt::test::counter_sum;
 using simt::test::run_with_stats;
 using simt::test::StatsRun;
 
@@ -31,14 +32,6 @@ nlohmann::json run(const std::string& scheme, const std::string& extra, const st
   BOOST_TEST_REQUIRE(r.proc.code == 0, r.cmd << "\n" << r.proc.err);
   BOOST_TEST(r.stats["verified"].get<bool>(), r.cmd);
   return r.stats;
-}
-
-uint64_t counter_sum(const nlohmann::json& stats, const std::string& suffix) {
-  uint64_t n = 0;
-  for (const auto& [k, v] : stats["counters"].items())
-    if (k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
-      n += v.get<uint64_t>();
-  return n;
 }
 
 double resident_warps(const nlohmann::json& s) { return s["derived"]["mean_resident_warps"].get<double>(); }

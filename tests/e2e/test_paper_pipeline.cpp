@@ -17,6 +17,7 @@
 
 #include "common/simtlab_stats.h"
 
+using simt::test::counter_sum;
 using simt::test::run_with_stats;
 using simt::test::StatsRun;
 
@@ -38,14 +39,6 @@ uint64_t stall_cycles(const nlohmann::json& stats) {
   for (const auto& b : stats["issue_breakdown"])
     if (b["bin"] == "stall") return b["cycles"].get<uint64_t>();
   return 0;
-}
-
-uint64_t counter_sum(const nlohmann::json& stats, const std::string& suffix) {
-  uint64_t n = 0;
-  for (const auto& [k, v] : stats["counters"].items())
-    if (k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
-      n += v.get<uint64_t>();
-  return n;
 }
 
 }  // namespace

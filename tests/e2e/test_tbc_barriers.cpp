@@ -22,6 +22,7 @@
 #include "common/simtlab_stats.h"
 
 namespace fs = std::filesystem;
+using simt::test::counter_sum;
 using simt::test::run_with_stats;
 
 namespace {
@@ -38,14 +39,6 @@ const std::string kManifest = SIMT_SOURCE_DIR "/tests/e2e/data/divergent_barrier
 uint32_t expected(uint32_t i) {
   const uint32_t c = i / kThreads, t = i % kThreads;
   return c * 1000 + (kThreads - 1 - t) + (t < 64 ? (t ^ 1) + 1 : 0);
-}
-
-uint64_t counter_sum(const nlohmann::json& stats, const std::string& suffix) {
-  uint64_t n = 0;
-  for (const auto& [k, v] : stats["counters"].items())
-    if (k.size() > suffix.size() && k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
-      n += v.get<uint64_t>();
-  return n;
 }
 
 void check_setup(const std::string& tag, const std::string& machine) {
