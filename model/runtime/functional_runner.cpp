@@ -176,8 +176,8 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
     if (!taken) { e.pc = fallthrough; return; }
     if (rpc == e.rpc && st.size() > 1) st.pop_back();  // the sides replace it
     else e.pc = rpc;
-    if (fallthrough != rpc || target == rpc) st.push_back({fallthrough, rpc, not_taken});
-    if (target != rpc || fallthrough == rpc) st.push_back({target, rpc, taken});
+    if (sm::side_needs_entry(fallthrough, target, rpc)) st.push_back({fallthrough, rpc, not_taken});
+    if (sm::side_needs_entry(target, fallthrough, rpc)) st.push_back({target, rpc, taken});
     w.wmax_depth = std::max(w.wmax_depth, st.size());
     resettle = true;
   };

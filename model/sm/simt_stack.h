@@ -17,6 +17,17 @@
 
 namespace simt::sm {
 
+// Whether a side of a divergent branch gets a stack entry. A side that
+// starts at the reconvergence PC has nothing to run: its threads wait in the
+// entry that resumes there, and an entry for it would sit under the other
+// side until that one finished (a loop's exit side under the next
+// iteration, one per iteration). If both sides start there, both get one.
+// Shared by SimtStack, the functional runner's word stack and TBC's
+// tbc::BlockStack.
+inline bool side_needs_entry(uint32_t side_pc, uint32_t other_pc, uint32_t rpc) {
+  return side_pc != rpc || other_pc == rpc;
+}
+
 struct StackEntry {
   uint32_t pc;
   uint32_t rpc;  // ptx::kNoPc: never reconverges (threads leave through exit)
@@ -62,11 +73,8 @@ class SimtStack {
     } else {
       e.pc = rpc;  // the reconvergence entry keeps the full mask
     }
-    // A side that starts at the reconvergence point has nothing to run; an
-    // entry for it would sit under the other side until that one finished
-    // (a loop's exit side under the next iteration, one per iteration).
-    if (fallthrough != rpc || target == rpc) entries_.push_back({fallthrough, rpc, not_taken});
-    if (target != rpc || fallthrough == rpc) entries_.push_back({target, rpc, taken});
+    if (side_needs_entry(fallthrough, target, rpc)) entries_.push_back({fallthrough, rpc, not_taken});
+    if (side_needs_entry(target, fallthrough, rpc)) entries_.push_back({target, rpc, taken});
     max_depth_ = std::max(max_depth_, entries_.size());
     return true;
   }

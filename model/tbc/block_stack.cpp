@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sm/simt_stack.h"
+
 namespace simt::tbc {
 
 uint32_t compacted_warp_count(const ThreadMask& mask, uint32_t warp_size) {
@@ -44,15 +46,15 @@ uint32_t BlockStack::warp_count(const ThreadMask& mask) const {
 
 uint32_t BlockStack::take_peak() {
   const uint32_t p = peak_;
-  peak_ = depth() - uncounted_;
+  peak_ = counted_depth();
   return p;
 }
 
 void BlockStack::push(const StackEntry& e) {
   entries_.push_back(e);
   ++stats_.pushes;
-  stats_.max_depth = std::max(stats_.max_depth, depth() - uncounted_);
-  peak_ = std::max(peak_, depth() - uncounted_);
+  stats_.max_depth = std::max(stats_.max_depth, counted_depth());
+  peak_ = std::max(peak_, counted_depth());
 }
 
 void BlockStack::pop(bool empty) {
@@ -90,15 +92,12 @@ Dispatch BlockStack::arrive_branch(uint32_t pc, const ThreadMask& taken, const T
   }
   if (taken.minus(warp_threads).any()) throw std::logic_error("BlockStack: taken threads outside the warp");
   const bool first = !sync_pending();
+  const bool fall_entry = sm::side_needs_entry(fallthrough, target, reconv_pc);
+  const bool taken_entry = sm::side_needs_entry(target, fallthrough, reconv_pc);
   gather(pc, "a branch");
   if (first) {
     // First warp at this branch: create the entries now, whatever its outcome.
     StackEntry& cur = entries_[exec_];
-    // Reconverging where the executing entry does, the executing entry has
-    // nothing left to do once this round ends (drop_finished_exec): the
-    // depth statistics do not count it, as a stack that makes it one of
-    // the sides would not have it (sm/simt_stack.h).
-    uncounted_ = exec_ > 0 && reconv_pc == cur.rpc ? 1 : 0;
     cur.pc = reconv_pc;  // the executing entry resumes at the IPDOM once both sides pop
     uint32_t lpc = kNoPc, lpos = kNoPos;
     if (likely_pc != kNoPc && likely_pc != reconv_pc) {
@@ -117,25 +116,20 @@ Dispatch BlockStack::arrive_branch(uint32_t pc, const ThreadMask& taken, const T
     side.rpc = reconv_pc;
     side.lpc = lpc;
     side.lpos = lpos;
-    // A side that starts at the reconvergence point has nothing to run: its
-    // threads wait in the entry that resumes there. It gets no entry, which
-    // would otherwise sit under the other side until that one finished
-    // (a loop's exit side under the next iteration, one per iteration).
-    fall_pos_ = taken_pos_ = kNoPos;
-    if (fallthrough != reconv_pc || target == reconv_pc) {
+    if (fall_entry) {
       side.pc = fallthrough;
-      fall_pos_ = depth();
       push(side);
     }
-    if (target != reconv_pc || fallthrough == reconv_pc) {
+    if (taken_entry) {
       side.pc = target;
-      taken_pos_ = depth();
       push(side);
     }
   }
+  // The round's side entries are the top ones, the taken side above.
   const ThreadMask live = warp_threads.minus(exited_);
-  if (taken_pos_ != kNoPos) entries_[taken_pos_].mask |= taken.minus(exited_);
-  if (fall_pos_ != kNoPos) entries_[fall_pos_].mask |= live.minus(taken);
+  size_t top = entries_.size() - 1;
+  if (taken_entry) entries_[top--].mask |= taken.minus(exited_);
+  if (fall_entry) entries_[top].mask |= live.minus(taken);
   if (!count_down(warp_threads, false)) return {};
   return round_done();
 }
@@ -183,6 +177,15 @@ Dispatch BlockStack::round_done() {
   return settle();
 }
 
+uint32_t BlockStack::counted_depth() const {
+  // While a branch round is pending, an executing entry at PC = RPC (the
+  // branch reconverges where it does) only waits to leave when the round
+  // ends (drop_finished_exec): not counted, as SimtStack, which replaces
+  // it at once, never holds it.
+  const bool leaving = sync_pending() && exec_ > 0 && entries_[exec_].pc == entries_[exec_].rpc;
+  return depth() - (leaving ? 1 : 0);
+}
+
 void BlockStack::drop_finished_exec() {
   // A branch that reconverges where the executing entry does (a loop's
   // back edge inside the loop body's entry) leaves that entry with
@@ -191,7 +194,6 @@ void BlockStack::drop_finished_exec() {
   // rather than when it becomes top again, or a loop would stack one such
   // entry per iteration (GPGPU-Sim's stack pushes no reconvergence entry
   // in this case).
-  uncounted_ = 0;
   const StackEntry& e = entries_[exec_];
   if (exec_ == 0 || e.pc != e.rpc) return;
   for (size_t i = exec_ + 1; i < entries_.size(); ++i)

@@ -160,6 +160,8 @@ class BlockStack {
   // The round of the executing entry is complete: resolve it.
   Dispatch round_done();
   void drop_finished_exec();
+  // Depth for the statistics (see the .cpp).
+  uint32_t counted_depth() const;
 
   uint32_t warp_size_;
   bool compact_;
@@ -167,9 +169,6 @@ class BlockStack {
   size_t exec_ = 0;          // entry whose warps execute; below top while a branch syncs
   ThreadMask exited_;        // every thread that exited so far
   uint32_t peak_ = 0;        // for take_peak()
-  uint32_t fall_pos_ = kNoPos;   // the pending branch round's side entries (kNoPos: none)
-  uint32_t taken_pos_ = kNoPos;
-  uint32_t uncounted_ = 0;   // entries the depth statistics skip (a finished executing entry)
   BlockStackStats stats_;
 };
 
