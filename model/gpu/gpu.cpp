@@ -1,5 +1,7 @@
 #include "gpu/gpu.h"
 
+#include "gpu/core_factory.h"
+
 #include <algorithm>
 
 #include "trace/progress.h"
@@ -24,7 +26,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
   memory_port_.socket.bind(memory_socket);  // hierarchical: the port's socket is the GPU's
   // Crossbar sources: 2*i is SM i's L1I, 2*i+1 its L1D.
   for (uint32_t i = 0; i < cfg.num_sms; ++i) {
-    auto s = std::make_unique<sm::Sm>(("sm" + std::to_string(i)).c_str(), cfg.sm, stats, i, waveform, warp_trace);
+    auto s = make_sm(cfg_.sm, cfg_.technique, stats, i, waveform, warp_trace);
     dispatcher_.launch(i).bind(s->issue.launch);
     s->issue.done.bind(dispatcher_.done(i));
     s->l1i.down.socket.bind(xbar_.source_port(2 * i).socket);

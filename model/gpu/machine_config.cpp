@@ -46,6 +46,7 @@ void MachineConfig::bind(config::ParamRegistry& r) {
   r.add("sm.reg_alloc_unit", limits.reg_alloc_unit, "registers are allocated per warp in multiples of this", 1,
         4096);
   sm.bind(r);
+  technique.bind(r);
   l2.bind(r, "l2");
   l2_port.bind(r, "l2");
   xbar.bind(r, "xbar");
@@ -106,6 +107,7 @@ void MachineConfig::finalize() {
                       std::to_string(dram.interleave) + ")");
   limits.validate("sm");
   sm.validate();
+  technique.validate();
   l2.validate("l2");
   l2_port.validate("l2");
   xbar.validate("xbar");

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "gpu/core_factory.h"
 #include "gpu/cta_dispatcher.h"
 #include "mem/cache.h"
 #include "mem/cache_module.h"
@@ -23,6 +24,7 @@ struct MachineConfig {
   uint32_t num_sms = 1;       // gpu.num_sms
   SmLimits limits;            // sm.max_threads, sm.registers, sm.shared_bytes, sm.reg_alloc_unit
   sm::SmParams sm;            // sm.*, fetch.*, decode.*, sp.*, sfu.*, ops.*, ldst.*, shmem.*, l1i.*, l1d.*
+  TechniqueParams technique;  // sm.reconvergence, sm.likely_convergence, tbc.*, dwf.*
   mem::CacheParams l2;        // l2.* (one partition; there is one per DRAM channel)
   mem::CachePortParams l2_port;
   mem::CrossbarParams xbar;   // xbar.*

@@ -129,6 +129,13 @@ class BranchUnit {
   // True when each slot's scope is its own static warp, disjoint from every
   // other slot's: threads a slot issued for concern no other slot's hazards.
   bool static_scopes() const { return static_scopes_; }
+  // Warp slots a CTA holds beyond its static warps, empty at launch, for
+  // the warps the unit forms (DWF's dwf.extra_slots); the issue stage
+  // reserves them with the CTA, at most sm.max_warps in all.
+  uint32_t extra_slots() const { return extra_slots_; }
+  // True when the unit keeps a reconvergence stack per CTA (TBC's
+  // block-wide stack, cta_stack()); waveforms then trace one per CTA slot.
+  bool cta_stacks() const { return cta_stacks_; }
 
   // TBC: the next block-wide mask to compact, if any (the issue stage sends
   // it to the thread compactor; pop_request() once it was accepted), and
@@ -153,6 +160,8 @@ class BranchUnit {
   bool ranks_warps_ = false;  // priority() is overridden
   bool changes_one_slot_ = false;
   bool static_scopes_ = false;
+  uint32_t extra_slots_ = 0;
+  bool cta_stacks_ = false;
 
   std::vector<WarpSlot> slots_;
   uint32_t warp_size_;

@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "config/param_registry.h"
-#include "sm/branch_unit_factory.h"
 #include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
@@ -31,19 +30,6 @@ void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
         "cycles from issue until the operands are read and the instruction may enter its pipe (pipelined)", 0, 16);
   policy.bind(r, prefix);
   ibuffer.bind(r, prefix + ".ibuffer");
-  r.add_choice(prefix + ".reconvergence", reconvergence, branch_unit_names(),
-               "branch unit: pdom (per-warp reconvergence stacks), tbc (thread block compaction, "
-               "seed 001), dwf (dynamic warp formation)");
-  r.add(prefix + ".likely_convergence", likely_convergence,
-        "likely-convergence points for pdom and tbc (seed 001 §4: closest enclosing backward branch)");
-  r.add("tbc.compaction", compaction,
-        "tbc: compact block-wide masks into warps (false: keep static warps, for warp-synchronous code)");
-  r.add("dwf.warp_barrier", warp_barrier,
-        "dwf: warp barriers at the reconvergence point of top-level divergence (DWF-WB, seed 001 §2.4)");
-  r.add("dwf.extra_slots", extra_slots,
-        "dwf: warp slots each CTA holds beyond its static warps, for the warps DWF forms (at most "
-        "sm.max_warps in all); a launch waits until the SM has them free, so raise sm.max_warps with it",
-        0, 1024);
   r.add_choice(prefix + ".scoreboard", scoreboard, {"registers", "warp"},
                "registers: an instruction waits for pending writes of the registers it uses (per thread); "
                "warp: a warp's next instruction waits until its previous one wrote back (seed 001 §2.2)");
@@ -66,7 +52,6 @@ void IssueParams::validate(const std::string& prefix) const {
   if (watchdog_cycles < 1) bad("watchdog_cycles", "must be at least 1");
   policy.validate(prefix);
   ibuffer.validate(prefix + ".ibuffer");
-  validate_branch_unit(*this, prefix);
   if (scoreboard != "registers" && scoreboard != "warp") bad("scoreboard", "must be registers or warp");
   if (fetch_model != "realistic" && fetch_model != "ideal")
     throw input_error("option fetch.model: must be realistic or ideal");
@@ -81,14 +66,18 @@ PipeKind pipe_of(ptx::InstrClass c) {
   }
 }
 
-static IssueParams checked(const IssueParams& p, const std::string& name) {
+static IssueParams checked(const IssueParams& p, const BranchUnit* b, const std::string& name) {
   p.validate(name);
+  if (!b || b->num_slots() != p.max_warps || b->warp_size() != p.warp_size)
+    throw std::invalid_argument(name + ": the issue unit needs a branch unit with " +
+                                std::to_string(p.max_warps) + " slots of " + std::to_string(p.warp_size) +
+                                " threads");
   return p;
 }
 
-IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::Registry& st,
-                     const std::string& stats_name, uint32_t sm_id, trace::Waveform* waveform,
-                     trace::WarpTrace* warp_trace)
+IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::unique_ptr<BranchUnit> branch,
+                     stats::Registry& st, const std::string& stats_name, uint32_t sm_id,
+                     trace::Waveform* waveform, trace::WarpTrace* warp_trace)
     : sc_core::sc_module(name),
       launch("launch", this, &IssueUnit::on_launch),
       done("done"),
@@ -102,7 +91,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       wb_ldst("wb_ldst", this, &IssueUnit::on_writeback),
       to_compactor("to_compactor"),
       from_compactor("from_compactor", this, &IssueUnit::on_generated),
-      p_(checked(p, stats_name)),
+      p_(checked(p, branch.get(), stats_name)),
       ideal_fetch_(p.fetch_model == "ideal"),
       warp_sb_(p.scoreboard == "warp"),
       sm_id_(sm_id),
@@ -115,7 +104,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::
       maybe_finished_(p.max_warps),
       cand_(p.max_warps),
       ibuf_(p.ibuffer, p.max_warps),
-      branch_(make_branch_unit(p)),
+      branch_(std::move(branch)),
       latches_(p.schedulers),
       views_(p.schedulers),
       last_bin_(p.schedulers, kBinIdle),

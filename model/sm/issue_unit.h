@@ -76,15 +76,6 @@ struct IssueParams {
   uint64_t sample_interval = 1000;  // time series period in cycles (0 = none); bound as stats.interval by SmParams
   IssuePolicyParams policy;         // one policy instance per scheduler
   IBufferParams ibuffer;
-  // Branch unit (sm/branch_unit.h): pdom | tbc | dwf, likely-convergence
-  // points (pdom, tbc), TBC's compactor on/off, DWF's warp barriers.
-  std::string reconvergence = "pdom";
-  bool likely_convergence = false;
-  bool compaction = true;           // tbc.compaction
-  bool warp_barrier = false;        // dwf.warp_barrier
-  // dwf.extra_slots: warp slots a CTA holds beyond its static warps, empty
-  // at launch, for the warps DWF forms; a CTA holds at most max_warps slots.
-  uint32_t extra_slots = 0;
   // Seed 001's simplified pipeline (§2.2), each part on its own:
   // fetch.model = ideal: the I-cache always hits and a warp's next
   //   instruction is fetched, decoded and issued in one cycle (no fetch
@@ -99,9 +90,8 @@ struct IssueParams {
 
   // Binds <prefix>.warp_size, .max_warps, .max_ctas, .schedulers,
   // .watchdog_cycles, <prefix>.policy / .active_warps, <prefix>.ibuffer.entries,
-  // <prefix>.reconvergence, <prefix>.likely_convergence, <prefix>.scoreboard,
-  // <prefix>.unified_pipe, fetch.model, tbc.compaction, dwf.warp_barrier and
-  // dwf.extra_slots.
+  // <prefix>.scoreboard, <prefix>.unified_pipe and fetch.model. The branch
+  // unit's options belong to whoever builds it (gpu/core_factory.h).
   void bind(config::ParamRegistry& r, const std::string& prefix);
   void validate(const std::string& prefix) const;
 };
@@ -127,7 +117,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // A tlm_target_socket binds one initiator, so each pipe has its own target.
   util::PacketTarget<IssueUnit, WritebackPacket> wb_sp, wb_sfu, wb_ldst;
   // TBC: block-wide masks to the thread compactor, compacted warps back
-  // (bound only when sm.reconvergence = tbc).
+  // (bound only when the branch unit makes compaction requests).
   util::OptionalPacketInitiator<IssueUnit, CompactRequest> to_compactor;
   util::OptionalPacketTarget<IssueUnit, GeneratedWarp> from_compactor;
 
@@ -135,11 +125,13 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // CtaDone and read by %smid. `waveform` (may be null) offers the VCD
   // signals <stats_name>.issue.s<k>_warp / s<k>_mask per scheduler and
   // .issue.w<i>_pc / w<i>_depth per warp slot; `warp_trace` (may be null)
-  // receives every issue and stall (--trace-warps).
+  // receives every issue and stall (--trace-warps). `branch` is the branch
+  // unit (PDOM, TBC, DWF: chosen by the assembly layer, gpu/core_factory.h),
+  // with p.max_warps slots of p.warp_size threads.
   SC_HAS_PROCESS(IssueUnit);
-  IssueUnit(sc_core::sc_module_name name, const IssueParams& p, stats::Registry& stats,
-            const std::string& stats_name, uint32_t sm_id = 0, trace::Waveform* waveform = nullptr,
-            trace::WarpTrace* warp_trace = nullptr);
+  IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::unique_ptr<BranchUnit> branch,
+            stats::Registry& stats, const std::string& stats_name, uint32_t sm_id = 0,
+            trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
   ~IssueUnit() override;
 
   // A kernel fault or deadlock raised inside the simulation stops it with

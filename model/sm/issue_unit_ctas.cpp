@@ -95,8 +95,8 @@ void IssueUnit::start_launches(uint64_t now) {
       throw input_error(std::string(name()) + ": a CTA of " + std::to_string(threads) + " threads needs " +
                         std::to_string(need) + " warps of " + std::to_string(p_.warp_size) +
                         "; the SM has " + std::to_string(p_.max_warps) + " warp slots");
-    // DWF's extra slots hold formed warps; they count like static ones.
-    const uint32_t slots = need + std::min(p_.extra_slots, p_.max_warps - need);
+    // Extra slots (DWF) hold formed warps; they count like static ones.
+    const uint32_t slots = need + std::min(branch_->extra_slots(), p_.max_warps - need);
     if (live_ctas_ == p_.max_ctas || p_.max_warps - live_warps_ < slots) return;  // waits for room
     const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
     if (regs > sb_.regs()) {

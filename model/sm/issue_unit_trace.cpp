@@ -24,7 +24,7 @@ void IssueUnit::make_signals(trace::Waveform& wf) {
     any = any || sig_pc_.back() || sig_depth_.back();
   }
   // Block-wide stacks (TBC): depth and top-of-stack PC per CTA slot.
-  const bool per_cta = p_.reconvergence == "tbc";
+  const bool per_cta = branch_->cta_stacks();
   for (uint32_t c = 0; per_cta && c < p_.max_ctas; ++c) {
     const std::string k = pre + "cta" + std::to_string(c);
     sig_cta_depth_.push_back(wf.signal<uint32_t>(k + "_stack_depth", 0));

@@ -30,7 +30,6 @@ void SmParams::bind(config::ParamRegistry& r) {
   l1i_port.bind(r, "l1i");
   l1d.bind(r, "l1d");
   l1d_port.bind(r, "l1d");
-  compactor.bind(r, "tbc");
 }
 
 void SmParams::validate() const {
@@ -44,17 +43,16 @@ void SmParams::validate() const {
   l1i_port.validate("l1i");
   l1d.validate("l1d");
   l1d_port.validate("l1d");
-  compactor.validate("tbc");
 }
 
 namespace {
 std::string sm_name(uint32_t id) { return "sm" + std::to_string(id); }
 }  // namespace
 
-Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t id,
-       trace::Waveform* wf, trace::WarpTrace* wt)
+Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, stats::Registry& stats,
+       uint32_t id, trace::Waveform* wf, trace::WarpTrace* wt)
     : sc_core::sc_module(name),
-      issue("issue", p.issue, stats, sm_name(id), id, wf, wt),
+      issue("issue", p.issue, std::move(technique.branch), stats, sm_name(id), id, wf, wt),
       fetch("fetch", p.fetch, p.issue.max_warps, stats, sm_name(id) + ".fetch", wf),
       decode("decode", p.decode, stats, sm_name(id) + ".decode", wf),
       sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp", wf),
@@ -75,13 +73,8 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, 
   sfu.writeback.bind(issue.wb_sfu);
   ldst.writeback.bind(issue.wb_ldst);
   ldst.l1d.socket.bind(l1d.up.socket);
-  // TBC: block-wide masks -> thread compactor -> warp buffer.
-  if (p.issue.reconvergence == "tbc") {
-    compactor = std::make_unique<tbc::ThreadCompactorUnit>("compactor", p.compactor, stats,
-                                                           sm_name(id) + ".compactor", wf);
-    issue.to_compactor.bind(compactor->in);
-    compactor->out.bind(issue.from_compactor);
-  }
+  // The technique's own blocks (e.g. TBC's thread compactor).
+  if (technique.add_blocks) technique_blocks = technique.add_blocks(*this);
 }
 
 void Sm::set_tracing(bool on) {

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -17,7 +19,6 @@
 #include "sm/issue_unit.h"
 #include "sm/ldst_unit.h"
 #include "stats/stats.h"
-#include "tbc/thread_compactor_unit.h"
 
 namespace simt::config { class ParamRegistry; }
 namespace simt::trace { class Waveform; class WarpTrace; }
@@ -34,19 +35,31 @@ struct SmParams {
   LdstParams ldst;          // ldst.*, shmem.*
   mem::CacheParams l1i, l1d;            // l1i.*, l1d.*
   mem::CachePortParams l1i_port, l1d_port;
-  tbc::ThreadCompactorParams compactor;  // tbc.* (only with sm.reconvergence = tbc)
 
   SmParams();
   void bind(config::ParamRegistry& r);
   void validate() const;
 };
 
+class Sm;
+
+// What a technique adds to the baseline SM, chosen by the assembly layer
+// (gpu/core_factory.h) so that sm/ never names a technique: the branch unit
+// the issue stage uses, and the technique's own blocks. add_blocks (may be
+// empty) runs at the end of the SM's constructor, so the blocks it makes
+// are the SM's children (sm3.compactor) and may bind to its blocks' ports;
+// the SM keeps what it returns.
+struct SmTechnique {
+  std::unique_ptr<BranchUnit> branch;
+  std::function<std::vector<std::unique_ptr<sc_core::sc_module>>(Sm&)> add_blocks;
+};
+
 class Sm : public sc_core::sc_module {
  public:
   // `waveform` and `warp_trace` may be null (no VCD, no --trace-warps); the
   // blocks create their VCD signals from `waveform` under their stats names.
-  Sm(sc_core::sc_module_name name, const SmParams& p, stats::Registry& stats, uint32_t sm_id,
-     trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
+  Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, stats::Registry& stats,
+     uint32_t sm_id, trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
 
   IssueUnit issue;
   FetchUnit fetch;
@@ -54,9 +67,9 @@ class Sm : public sc_core::sc_module {
   ExecPipe sp, sfu;
   LdstUnit ldst;
   mem::CacheModule l1i, l1d;
-  // TBC's thread compactor between the branch unit and the warp buffer;
-  // present only when sm.reconvergence = tbc.
-  std::unique_ptr<tbc::ThreadCompactorUnit> compactor;
+  // The technique's blocks (SmTechnique::add_blocks), e.g. TBC's thread
+  // compactor between the branch unit and the warp buffer.
+  std::vector<std::unique_ptr<sc_core::sc_module>> technique_blocks;
 
   // Forces the trace_/lane_activity() data on (tests); a waveform turns it
   // on by itself for the blocks whose signals it records.

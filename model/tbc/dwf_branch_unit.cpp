@@ -18,9 +18,10 @@ namespace {
 constexpr uint32_t kNoSlot = UINT32_MAX;
 }  // namespace
 
-DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier)
+DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier, uint32_t extra_slots)
     : BranchUnit(slots, warp_size), wb_(warp_barrier) {
   ranks_warps_ = true;
+  extra_slots_ = extra_slots;
   if (warp_size < 1 || warp_size > 64) throw std::invalid_argument("DwfBranchUnit: warp size must be 1 to 64");
   st_merges_ = &own_[0];
   st_new_warps_ = &own_[1];

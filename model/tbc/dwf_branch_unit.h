@@ -103,7 +103,7 @@ namespace simt::tbc {
 
 class DwfBranchUnit final : public sm::BranchUnit {
  public:
-  DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier);
+  DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier, uint32_t extra_slots = 0);
   const char* name() const override { return wb_ ? "dwf-wb" : "dwf"; }
 
   void start_cta(uint32_t cta, const sm::BranchKernel& k, const func::ThreadMask& threads,

@@ -51,6 +51,7 @@ TbcBranchUnit::TbcBranchUnit(uint32_t slots, uint32_t warp_size, Scope scope, bo
   if (warp_size < 1 || warp_size > kMaxWarpSize)
     throw std::invalid_argument("tbc branch unit: warp size " + std::to_string(warp_size) + " outside 1.." +
                                 std::to_string(kMaxWarpSize));
+  cta_stacks_ = scope == Scope::Cta;
 }
 
 TbcBranchUnit::~TbcBranchUnit() = default;

@@ -431,7 +431,7 @@ BOOST_AUTO_TEST_CASE(recording_a_waveform_does_not_change_results) {
   // Blocks that trace wake every cycle, which reorders SystemC's processes
   // within a cycle; no block may depend on that order. One SM and a
   // multi-SM machine, every signal recorded.
-  for (const std::string machine : {std::string(""), std::string("--config " SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml")}) {
+  for (const std::string& machine : {std::string(""), std::string("--config " SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml")}) {
     const fs::path a = scratch() / "novcd.json", b = scratch() / "vcd.json";
     const std::string run = "run --workload bfs --size small --quiet " + machine;
     Run r = simtlab(run + " --stats " + a.string());

@@ -16,6 +16,7 @@
 
 #include "common/issue_tb.h"
 #include "sm/exec_pipe.h"
+#include "sm/pdom_branch_unit.h"
 #include "stats/stats.h"
 #include "util/error.h"
 
@@ -122,7 +123,8 @@ BOOST_AUTO_TEST_CASE(issue_unit_sleeps_while_latches_wait_for_a_busy_sfu_and_cou
   p.policy.policy = "gto";  // idle_pick_repeats(): the wait is allowed
   p.watchdog_cycles = 5000;
   stats::Registry reg;
-  sm::IssueUnit issue("issue", p, reg, "sm0", 0);
+  sm::IssueUnit issue("issue", p, std::make_unique<sm::PdomBranchUnit>(p.max_warps, p.warp_size), reg,
+                      "sm0", 0);
 
   // SP: two 16-lane units, rarely in the way. SFU: one 4-lane unit with
   // ii 4, so a 32-wide warp instruction takes 8 passes and holds it 32

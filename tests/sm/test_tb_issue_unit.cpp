@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/issue_tb.h"
+#include "sm/pdom_branch_unit.h"
 #include "stats/stats.h"
 #include "util/error.h"
 
@@ -104,7 +105,8 @@ BOOST_AUTO_TEST_CASE(issue_unit_runs_a_divergent_kernel_like_the_functional_runn
   p.policy.policy = "gto";
   p.watchdog_cycles = 5000;
   stats::Registry reg;
-  sm::IssueUnit issue("issue", p, reg, "sm0", 7);
+  sm::IssueUnit issue("issue", p, std::make_unique<sm::PdomBranchUnit>(p.max_warps, p.warp_size), reg,
+                      "sm0", 7);
   FetchStub fetch("fetch");
   PipeStub sp("sp", 4, 1), sfu("sfu", 8, 2), ldst("ldst", 20, 3);
   DispatcherStub disp("disp");  // max_resident unlimited: refused launches are retried every cycle

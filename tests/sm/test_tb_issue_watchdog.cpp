@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/issue_tb.h"
+#include "sm/pdom_branch_unit.h"
 #include "stats/stats.h"
 #include "util/error.h"
 
@@ -45,7 +46,8 @@ BOOST_AUTO_TEST_CASE(watchdog_reports_a_barrier_deadlock_with_every_warp) {
   p.max_warps = 8;
   p.watchdog_cycles = 300;
   stats::Registry reg;
-  sm::IssueUnit issue("issue", p, reg, "sm0");
+  sm::IssueUnit issue("issue", p, std::make_unique<sm::PdomBranchUnit>(p.max_warps, p.warp_size), reg,
+                      "sm0");
   FetchStub fetch("fetch");
   PipeStub sp("sp", 1, 0), sfu("sfu", 1, 0), ldst("ldst", 1, 0);  // accept everything, write back next cycle
   DispatcherStub disp("disp");  // the one CTA

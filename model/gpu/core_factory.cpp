@@ -1,0 +1,81 @@
+#include "gpu/core_factory.h"
+
+#include "config/param_registry.h"
+#include "sm/pdom_branch_unit.h"
+#include "tbc/dwf_branch_unit.h"
+#include "tbc/tbc_branch_unit.h"
+#include "util/error.h"
+
+namespace simt::gpu {
+
+void TechniqueParams::bind(config::ParamRegistry& r) {
+  r.add_choice("sm.reconvergence", reconvergence, branch_unit_names(),
+               "branch unit: pdom (per-warp reconvergence stacks), tbc (thread block compaction, "
+               "seed 001), dwf (dynamic warp formation)");
+  r.add("sm.likely_convergence", likely_convergence,
+        "likely-convergence points for pdom and tbc (seed 001 §4: closest enclosing backward branch)");
+  r.add("tbc.compaction", compaction,
+        "tbc: compact block-wide masks into warps (false: keep static warps, for warp-synchronous code)");
+  compactor.bind(r, "tbc");
+  r.add("dwf.warp_barrier", warp_barrier,
+        "dwf: warp barriers at the reconvergence point of top-level divergence (DWF-WB, seed 001 §2.4)");
+  r.add("dwf.extra_slots", extra_slots,
+        "dwf: warp slots each CTA holds beyond its static warps, for the warps DWF forms (at most "
+        "sm.max_warps in all); a launch waits until the SM has them free, so raise sm.max_warps with it",
+        0, 1024);
+}
+
+void TechniqueParams::validate() const {
+  bool known = false;
+  for (const std::string& n : branch_unit_names()) known = known || n == reconvergence;
+  if (!known)
+    throw input_error("option sm.reconvergence: unknown branch unit '" + reconvergence + "' (pdom, tbc, dwf)");
+  if (reconvergence == "dwf" && likely_convergence)
+    throw input_error("option sm.likely_convergence: applies to pdom and tbc, not dwf");
+  if (reconvergence != "dwf" && extra_slots > 0)
+    throw input_error("option dwf.extra_slots: applies to sm.reconvergence = dwf, not " + reconvergence);
+  if (extra_slots > 1024) throw input_error("option dwf.extra_slots: must be 0..1024");
+  compactor.validate("tbc");
+}
+
+const std::vector<std::string>& branch_unit_names() {
+  static const std::vector<std::string> names = {"pdom", "tbc", "dwf"};
+  return names;
+}
+
+std::unique_ptr<sm::BranchUnit> make_branch_unit(const TechniqueParams& t, const sm::IssueParams& issue) {
+  t.validate();
+  const uint32_t slots = issue.max_warps, width = issue.warp_size;
+  using tbc::TbcBranchUnit;
+  if (t.reconvergence == "pdom" && !t.likely_convergence) return std::make_unique<sm::PdomBranchUnit>(slots, width);
+  if (t.reconvergence == "pdom")
+    return std::make_unique<TbcBranchUnit>(slots, width, TbcBranchUnit::Scope::Warp, false, true);
+  if (t.reconvergence == "tbc")
+    return std::make_unique<TbcBranchUnit>(slots, width, TbcBranchUnit::Scope::Cta, t.compaction,
+                                           t.likely_convergence);
+  if (t.reconvergence == "dwf")
+    return std::make_unique<tbc::DwfBranchUnit>(slots, width, t.warp_barrier, t.extra_slots);
+  throw input_error("option sm.reconvergence: branch unit '" + t.reconvergence + "' has no factory entry");
+}
+
+std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t, stats::Registry& stats,
+                                uint32_t id, trace::Waveform* waveform, trace::WarpTrace* warp_trace) {
+  const std::string name = "sm" + std::to_string(id);
+  sm::SmTechnique tech;
+  tech.branch = make_branch_unit(t, p.issue);
+  // TBC: block-wide masks -> thread compactor -> warp buffer.
+  if (t.reconvergence == "tbc") {
+    tech.add_blocks = [&t, &stats, name, waveform](sm::Sm& s) {
+      auto c = std::make_unique<tbc::ThreadCompactorUnit>("compactor", t.compactor, stats, name + ".compactor",
+                                                          waveform);
+      s.issue.to_compactor.bind(c->in);
+      c->out.bind(s.issue.from_compactor);
+      std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
+      blocks.push_back(std::move(c));
+      return blocks;
+    };
+  }
+  return std::make_unique<sm::Sm>(name.c_str(), p, std::move(tech), stats, id, waveform, warp_trace);
+}
+
+}  // namespace simt::gpu

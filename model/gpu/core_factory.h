@@ -1,0 +1,51 @@
+// The one place that picks techniques (DESIGN.md, "dependencies point one
+// way"): which branch unit the SIMT SM's issue stage uses and which
+// technique blocks join its netlist. sm/ never names a technique; adding
+// one adds its options and a case here.
+//
+//   sm.reconvergence = pdom                        per-warp PDOM stacks (baseline)
+//   pdom + sm.likely_convergence                   per-warp block stacks with likely points
+//   tbc  (+ likely_convergence, tbc.compaction)    thread block compaction + thread compactor
+//   dwf  (+ dwf.warp_barrier, dwf.extra_slots)     dynamic warp formation / DWF-WB
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sm/sm.h"
+#include "tbc/thread_compactor_unit.h"
+
+namespace simt::config { class ParamRegistry; }
+namespace simt::stats { class Registry; }
+namespace simt::trace { class Waveform; class WarpTrace; }
+
+namespace simt::gpu {
+
+struct TechniqueParams {
+  std::string reconvergence = "pdom";    // sm.reconvergence
+  bool likely_convergence = false;       // sm.likely_convergence (pdom, tbc)
+  bool compaction = true;                // tbc.compaction
+  tbc::ThreadCompactorParams compactor;  // tbc.compactor_queue
+  bool warp_barrier = false;             // dwf.warp_barrier
+  // dwf.extra_slots: warp slots a CTA holds beyond its static warps, empty
+  // at launch, for the warps DWF forms (sm/branch_unit.h, extra_slots()).
+  uint32_t extra_slots = 0;
+
+  void bind(config::ParamRegistry& r);
+  // Throws simt::input_error naming the option for a bad combination.
+  void validate() const;
+};
+
+const std::vector<std::string>& branch_unit_names();
+// The branch unit for an issue stage with `issue.max_warps` slots of
+// `issue.warp_size` threads.
+std::unique_ptr<sm::BranchUnit> make_branch_unit(const TechniqueParams& t, const sm::IssueParams& issue);
+
+// SM `id` of the machine: the baseline netlist plus the technique's branch
+// unit and blocks. `waveform` and `warp_trace` may be null.
+std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t, stats::Registry& stats,
+                                uint32_t id, trace::Waveform* waveform, trace::WarpTrace* warp_trace);
+
+}  // namespace simt::gpu
