@@ -44,10 +44,17 @@ enum class Control : uint8_t {
 struct FastProgram;  // func/fast_path.h: per-PC pre-decoded fast kernels
 
 struct MemAccess {
-  uint32_t tid;
-  ptx::Space space;  // resolved space (generic accesses are resolved per thread)
-  uint8_t size;      // bytes
-  uint64_t addr;     // address within `space`
+  uint32_t tid = 0;
+  ptx::Space space = ptx::Space::Global;  // resolved space (generic accesses are resolved per thread)
+  uint8_t size = 0;   // bytes
+  // The CTA part of a warp holding threads of several CTAs (DWF's SM-wide
+  // pool): index into the issue packet's parts; 0 for everything else. The
+  // executor leaves it 0; tid and addr are within that part's CTA.
+  uint8_t part = 0;
+  uint64_t addr = 0;  // address within `space`
+
+  MemAccess() = default;
+  MemAccess(uint32_t t, ptx::Space sp, uint8_t bytes, uint64_t a) : tid(t), space(sp), size(bytes), addr(a) {}
 };
 
 struct Fault {

@@ -62,7 +62,7 @@ void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t 
 }
 
 size_t Coalescer::coalesce(const std::vector<func::MemAccess>& accesses, AccessKind kind,
-                           std::vector<LineRequest>& out, const LocalLayout* local) {
+                           std::vector<LineRequest>& out, const LocalLayout* layouts, size_t parts) {
   out.clear();
   last_ = 0;
   for (const func::MemAccess& a : accesses) {
@@ -70,6 +70,7 @@ size_t Coalescer::coalesce(const std::vector<func::MemAccess>& accesses, AccessK
       case ptx::Space::Shared:
         continue;  // served by the shared-memory banks
       case ptx::Space::Local: {
+        const LocalLayout* local = layouts && a.part < parts ? &layouts[a.part] : nullptr;
         if (!local || local->threads == 0)
           throw std::invalid_argument("coalescer: local-memory access without a local layout");
         if (a.tid >= local->threads)

@@ -38,7 +38,8 @@ struct LineRequest {
 };
 
 // Where the CTA's local memory lives in global memory: local byte `a` of
-// thread `t` is at base + ((a / 4) * threads + t) * 4 + a % 4.
+// thread `t` is at base + ((a / 4) * threads + t) * 4 + a % 4. A warp with
+// threads of several CTAs has one layout per part (MemAccess::part).
 struct LocalLayout {
   uint64_t base = 0;
   uint32_t threads = 0;  // threads of the CTA
@@ -50,10 +51,12 @@ class Coalescer {
   Coalescer(const CoalescerParams& p, stats::Registry& stats, const std::string& stats_name);
 
   // Fills `out` (cleared first; reuse it to avoid allocation) with one
-  // request per (space, line). Local accesses need `local`; without it
-  // they throw std::invalid_argument. Returns out.size().
+  // request per (space, line). Local accesses need `local[a.part]` (an
+  // array of `parts` layouts); without it they throw std::invalid_argument.
+  // Returns out.size(). LineRequest::threads holds CTA-local thread ids of
+  // every part.
   size_t coalesce(const std::vector<func::MemAccess>& accesses, AccessKind kind,
-                  std::vector<LineRequest>& out, const LocalLayout* local = nullptr);
+                  std::vector<LineRequest>& out, const LocalLayout* local = nullptr, size_t parts = 1);
 
   uint32_t line() const { return p_.line; }
 

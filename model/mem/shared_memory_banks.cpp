@@ -41,8 +41,11 @@ uint32_t SharedMemoryBanks::cycles(const std::vector<func::MemAccess>& accesses)
   words_.clear();
   for (const func::MemAccess& a : accesses) {
     if (a.space != ptx::Space::Shared || a.size == 0) continue;
+    // Parts of a warp from different CTAs (MemAccess::part) use different
+    // shared memories: their words never coincide, their banks are the same.
     const uint64_t first = a.addr >> width_shift_, last = (a.addr + a.size - 1) >> width_shift_;
-    for (uint64_t w = first; w <= last; ++w) words_.push_back(w);
+    const uint64_t other_cta = uint64_t{a.part} << 48;
+    for (uint64_t w = first; w <= last; ++w) words_.push_back(w + other_cta);
   }
   if (words_.empty()) return 0;
   // Broadcast: a word read by many threads is one access.

@@ -97,6 +97,7 @@ void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
   e.cta_slot = p.cta_slot;
   e.cta_threads = p.cta_threads;
   e.local_bytes = p.local_bytes;
+  e.other_parts.assign(p.other_parts.begin(), p.other_parts.end());
   e.accesses.assign(p.accesses.begin(), p.accesses.end());
   order_.push_back(s);
   ++in_flight_;
@@ -119,16 +120,21 @@ void LdstUnit::start(uint32_t s, uint64_t now) {
   bool has_local = false;
   for (const func::MemAccess& a : e.accesses)
     if (a.space == ptx::Space::Local) { has_local = true; break; }
-  mem::LocalLayout local;
+  local_.clear();
   if (has_local) {
-    if (e.cta_threads == 0 || uint64_t{e.cta_threads} * e.local_bytes > (uint64_t{1} << 32) ||
-        e.cta_slot >= 256)
-      throw std::invalid_argument("ldst: local access needs a CTA of 1..1024 threads, a slot below 256 and at "
-                                  "most 4 GiB of local memory per CTA");
-    local.base = kLocalRegion + (uint64_t{sm_} << 40) + (uint64_t{e.cta_slot} << 32);
-    local.threads = e.cta_threads;
+    auto layout = [&](uint32_t cta_slot, uint32_t cta_threads, uint32_t local_bytes) {
+      if (cta_threads == 0 || uint64_t{cta_threads} * local_bytes > (uint64_t{1} << 32) || cta_slot >= 256)
+        throw std::invalid_argument("ldst: local access needs a CTA of 1..1024 threads, a slot below 256 and at "
+                                    "most 4 GiB of local memory per CTA");
+      mem::LocalLayout l;
+      l.base = kLocalRegion + (uint64_t{sm_} << 40) + (uint64_t{cta_slot} << 32);
+      l.threads = cta_threads;
+      local_.push_back(l);
+    };
+    layout(e.cta_slot, e.cta_threads, e.local_bytes);
+    for (const IssuePacket::Part& q : e.other_parts) layout(q.cta_slot, q.cta_threads, q.local_bytes);
   }
-  coalescer_.coalesce(e.accesses, kind, lines_, has_local ? &local : nullptr);
+  coalescer_.coalesce(e.accesses, kind, lines_, local_.empty() ? nullptr : local_.data(), local_.size());
   for (mem::LineRequest& r : lines_)
     if (r.space == ptx::Space::Param) r.line_addr += func::kParamWindow;
   requests_ += lines_.size();

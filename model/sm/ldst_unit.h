@@ -108,6 +108,7 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
     uint32_t ticket = 0;         // issue's register reservation (IssuePacket::ticket)
     bool atomic = false, store = false;
     uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
+    std::vector<IssuePacket::Part> other_parts;
     std::vector<func::MemAccess> accesses;  // reused: no allocation once warm
   };
 
@@ -142,6 +143,7 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
   uint32_t cur_ = kNone;
   uint32_t shared_left_ = 0;              // bank cycles still to spend
   std::vector<mem::LineRequest> lines_;   // its line requests
+  std::vector<mem::LocalLayout> local_;   // scratch: local layout per CTA part
   size_t next_line_ = 0;
 
   uint64_t activations_ = 0;

@@ -56,6 +56,12 @@ struct IssuePacket {
   uint32_t cta_slot = 0;
   uint32_t cta_threads = 0;   // threads of the CTA (local-memory interleaving)
   uint32_t local_bytes = 0;   // per-thread local memory (local-memory interleaving)
+  // A warp with threads of several CTAs (DWF's SM-wide pool): the CTAs of
+  // parts 1.. (MemAccess::part k is other_parts[k - 1]); empty otherwise.
+  struct Part {
+    uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
+  };
+  std::vector<Part> other_parts;
   bool is_load = false, is_store = false, is_atomic = false;
   std::vector<func::MemAccess> accesses;
   uint32_t ticket = 0;        // the issue stage's register reservation, returned at write-back

@@ -174,6 +174,22 @@ BOOST_FIXTURE_TEST_CASE(local_memory_is_interleaved_across_threads, Fixture) {
   BOOST_CHECK_THROW(c.coalesce(strided(0, 0, 4, 1, Space::Local), AccessKind::Read, out), std::invalid_argument);
 }
 
+BOOST_FIXTURE_TEST_CASE(each_cta_part_uses_its_own_local_layout, Fixture) {
+  // A warp holding threads of two CTAs (DWF's SM-wide pool): threads 0-15
+  // of part 0 and 16-31 of part 1 read local word 0. Each part's words are
+  // contiguous in its own CTA's local region.
+  const simt::mem::LocalLayout layouts[2] = {{0x10000, 32}, {0x90000, 32}};
+  std::vector<MemAccess> v = strided(0, 0, 4, 32, Space::Local);
+  for (uint32_t t = 16; t < 32; ++t) v[t].part = 1;
+  Coalescer c(line_of(128), st, "c");
+  BOOST_TEST(c.coalesce(v, AccessKind::Read, out, layouts, 2) == 2u);
+  BOOST_TEST(out[0].line_addr == 0x10000u);
+  BOOST_TEST(out[1].line_addr == 0x90000u);
+  BOOST_TEST(out[1].bytes == 64u);  // threads 16-31 of part 1: words 16-31 of its line
+  // A part without a layout is refused, not read from another CTA's.
+  BOOST_CHECK_THROW(c.coalesce(v, AccessKind::Read, out, layouts, 1), std::invalid_argument);
+}
+
 BOOST_FIXTURE_TEST_CASE(counters_and_histogram, Fixture) {
   Coalescer c(line_of(128), st, "sm0.coal");
   c.coalesce(strided(0, 4, 4), AccessKind::Read, out);    // 1

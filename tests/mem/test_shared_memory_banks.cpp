@@ -47,6 +47,20 @@ BOOST_FIXTURE_TEST_CASE(broadcast, Fixture) {
   BOOST_TEST(banks.cycles(strided(0, 1, 1)) == 1u);  // 32 bytes = 8 words in 8 banks
 }
 
+BOOST_FIXTURE_TEST_CASE(parts_of_different_ctas_never_share_a_word, Fixture) {
+  // Every thread reads word 0 of its CTA's shared memory: one CTA is a
+  // broadcast; two CTAs (a DWF warp of the SM-wide pool) are two words in
+  // bank 0, so two cycles.
+  std::vector<MemAccess> v = strided(0, 0, 4);
+  BOOST_TEST(banks.cycles(v) == 1u);
+  for (uint32_t t = 16; t < 32; ++t) v[t].part = 1;
+  BOOST_TEST(banks.cycles(v) == 2u);
+  // Conflict-free strides stay conflict-free: bank = word, whatever the CTA.
+  v = strided(0, 4, 4);
+  for (uint32_t t = 16; t < 32; ++t) v[t].part = 1;
+  BOOST_TEST(banks.cycles(v) == 1u);
+}
+
 BOOST_FIXTURE_TEST_CASE(eight_byte_and_vector_accesses, Fixture) {
   BOOST_TEST(banks.cycles(strided(0, 8, 8)) == 2u);    // 64 words over 32 banks
   BOOST_TEST(banks.cycles(strided(0, 8, 8, 16)) == 1u);  // a half-warp: conflict-free
