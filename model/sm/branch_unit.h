@@ -30,11 +30,17 @@
 //  * TBC only: peek_request() hands the issue stage block-wide masks for the
 //    thread compactor module; the compacted warps come back through
 //    warp_generated(), one per cycle.
+//  * Units that mix CTAs (mixes_ctas(): DWF's SM-wide pool) may put threads
+//    of several CTAs of one kernel into one warp (slot(s).others, lanes
+//    t % warp_size disjoint across parts) and a CTA's warp into a slot that
+//    another CTA reserved; such a warp executes with executed_parts(). A
+//    warp that executes a CTA barrier holds threads of one CTA only.
 //
 // A unit is plain C++ (no SystemC), testable on its own.
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,6 +56,13 @@ namespace simt::sm {
 
 enum class SlotState : uint8_t { Free, Running, Waiting, Retired };
 
+// Threads of a warp that belong to another CTA than the slot's (see
+// mixes_ctas()): `mask` of CTA slot `cta`; they are their own scope.
+struct WarpPart {
+  uint32_t cta = 0;
+  func::ThreadMask mask;
+};
+
 struct WarpSlot {
   SlotState state = SlotState::Free;
   uint32_t cta = 0;          // CTA slot of the issue stage
@@ -59,6 +72,16 @@ struct WarpSlot {
   uint32_t version = 0;      // bumped on anything but a sequential advance
   uint32_t depth = 0;        // reconvergence stack depth this warp sees (traces)
   bool blocked = false;      // set by the issue stage while the warp waits at a CTA barrier
+  // Further parts of other CTAs (units that mix CTAs only; `cta`, `mask`
+  // and `scope` above are the first part).
+  std::vector<WarpPart> others;
+};
+
+// What one CTA part of a warp did (executed_parts()).
+struct PartStep {
+  uint32_t cta = 0;
+  const func::StepResult* r = nullptr;
+  const func::ThreadMask* exited = nullptr;  // the CTA's exited threads after it
 };
 
 // The kernel facts a unit needs.
@@ -88,6 +111,12 @@ class BranchUnit {
   // Throws simt::kernel_fault (util/error.h) for control flow the unit cannot follow.
   virtual void executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
                         const func::ThreadMask& exited) = 0;
+  // The same for a warp with parts of several CTAs: parts[0] is slot(s)'s
+  // own CTA, parts[k] is slot(s).others[k - 1]. Only units that mix CTAs
+  // make such warps.
+  virtual void executed_parts(uint32_t s, const ptx::Instr& in, const std::vector<PartStep>& parts) {
+    throw std::logic_error(std::string(name()) + " branch unit: executed_parts() for a warp of several CTAs");
+  }
 
   // The issue stage freed a Retired slot (its in-flight work drained).
   void release(uint32_t s) {
@@ -136,6 +165,10 @@ class BranchUnit {
   // True when the unit keeps a reconvergence stack per CTA (TBC's
   // block-wide stack, cta_stack()); waveforms then trace one per CTA slot.
   bool cta_stacks() const { return cta_stacks_; }
+  // True when warps may hold threads of several CTAs and sit in slots
+  // another CTA reserved: the issue stage then looks at every slot where it
+  // would look at a CTA's own.
+  bool mixes_ctas() const { return mixes_ctas_; }
 
   // TBC: the next block-wide mask to compact, if any (the issue stage sends
   // it to the thread compactor; pop_request() once it was accepted), and
@@ -162,6 +195,7 @@ class BranchUnit {
   bool static_scopes_ = false;
   uint32_t extra_slots_ = 0;
   bool cta_stacks_ = false;
+  bool mixes_ctas_ = false;
 
   std::vector<WarpSlot> slots_;
   uint32_t warp_size_;

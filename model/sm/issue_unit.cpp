@@ -150,7 +150,8 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
   launch_q_.cap = 1;
   for (auto& per_sched : latches_)
     for (Latch& l : per_sched) l.ring.resize(p_.operand_read_cycles + 1);
-  step_.accesses.reserve(64 * 4);
+  parts_.resize(1);
+  parts_[0].r.accesses.reserve(64 * 4);
   trace_.pc.assign(p_.max_warps, ptx::kNoPc);
   trace_.stack_depth.assign(p_.max_warps, 0);
   trace_.issued_warp.assign(p_.schedulers, -1);
@@ -359,11 +360,19 @@ void IssueUnit::drain_writebacks(uint64_t now) {
     if (warp_sb_) mark_stale(wb.warp);  // its next instruction waited for this one
     last_progress_ = now;
     if (!wb.instr) continue;
-    const Reservation res = tickets_[wb.ticket];
-    tickets_.release(wb.ticket);
+    Reservation& res = tickets_[wb.ticket];
     bool was_long = false;
     for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r) || was_long;
     mark_stale_overlapping(res.cta, res.threads, res.warp);
+    for (const WarpPart& q : res.others) {
+      for (uint32_t r : res.du->defs) sb_.release(q.cta, q.mask, r);
+      mark_stale_overlapping(q.cta, q.mask, res.warp);
+    }
+    // Its CTAs may have been waiting for this to finish (units that mix CTAs).
+    if (--ctas_[res.cta].inflight == 0 && ctas_[res.cta].warps_left == 0) finish_cta(res.cta);
+    for (const WarpPart& q : res.others)
+      if (--ctas_[q.cta].inflight == 0 && ctas_[q.cta].warps_left == 0) finish_cta(q.cta);
+    tickets_.release(wb.ticket);
     if (was_long && --w.long_pending == 0) policies_[wb.warp % p_.schedulers]->on_wakeup(wb.warp);
   }
 }
@@ -438,36 +447,79 @@ void IssueUnit::past_end(const Warp& w, uint32_t pc) const {
 
 void IssueUnit::resync_cta(uint32_t ci) {
   mark_cta_stale(ci);
-  for (uint32_t wi : ctas_[ci].slots)
+  for_each_slot_of(ci, [&](uint32_t wi) {
     if (warps_[wi].live) resync(wi);
+  });
+}
+
+// Runs `in` on every CTA part of the warp in `ws` (one part unless the
+// branch unit mixes CTAs): parts_[k] gets the part's live and active threads
+// and the executor's result.
+void IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
+  const size_t n = 1 + ws.others.size();
+  if (parts_.size() < n) parts_.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    PartRun& q = parts_[k];
+    q.cta = k == 0 ? ws.cta : ws.others[k - 1].cta;
+    Cta& c = ctas_[q.cta];
+    func::CtaState& cta = *c.state;
+    q.mask = (k == 0 ? ws.mask : ws.others[k - 1].mask).minus(cta.exited());
+    // Threads whose guard holds (before the instruction may change it).
+    q.active = q.mask;
+    if (in.guard.kind == ptx::Operand::Kind::Reg) {
+      q.active.clear();
+      const uint64_t* row = cta.reg_row(in.guard.reg);
+      q.mask.for_each([&](uint32_t t) {
+        if (((row[t] & 1) != 0) != in.guard.neg) q.active.set(t);
+      });
+    }
+    const KernelContext& kc = *c.info->kernel;
+    cta.clock = now;
+    kc.exec->step(cta, kc.env, ws.pc, q.mask, q.r);
+    if (q.r.control == func::Control::Fault) fault(c, ws.pc, q.r.fault);
+    if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
+  }
+}
+
+// Register reservations of the packet's instruction, one per CTA part; the
+// write-back returns them by ticket.
+void IssueUnit::reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p) {
+  const size_t n = 1 + branch_->slot(wi).others.size();
+  p.ticket = tickets_.alloc();
+  Reservation& res = tickets_[p.ticket];
+  res.warp = wi;
+  res.cta = parts_[0].cta;
+  res.threads = parts_[0].mask;
+  res.du = &du;
+  res.long_latency = long_latency;
+  res.others.clear();
+  for (size_t k = 0; k < n; ++k) {
+    const PartRun& q = parts_[k];
+    if (k > 0) res.others.push_back(WarpPart{q.cta, q.mask});
+    sb_.reserve(q.cta, q.mask, du, long_latency);
+    mark_stale_overlapping(q.cta, q.mask, wi);
+    ++ctas_[q.cta].inflight;
+  }
 }
 
 void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   Warp& w = warps_[wi];
-  Cta& c = ctas_[w.cta];
-  func::CtaState& cta = *c.state;
-  const KernelContext& k = *c.info->kernel;
-  const ptx::Program& prog = *k.prog;
   const WarpSlot& ws = branch_->slot(wi);
   const uint32_t pc = ws.pc;
-  const ptx::Instr& in = prog.code[pc];
-  const func::ThreadMask mask = ws.mask.minus(cta.exited());
-  const uint32_t lanes = mask.count();
-
-  // Threads whose guard holds (before the instruction may change it).
-  func::ThreadMask active = mask;
-  if (in.guard.kind == ptx::Operand::Kind::Reg) {
-    active.clear();
-    const uint64_t* row = cta.reg_row(in.guard.reg);
-    mask.for_each([&](uint32_t t) {
-      if (((row[t] & 1) != 0) != in.guard.neg) active.set(t);
-    });
+  const size_t nparts = 1 + ws.others.size();
+  Cta& c = ctas_[ws.cta];
+  const KernelContext& k = *c.info->kernel;
+  const ptx::Instr& in = k.prog->code[pc];
+  run_parts(ws, in, now);
+  uint32_t lanes = 0, active_count = 0;
+  uint64_t lane_bits = 0, mask_bits = 0;
+  for (size_t i = 0; i < nparts; ++i) {
+    lanes += parts_[i].mask.count();
+    active_count += parts_[i].active.count();
+    lane_bits |= lanes_of(parts_[i].active);
+    if (tracing_ || wt_) mask_bits |= lanes_of(parts_[i].mask);
   }
-
-  cta.clock = now;
-  func::StepResult& r = step_;
-  k.exec->step(cta, k.env, pc, mask, r);
-  if (r.control == func::Control::Fault) fault(c, pc, r.fault);
+  const func::StepResult& r = parts_[0].r;
 
   if (!ideal_fetch_) {
     ibuf_.pop(wi);
@@ -477,17 +529,15 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   issued_this_cycle_ = true;
   last_progress_ = now;
   ++st_warp_instr_;
-  if (++c.issued > k.max_warp_instructions && k.max_warp_instructions) runaway_instructions(w.cta);
   st_thread_instr_ += lanes;
   st_active_lanes_ += lanes;
   ++*sched_stats_[s].issued;
   count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
-  const uint64_t lane_bits = lanes_of(active);
   if (tracing_) {
     trace_.issued_warp[s] = static_cast<int32_t>(wi);
-    trace_.active_mask[s] = lanes_of(mask);
+    trace_.active_mask[s] = mask_bits;
   }
-  if (wt_) trace_issue(s, wi, pc, mask, now);
+  if (wt_) trace_issue(s, wi, pc, mask_bits, now);
 
   // The packet for the pipe: the latch holds it until the pipe accepts.
   const PipeKind pk = pipe_of(in.cls);
@@ -500,31 +550,37 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     p.warp = wi;
     p.pc = pc;
     p.instr = &in;
-    p.active = active;
+    p.active = parts_[0].active;
     p.lanes = lane_bits;
-    p.active_lanes = active.count();
+    p.active_lanes = active_count;
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;
     p.long_latency = long_latency;
-    p.cta_slot = w.cta;
-    p.cta_threads = cta.threads();
-    p.local_bytes = cta.local_bytes();
+    p.cta_slot = ws.cta;
+    p.cta_threads = c.state->threads();
+    p.local_bytes = c.state->local_bytes();
     p.is_load = r.is_load;
     p.is_store = r.is_store;
     p.is_atomic = r.is_atomic;
+    p.other_parts.clear();
     if (pk == PipeKind::Ldst)
       p.accesses.assign(r.accesses.begin(), r.accesses.end());
     else
       p.accesses.clear();
-    p.ticket = tickets_.alloc();
-    Reservation& res = tickets_[p.ticket];
-    res.warp = wi;
-    res.cta = w.cta;
-    res.threads = mask;
-    res.du = &du;
-    res.long_latency = long_latency;
-    sb_.reserve(w.cta, mask, du, long_latency);
-    mark_stale_overlapping(w.cta, mask, wi);
+    for (size_t i = 1; i < nparts; ++i) {
+      const PartRun& q = parts_[i];
+      const func::CtaState& st = *ctas_[q.cta].state;
+      p.other_parts.push_back(IssuePacket::Part{q.cta, st.threads(), st.local_bytes()});
+      p.is_load = p.is_load || q.r.is_load;
+      p.is_store = p.is_store || q.r.is_store;
+      p.is_atomic = p.is_atomic || q.r.is_atomic;
+      if (pk != PipeKind::Ldst) continue;
+      for (func::MemAccess a : q.r.accesses) {
+        a.part = static_cast<uint8_t>(i);
+        p.accesses.push_back(a);
+      }
+    }
+    reserve_parts(wi, du, long_latency, p);
     if (long_latency) {
       ++w.long_pending;
       policies_[s]->on_long_latency(wi);
@@ -540,13 +596,16 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   // a join would otherwise be judged against the merged entry's threads
   // and stay closed while its warps' slots are refilled).
   if (r.control == func::Control::Barrier) {
+    if (nparts > 1)
+      throw std::logic_error(std::string(name()) + ": the " + branch_->name() +
+                             " branch unit let a warp with threads of several CTAs reach a CTA barrier");
     if (r.bar_id >= kNumBarriers) {
       func::Fault f;
-      f.tid = mask.first();
+      f.tid = parts_[0].mask.first();
       f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
       fault(c, pc, f);
     }
-    c.barriers.arrive(r, branch_->barrier_weight(wi, cta.exited()));
+    c.barriers.arrive(r, branch_->barrier_weight(wi, c.state->exited()));
     if (!r.bar_arrive) {
       w.barrier = static_cast<int>(r.bar_id);
       branch_->set_blocked(wi, true);
@@ -557,12 +616,21 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
       policies_[wi % p_.schedulers]->on_long_latency(wi);
     }
     release_barriers(c);
-  } else if (r.control == func::Control::Exit && r.taken.any()) {
-    release_barriers(c);
+  } else {
+    for (size_t i = 0; i < nparts; ++i)
+      if (parts_[i].r.control == func::Control::Exit && parts_[i].r.taken.any()) release_barriers(ctas_[parts_[i].cta]);
   }
-  branch_->executed(wi, in, r, cta.exited());
+  const uint32_t cta = ws.cta;  // executed() may move another CTA's warp into the slot
+  if (nparts == 1) {
+    branch_->executed(wi, in, r, c.state->exited());
+  } else {
+    part_steps_.clear();
+    for (size_t i = 0; i < nparts; ++i)
+      part_steps_.push_back(PartStep{parts_[i].cta, &parts_[i].r, &ctas_[parts_[i].cta].state->exited()});
+    branch_->executed_parts(wi, in, part_steps_);
+  }
   if (!released_.empty()) {
-    branch_->barrier_released(w.cta, released_);
+    branch_->barrier_released(cta, released_);
     released_.clear();
   }
   const uint32_t depth = branch_->take_max_depth();
@@ -573,7 +641,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   if (branch_->changes_one_slot())
     resync(wi);  // also marks its candidate stale (the I-buffer popped)
   else
-    resync_cta(w.cta);
+    resync_cta(cta);
 }
 
 util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k) {

@@ -208,6 +208,11 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint64_t index = 0;
     uint64_t age = 0;          // launch order on this SM
     uint32_t warps_left = 0;   // warp slots still held
+    // Issued instructions of its threads not written back. Equals its slots'
+    // in-flight count unless the branch unit mixes CTAs; then its threads
+    // may be in flight from other CTAs' slots, and it finishes only when
+    // these drained too.
+    uint32_t inflight = 0;
     std::vector<uint32_t> slots;  // warp slots reserved for it (static warp i in slots[i])
     CtaBarriers barriers;
     uint64_t issued = 0;       // warp instructions issued (the runaway limit)
@@ -217,7 +222,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // is the branch unit's (branch_->slot(i)).
   struct Warp {
     bool live = false;       // slot reserved by a resident CTA
-    uint32_t cta = 0;
+    uint32_t cta = 0;        // that CTA (its threads run here unless the branch unit mixes CTAs: slot().cta)
     int barrier = -1;        // barrier id it waits at, or -1
     uint32_t inflight = 0;   // issued to a pipe (or latched), not written back
     uint32_t long_pending = 0;  // long-latency writes in flight
@@ -231,8 +236,15 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   struct Reservation {
     uint32_t warp = 0, cta = 0;
     func::ThreadMask threads;
+    std::vector<WarpPart> others;  // threads of further CTAs (units that mix CTAs)
     const ptx::DefUse* du = nullptr;
     bool long_latency = false;
+  };
+  // One CTA part of the warp being executed (execute()).
+  struct PartRun {
+    uint32_t cta = 0;
+    func::ThreadMask mask, active;  // live threads; those whose guard holds
+    func::StepResult r;
   };
 
   // The operand-read stage of one scheduler for one pipe kind: an issued
@@ -287,6 +299,15 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool drain_latches(uint64_t now);
   bool send_credits();
   void release_barriers(Cta& c);
+  void run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
+  void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
+  void finish_cta(uint32_t ci);
+  // Scoreboard checks of every CTA part of slot `ws` for `du`.
+  Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const;
+  bool waits_on_long(const WarpSlot& ws, const ptx::DefUse& du) const;
+  // The slots where a CTA's warps may be: its own, or every slot when the
+  // branch unit mixes CTAs.
+  template <class F> void for_each_slot_of(uint32_t ci, F&& f) const;
   void count_bin(uint32_t s, uint32_t bin, uint64_t n);
   void check_watchdog(uint64_t now);
   void sleep(uint64_t now);
@@ -298,7 +319,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void write_signals(uint64_t now);
   trace::StallReason stall_reason(uint32_t s) const;
   void trace_stall(uint32_t s, uint64_t now);
-  void trace_issue(uint32_t s, uint32_t w, uint32_t pc, const func::ThreadMask& mask, uint64_t now);
+  void trace_issue(uint32_t s, uint32_t w, uint32_t pc, uint64_t lanes, uint64_t now);
 
   KernelInfo* kernel_info(const std::shared_ptr<const KernelContext>& k);
   const ptx::Program& prog_of(const Warp& w) const { return *ctas_[w.cta].info->kernel->prog; }
@@ -358,7 +379,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     views_[wi % p_.schedulers].dirty = true;
   }
   void mark_cta_stale(uint32_t ci) {
-    for (uint32_t wi : ctas_[ci].slots) mark_stale(wi);
+    for_each_slot_of(ci, [&](uint32_t wi) { mark_stale(wi); });
   }
   // The CTA's warps whose scope shares a thread with `threads` (issued by
   // warp `owner`): the only ones a scoreboard change for `threads` can concern.
@@ -380,7 +401,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
   };
   std::vector<SchedView> views_;
-  func::StepResult step_;
+  std::vector<PartRun> parts_;           // execute(): the warp's CTA parts
+  std::vector<PartStep> part_steps_;     // execute(): what the branch unit gets for a mixed warp
 
   Inbox<CtaLaunch> launch_q_;
   Inbox<FetchedInstr> fetched_q_;
@@ -446,5 +468,15 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   stats::Histogram* st_breakdown_;    // all schedulers summed
   std::vector<SchedStats> sched_stats_;
 };
+
+template <class F>
+void IssueUnit::for_each_slot_of(uint32_t ci, F&& f) const {
+  if (!branch_->mixes_ctas()) {
+    for (uint32_t wi : ctas_[ci].slots) f(wi);
+    return;
+  }
+  for (uint32_t wi = 0; wi < p_.max_warps; ++wi)
+    if (warps_[wi].live) f(wi);
+}
 
 }  // namespace simt::sm

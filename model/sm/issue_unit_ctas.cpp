@@ -42,20 +42,26 @@ void IssueUnit::free_finished() {
     policies_[i % p_.schedulers]->on_warp_removed(i);
     --live_warps_;
     Cta& c = ctas_[w.cta];
-    if (--c.warps_left > 0) return;
-    CtaDone d;
-    d.sm = sm_id_;
-    d.cta_index = c.index;
-    done_q_.push_back(d);
-    --c.info->users;
-    sb_.clear_cta(w.cta);
-    c.live = false;
-    c.state.reset();
-    c.info = nullptr;
-    c.slots.clear();
-    --live_ctas_;
-    ++st_ctas_done_;
+    // With CTAs mixed in warps, its threads may still be in flight from
+    // other slots: the last write-back finishes it then.
+    if (--c.warps_left == 0 && c.inflight == 0) finish_cta(w.cta);
   });
+}
+
+void IssueUnit::finish_cta(uint32_t ci) {
+  Cta& c = ctas_[ci];
+  CtaDone d;
+  d.sm = sm_id_;
+  d.cta_index = c.index;
+  done_q_.push_back(d);
+  --c.info->users;
+  sb_.clear_cta(ci);
+  c.live = false;
+  c.state.reset();
+  c.info = nullptr;
+  c.slots.clear();
+  --live_ctas_;
+  ++st_ctas_done_;
 }
 
 IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const KernelContext>& k) {
@@ -120,6 +126,7 @@ void IssueUnit::start_launches(uint64_t now) {
     cycle_limit_ = k.cycle_limit;
     max_cycles_ = k.max_cycles;
     c.warps_left = slots;
+    c.inflight = 0;
     c.slots.clear();
     uint32_t slot = 0;
     for (uint32_t i = 0; i < slots; ++i) {
@@ -165,15 +172,15 @@ void IssueUnit::release_barriers(Cta& c) {
   const func::CtaState& cta = *c.state;
   const uint32_t live = cta.threads() - cta.exited().count();
   c.barriers.release(*c.state, [&](uint32_t id) {
-    for (uint32_t wi : c.slots) {
+    for_each_slot_of(ci, [&](uint32_t wi) {
       Warp& w = warps_[wi];
-      if (!w.live || w.barrier != static_cast<int>(id)) continue;
+      if (!w.live || w.barrier != static_cast<int>(id) || branch_->slot(wi).cta != ci) return;
       w.barrier = -1;
       mark_stale(wi);
       branch_->set_blocked(wi, false);
       policies_[wi % p_.schedulers]->on_wakeup(wi);
       released_.push_back(wi);
-    }
+    });
   }, branch_->barrier_participants(ci, cta.exited(), live));
 }
 

@@ -46,7 +46,7 @@ std::string IssueUnit::waiting_reason(uint32_t wi) const {
   const ptx::Instr* in = next_instr(wi);
   if (!in && ideal_fetch_) return "at PC " + std::to_string(ws.pc) + ", past the end of the program";
   if (!in) return "I-buffer empty (" + std::to_string(w.credits) + " fetch credit(s) outstanding)";
-  const Hazard h = sb_.check(w.cta, ws.scope, ctas_[w.cta].info->du[ws.pc]);
+  const Hazard h = hazard(ws, ctas_[ws.cta].info->du[ws.pc]);
   if (h != Hazard::None) return std::string("scoreboard ") + hazard_name(h) + " hazard";
   if (warp_sb_ && w.inflight > 0) return "waits for its previous instruction to write back (sm.scoreboard = warp)";
   if (!pipe_free(wi % p_.schedulers, pipe_of(in->cls))) return "its pipe refuses the latched instruction";
@@ -79,12 +79,17 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
       if (!warps_[wi].live) continue;
       s << "\n    warp " << wi << ": " << waiting_reason(wi);
       const WarpSlot& ws = branch_->slot(wi);
+      // Its threads may be another CTA's when the branch unit mixes CTAs.
+      const uint32_t own = ws.cta < p_.max_ctas && ctas_[ws.cta].live ? ws.cta : ci;
       if (ws.state == SlotState::Running) {
         s << "; PC " << ws.pc;
         if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << " of " << prog.source_path << ")";
-        s << "; " << ws.mask.minus(cta.exited()).count() << " threads; stack depth " << ws.depth;
+        s << "; " << ws.mask.minus(ctas_[own].state->exited()).count() << " threads";
+        if (own != ci) s << " of CTA " << dim3_str(ctas_[own].state->ctaid());
+        if (!ws.others.empty()) s << " and threads of " << ws.others.size() << " more CTA(s)";
+        s << "; stack depth " << ws.depth;
       }
-      const std::vector<uint32_t> regs = sb_.pending_regs(ci, ws.scope);
+      const std::vector<uint32_t> regs = sb_.pending_regs(own, ws.scope);
       if (!regs.empty()) {
         s << "; pending";
         for (uint32_t r : regs) s << " " << (r < prog.regs.size() ? prog.regs[r].name : "r" + std::to_string(r));

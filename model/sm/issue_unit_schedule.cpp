@@ -11,15 +11,30 @@ void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& thre
   if (branch_->static_scopes()) return mark_stale(owner);  // no other scope holds these threads
   uint32_t lo, hi;
   threads.word_range(lo, hi);
-  for (uint32_t wi : ctas_[ci].slots) {
-    if (cand_[wi].stale) continue;
-    const func::ThreadMask& scope = branch_->slot(wi).scope;
+  auto overlaps = [&](const func::ThreadMask& scope) {
     for (uint32_t i = lo; i < hi; ++i)
-      if (scope.word(i) & threads.word(i)) {
-        mark_stale(wi);
-        break;
-      }
-  }
+      if (scope.word(i) & threads.word(i)) return true;
+    return false;
+  };
+  for_each_slot_of(ci, [&](uint32_t wi) {
+    if (cand_[wi].stale) return;
+    const WarpSlot& ws = branch_->slot(wi);
+    bool hit = ws.cta == ci && overlaps(ws.scope);
+    for (size_t k = 0; !hit && k < ws.others.size(); ++k) hit = ws.others[k].cta == ci && overlaps(ws.others[k].mask);
+    if (hit) mark_stale(wi);
+  });
+}
+
+Hazard IssueUnit::hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
+  Hazard h = sb_.check(ws.cta, ws.scope, du);
+  for (size_t k = 0; h == Hazard::None && k < ws.others.size(); ++k) h = sb_.check(ws.others[k].cta, ws.others[k].mask, du);
+  return h;
+}
+
+bool IssueUnit::waits_on_long(const WarpSlot& ws, const ptx::DefUse& du) const {
+  bool w = sb_.waits_on_long(ws.cta, ws.scope, du);
+  for (size_t k = 0; !w && k < ws.others.size(); ++k) w = sb_.waits_on_long(ws.others[k].cta, ws.others[k].mask, du);
+  return w;
 }
 
 void IssueUnit::schedule(uint32_t s, uint64_t now) {
@@ -106,9 +121,9 @@ void IssueUnit::refresh(uint32_t w) {
     if (!waits && ideal_fetch_) past_end(wp, ws.pc);  // fell through the last instruction
     return;
   }
-  const ptx::DefUse& du = ctas_[wp.cta].info->du[ws.pc];
-  k.hazard = sb_.check(wp.cta, ws.scope, du);
-  bool long_wait = k.hazard != Hazard::None && sb_.waits_on_long(wp.cta, ws.scope, du);
+  const ptx::DefUse& du = ctas_[ws.cta].info->du[ws.pc];
+  k.hazard = hazard(ws, du);
+  bool long_wait = k.hazard != Hazard::None && waits_on_long(ws, du);
   if (warp_sb_ && wp.inflight > 0) {  // seed 001's scoreboard: one instruction of a warp at a time
     if (k.hazard == Hazard::None) k.hazard = Hazard::Raw;
     long_wait = long_wait || wp.long_pending > 0;

@@ -68,9 +68,9 @@ trace::StallReason IssueUnit::stall_reason(uint32_t s) const {
       ibuf = true;
       continue;
     }
-    const ptx::DefUse& du = ctas_[wp.cta].info->du[ws.pc];
-    if (sb_.check(wp.cta, ws.scope, du) != Hazard::None || (warp_sb_ && wp.inflight > 0)) {
-      (sb_.waits_on_long(wp.cta, ws.scope, du) || (warp_sb_ && wp.long_pending > 0) ? mem : sb) = true;
+    const ptx::DefUse& du = ctas_[ws.cta].info->du[ws.pc];
+    if (hazard(ws, du) != Hazard::None || (warp_sb_ && wp.inflight > 0)) {
+      (waits_on_long(ws, du) || (warp_sb_ && wp.long_pending > 0) ? mem : sb) = true;
       continue;
     }
     if (!pipe_free(s, pipe_of(in->cls)))
@@ -88,10 +88,9 @@ void IssueUnit::trace_stall(uint32_t s, uint64_t now) {
   wt_->stall(sm_id_, s, now, now, last_reason_[s]);
 }
 
-void IssueUnit::trace_issue(uint32_t s, uint32_t wi, uint32_t pc, const func::ThreadMask& mask, uint64_t now) {
+void IssueUnit::trace_issue(uint32_t s, uint32_t wi, uint32_t pc, uint64_t bits, uint64_t now) {
   const Warp& w = warps_[wi];
   const ptx::Program& prog = prog_of(w);
-  const uint64_t bits = lanes_of(mask);
   static const std::string kNoText = "?";
   wt_->issue(now, sm_id_, s, wi, pc, bits, pc < prog.text.size() ? prog.text[pc] : kNoText);
 }

@@ -137,6 +137,8 @@ struct OfferLog {
   uint64_t offers = 0, refused = 0, accepted = 0;
   uint64_t latched_cycles = 0;
   uint64_t accesses = 0;  // memory accesses of the accepted packets
+  uint64_t other_part_accesses = 0;  // those of CTA parts > 0 (warps mixing CTAs)
+  uint64_t mixed = 0;     // accepted packets with threads of several CTAs
   std::set<ptx::InstrClass> classes;
   void record(const sm::IssuePacket& p) {
     ++offers;
@@ -147,6 +149,8 @@ struct OfferLog {
     ++accepted;
     latched_cycles += util::now_cycle() - p.issue_cycle;
     accesses += p.accesses.size();
+    for (const func::MemAccess& a : p.accesses) other_part_accesses += a.part > 0;
+    mixed += !p.other_parts.empty();
     classes.insert(p.instr->cls);
   }
 };
