@@ -23,6 +23,9 @@ void TechniqueParams::bind(config::ParamRegistry& r) {
         "dwf: warp slots each CTA holds beyond its static warps, for the warps DWF forms (at most "
         "sm.max_warps in all); a launch waits until the SM has them free, so raise sm.max_warps with it",
         0, 1024);
+  r.add_choice("dwf.pool", pool, {"cta", "sm"},
+               "dwf: where threads regroup: cta (threads of one CTA merge, its warps use its slots) or sm "
+               "(threads of every CTA of the kernel on the SM merge and use any free slot, as Fung et al.'s warp pool)");
 }
 
 void TechniqueParams::validate() const {
@@ -35,6 +38,9 @@ void TechniqueParams::validate() const {
   if (reconvergence != "dwf" && extra_slots > 0)
     throw input_error("option dwf.extra_slots: applies to sm.reconvergence = dwf, not " + reconvergence);
   if (extra_slots > 1024) throw input_error("option dwf.extra_slots: must be 0..1024");
+  if (pool != "cta" && pool != "sm") throw input_error("option dwf.pool: must be cta or sm");
+  if (reconvergence != "dwf" && pool != "cta")
+    throw input_error("option dwf.pool: applies to sm.reconvergence = dwf, not " + reconvergence);
   compactor.validate("tbc");
 }
 
@@ -54,7 +60,9 @@ std::unique_ptr<sm::BranchUnit> make_branch_unit(const TechniqueParams& t, const
     return std::make_unique<TbcBranchUnit>(slots, width, TbcBranchUnit::Scope::Cta, t.compaction,
                                            t.likely_convergence);
   if (t.reconvergence == "dwf")
-    return std::make_unique<tbc::DwfBranchUnit>(slots, width, t.warp_barrier, t.extra_slots);
+    return std::make_unique<tbc::DwfBranchUnit>(slots, width, t.warp_barrier, t.extra_slots,
+                                                t.pool == "sm" ? tbc::DwfBranchUnit::Pool::Sm
+                                                               : tbc::DwfBranchUnit::Pool::Cta);
   throw input_error("option sm.reconvergence: branch unit '" + t.reconvergence + "' has no factory entry");
 }
 

@@ -6,7 +6,7 @@
 //   sm.reconvergence = pdom                        per-warp PDOM stacks (baseline)
 //   pdom + sm.likely_convergence                   per-warp block stacks with likely points
 //   tbc  (+ likely_convergence, tbc.compaction)    thread block compaction + thread compactor
-//   dwf  (+ dwf.warp_barrier, dwf.extra_slots)     dynamic warp formation / DWF-WB
+//   dwf  (+ dwf.warp_barrier, .extra_slots, .pool)  dynamic warp formation / DWF-WB
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,10 @@ struct TechniqueParams {
   // dwf.extra_slots: warp slots a CTA holds beyond its static warps, empty
   // at launch, for the warps DWF forms (sm/branch_unit.h, extra_slots()).
   uint32_t extra_slots = 0;
+  // dwf.pool: cta (threads merge within their CTA, a CTA's warps use its
+  // slots) or sm (threads of all CTAs of a kernel on the SM merge; warps use
+  // any free slot of the kernel: Fung et al.'s warp pool).
+  std::string pool = "cta";
 
   void bind(config::ParamRegistry& r);
   // Throws simt::input_error naming the option for a bad combination.

@@ -181,6 +181,10 @@ class BranchUnit {
   // false when the unit has none (per-warp stacks are traced per slot).
   virtual bool cta_stack(uint32_t cta, uint32_t& depth, uint32_t& tos_pc) const { return false; }
 
+  // Where the CTA's threads are that no slot shows (deadlock reports), e.g.
+  // "; 3 threads wait for a slot"; empty when every thread is in a slot.
+  virtual std::string describe_cta(uint32_t cta) const { return {}; }
+
   // Statistics under `prefix` (e.g. "sm0.branch"): registered once.
   virtual void register_stats(stats::Registry& r, const std::string& prefix) {}
   // Deepest reconvergence stack seen since the last call (per-kernel max

@@ -455,7 +455,7 @@ void IssueUnit::resync_cta(uint32_t ci) {
 // Runs `in` on every CTA part of the warp in `ws` (one part unless the
 // branch unit mixes CTAs): parts_[k] gets the part's live and active threads
 // and the executor's result.
-void IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
+inline void IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
   const size_t n = 1 + ws.others.size();
   if (parts_.size() < n) parts_.resize(n);
   for (size_t k = 0; k < n; ++k) {
@@ -483,7 +483,7 @@ void IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now
 
 // Register reservations of the packet's instruction, one per CTA part; the
 // write-back returns them by ticket.
-void IssueUnit::reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p) {
+inline void IssueUnit::reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p) {
   const size_t n = 1 + branch_->slot(wi).others.size();
   p.ticket = tickets_.alloc();
   Reservation& res = tickets_[p.ticket];

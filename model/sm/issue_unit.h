@@ -303,8 +303,15 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
   void finish_cta(uint32_t ci);
   // Scoreboard checks of every CTA part of slot `ws` for `du`.
-  Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const;
-  bool waits_on_long(const WarpSlot& ws, const ptx::DefUse& du) const;
+  Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
+    const Hazard h = sb_.check(ws.cta, ws.scope, du);
+    return h != Hazard::None || ws.others.empty() ? h : other_parts_hazard(ws, du);
+  }
+  bool waits_on_long(const WarpSlot& ws, const ptx::DefUse& du) const {
+    return sb_.waits_on_long(ws.cta, ws.scope, du) || (!ws.others.empty() && other_parts_wait_on_long(ws, du));
+  }
+  Hazard other_parts_hazard(const WarpSlot& ws, const ptx::DefUse& du) const;
+  bool other_parts_wait_on_long(const WarpSlot& ws, const ptx::DefUse& du) const;
   // The slots where a CTA's warps may be: its own, or every slot when the
   // branch unit mixes CTAs.
   template <class F> void for_each_slot_of(uint32_t ci, F&& f) const;

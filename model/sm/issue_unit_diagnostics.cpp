@@ -75,6 +75,7 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
       if (c.barriers.arrived(id))
         s << "; barrier " << id << ": " << c.barriers.arrived(id) << " of " << c.barriers.expected(id, live)
           << " threads arrived";
+    s << branch_->describe_cta(ci);
     for (uint32_t wi : c.slots) {
       if (!warps_[wi].live) continue;
       s << "\n    warp " << wi << ": " << waiting_reason(wi);

@@ -25,14 +25,14 @@ void IssueUnit::mark_stale_overlapping(uint32_t ci, const func::ThreadMask& thre
   });
 }
 
-Hazard IssueUnit::hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
-  Hazard h = sb_.check(ws.cta, ws.scope, du);
+Hazard IssueUnit::other_parts_hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
+  Hazard h = Hazard::None;
   for (size_t k = 0; h == Hazard::None && k < ws.others.size(); ++k) h = sb_.check(ws.others[k].cta, ws.others[k].mask, du);
   return h;
 }
 
-bool IssueUnit::waits_on_long(const WarpSlot& ws, const ptx::DefUse& du) const {
-  bool w = sb_.waits_on_long(ws.cta, ws.scope, du);
+bool IssueUnit::other_parts_wait_on_long(const WarpSlot& ws, const ptx::DefUse& du) const {
+  bool w = false;
   for (size_t k = 0; !w && k < ws.others.size(); ++k) w = sb_.waits_on_long(ws.others[k].cta, ws.others[k].mask, du);
   return w;
 }

@@ -18,10 +18,11 @@ namespace {
 constexpr uint32_t kNoSlot = UINT32_MAX;
 }  // namespace
 
-DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier, uint32_t extra_slots)
-    : BranchUnit(slots, warp_size), wb_(warp_barrier) {
+DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier, uint32_t extra_slots, Pool pool)
+    : BranchUnit(slots, warp_size), wb_(warp_barrier), sm_pool_(pool == Pool::Sm), owner_(slots, 0) {
   ranks_warps_ = true;
   extra_slots_ = extra_slots;
+  mixes_ctas_ = sm_pool_;
   if (warp_size < 1 || warp_size > 64) throw std::invalid_argument("DwfBranchUnit: warp size must be 1 to 64");
   st_merges_ = &own_[0];
   st_new_warps_ = &own_[1];
@@ -29,6 +30,7 @@ DwfBranchUnit::DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barri
   st_wb_waits_ = &own_[3];
   st_sync_regroups_ = &own_[4];
   st_barrier_regroups_ = &own_[5];
+  st_cross_cta_ = &own_[6];
 }
 
 void DwfBranchUnit::register_stats(stats::Registry& r, const std::string& prefix) {
@@ -46,6 +48,9 @@ void DwfBranchUnit::register_stats(stats::Registry& r, const std::string& prefix
        "32-thread groups parked and regrouped for a warp-synchronous instruction");
   bind(st_barrier_regroups_, "dwf_barrier_regroups",
        "warps a CTA barrier released that dissolved and rejoined the warp pool");
+  if (sm_pool_)
+    bind(st_cross_cta_, "dwf_cross_cta_merges",
+         "dwf.pool = sm: threads that joined a warp holding threads of another CTA");
 }
 
 DwfBranchUnit::Counts DwfBranchUnit::counts() const {
@@ -55,6 +60,7 @@ DwfBranchUnit::Counts DwfBranchUnit::counts() const {
   c.overflow_events = st_overflow_->value;
   c.warp_barrier_waits = st_wb_waits_->value;
   c.warp_sync_regroups = st_sync_regroups_->value;
+  c.cross_cta_merges = st_cross_cta_->value;
   return c;
 }
 
@@ -69,6 +75,47 @@ uint32_t DwfBranchUnit::priority(uint32_t s) const {
   if (w.state != SlotState::Running || w.cta >= ctas_.size() || !ctas_[w.cta].active) return 0;
   const std::vector<uint32_t>& at = kernels_[ctas_[w.cta].kernel].at_pc;
   return w.pc < at.size() ? at[w.pc] : 0;
+}
+
+std::string DwfBranchUnit::describe_cta(uint32_t cta) const {
+  if (cta >= ctas_.size() || !ctas_[cta].active) return {};
+  const Cta& c = ctas_[cta];
+  uint32_t overflow = 0, at_barrier = 0, at_sync = 0, gathered = 0, elsewhere = 0;
+  auto live = [&](const ThreadMask& m) { return m.minus(c.exited).count(); };
+  for (const PoolWarp& e : sm_pool_ ? sm_overflow_ : c.overflow) {
+    if (e.cta == cta) overflow += live(e.mask);
+    for (const sm::WarpPart& q : e.others) overflow += q.cta == cta ? live(q.mask) : 0;
+  }
+  for (const StaticWarp& w : c.warps) at_barrier += live(w.arrived);
+  for (const Parked& p : c.syncs) at_sync += live(p.mask);
+  for (const Parked& p : c.gathered) gathered += live(p.mask);
+  for (uint32_t t : slots_of(c)) {
+    const sm::WarpSlot& w = slots_[t];
+    if (w.state != SlotState::Running) continue;
+    for (const sm::WarpPart& q : w.others) elsewhere += q.cta == cta ? live(q.mask) : 0;
+    if (w.cta == cta && std::find(c.slots.begin(), c.slots.end(), t) == c.slots.end()) elsewhere += live(w.mask);
+  }
+  std::string s;
+  auto add = [&](uint32_t n, const char* what) {
+    if (n) s += "; " + std::to_string(n) + " threads " + what;
+  };
+  add(overflow, "wait for a warp slot (DWF overflow list)");
+  add(at_barrier, "wait at DWF-WB warp barriers");
+  add(at_sync, "wait for their 32-thread group at warp-synchronous instructions");
+  add(gathered, "are gathered at a CTA barrier until no warp of the CTA can issue");
+  add(elsewhere, "run in warps of other CTAs' slots (dwf.pool = sm)");
+  return s;
+}
+
+size_t DwfBranchUnit::overflow_warps(uint32_t cta) const {
+  if (!sm_pool_) return ctas_.at(cta).overflow.size();
+  size_t n = 0;
+  for (const PoolWarp& e : sm_overflow_) {
+    bool has = e.cta == cta;
+    for (const sm::WarpPart& q : e.others) has = has || q.cta == cta;
+    n += has;
+  }
+  return n;
 }
 
 ThreadMask DwfBranchUnit::waiting_threads(uint32_t cta) const {
@@ -101,6 +148,7 @@ uint32_t DwfBranchUnit::kernel_entry(const sm::BranchKernel& k) {
   Kernel& e = kernels_[i];
   e.facts = std::move(f);
   e.at_pc.assign(k.prog->code.size(), 0);
+  e.lut.assign(k.prog->code.size(), kNoSlot);
   e.ctas = 0;
   return i;
 }
@@ -137,6 +185,11 @@ void DwfBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const Thr
   c.warps.assign(nwarps, StaticWarp{});
   c.lut.assign(k.prog->code.size(), kNoSlot);
   ++kernels_[ki].ctas;
+  if (sm_pool_) {
+    for (uint32_t s : warp_slots) owner_[s] = cta;
+    pool_slots_.insert(pool_slots_.end(), warp_slots.begin(), warp_slots.end());
+    std::sort(pool_slots_.begin(), pool_slots_.end());
+  }
 
   // Extra slots beyond the static warps (if the issue stage ever grants
   // them) start empty and hold formed warps later.
@@ -153,11 +206,11 @@ void DwfBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const Thr
   }
   for (uint32_t i = 0; i < nwarps; ++i) {
     const uint32_t s = warp_slots[i];
-    put(s, 0, c.static_mask[i]);
+    put(s, cta, 0, c.static_mask[i]);
     const ThreadMask keep = arrive(c, 0, c.static_mask[i]);  // pc 0 may be a barrier or warp-sync
     if (keep == c.static_mask[i]) continue;
     if (keep.none()) vacate(s);
-    else put(s, 0, keep);
+    else put(s, cta, 0, keep);
   }
   settle(c, kNoSlot);
   max_depth_ = 1;
@@ -175,7 +228,7 @@ void DwfBranchUnit::executed(uint32_t s, const ptx::Instr&, const func::StepResu
   const uint32_t pc = slots_[s].pc;
   const uint32_t code_size = static_cast<uint32_t>(f.kind.size());
   max_depth_ = 1;
-  if (f.kind[pc] == PcKind::WarpSync) check_warp_sync(c, s, pc);
+  if (f.kind[pc] == PcKind::WarpSync) check_warp_sync(c, slots_[s].mask, pc);
 
   snapshot(c);
 
@@ -197,7 +250,7 @@ void DwfBranchUnit::executed(uint32_t s, const ptx::Instr&, const func::StepResu
       }
       if (pc + 1 >= code_size)
         throw kernel_fault(where(c, pc) + ": control runs past the end of the program");
-      put(s, pc + 1, live);
+      put(s, slots_[s].cta, pc + 1, live);
       if (!r.bar_arrive) blocking = s;
       break;
     case Control::Branch:
@@ -249,17 +302,18 @@ void DwfBranchUnit::barrier_released(uint32_t cta, const std::vector<uint32_t>& 
 
 void DwfBranchUnit::snapshot(const Cta& c) {
   // What the slots looked like, to bump the versions of those that changed.
+  snap_slots_ = slots_of(c);  // a copy: a CTA retiring meanwhile shrinks the SM pool's list
   snap_state_.clear();
   snap_pc_.clear();
-  for (uint32_t t : c.slots) {
+  for (uint32_t t : snap_slots_) {
     snap_state_.push_back(slots_[t].state);
     snap_pc_.push_back(slots_[t].pc);
   }
 }
 
-void DwfBranchUnit::touch_changed(const Cta& c, uint32_t advanced, uint32_t next_pc) {
-  for (size_t i = 0; i < c.slots.size(); ++i) {
-    const uint32_t t = c.slots[i];
+void DwfBranchUnit::touch_changed(const Cta&, uint32_t advanced, uint32_t next_pc) {
+  for (size_t i = 0; i < snap_slots_.size(); ++i) {
+    const uint32_t t = snap_slots_[i];
     const sm::WarpSlot& w = slots_[t];
     // Slot `advanced` moving on to next_pc is the one plain advance.
     const uint32_t expect_pc = t == advanced ? next_pc : snap_pc_[i];
@@ -273,10 +327,10 @@ void DwfBranchUnit::advance(uint32_t s, const ThreadMask& live, uint32_t next) {
     vacate(s);
     return;
   }
-  Cta& c = ctas_[slots_[s].cta];
-  const ThreadMask keep = arrive(c, next, live);  // checks `next` first
+  const uint32_t ci = slots_[s].cta;
+  const ThreadMask keep = arrive(ctas_[ci], next, live);  // checks `next` first
   if (keep.none()) vacate(s);
-  else put(s, next, keep);
+  else put(s, ci, next, keep);
 }
 
 void DwfBranchUnit::branch(uint32_t s, const ThreadMask& live, uint32_t pc, const func::StepResult& r) {
@@ -295,7 +349,7 @@ void DwfBranchUnit::branch(uint32_t s, const ThreadMask& live, uint32_t pc, cons
         throw std::logic_error("DwfBranchUnit: a coherent warp holds threads of another static warp");
       if (taken.none() || fall.none()) {  // no divergence: the static warp just jumps
         const uint32_t to = taken.any() ? r.target : pc + 1;
-        if (c.overflow.empty()) {
+        if (overflow_of(c).empty()) {
           advance(s, live, to);
           return;
         }
@@ -329,8 +383,7 @@ void DwfBranchUnit::branch(uint32_t s, const ThreadMask& live, uint32_t pc, cons
   }
 }
 
-void DwfBranchUnit::check_warp_sync(const Cta& c, uint32_t s, uint32_t pc) const {
-  const ThreadMask& m = slots_[s].mask;
+void DwfBranchUnit::check_warp_sync(const Cta& c, const ThreadMask& m, uint32_t pc) const {
   for (uint32_t i = 0; i < ThreadMask::kWords; ++i) {
     const uint64_t w = m.word(i);
     for (uint32_t half = 0; half < 2; ++half) {
@@ -354,19 +407,157 @@ void DwfBranchUnit::recheck_after_exit(Cta& c) {
 }
 
 void DwfBranchUnit::retire(Cta& c) {
-  if (!c.overflow.empty() || !c.syncs.empty() || !c.gathered.empty() || !c.pending.empty())
-    throw std::logic_error("DwfBranchUnit: a finished CTA still has waiting threads");
+  const uint32_t ci = cta_index(c);
+  bool waiting = !c.syncs.empty() || !c.gathered.empty() || !c.pending.empty() || overflow_warps(ci) > 0;
+  for (uint32_t t : slots_of(c)) {
+    const sm::WarpSlot& w = slots_[t];
+    if (w.state != SlotState::Running) continue;
+    waiting = waiting || (w.cta == ci && w.mask.minus(c.exited).any());
+    for (const sm::WarpPart& q : w.others) waiting = waiting || (q.cta == ci && q.mask.minus(c.exited).any());
+  }
+  if (waiting) throw std::logic_error("DwfBranchUnit: a finished CTA still has waiting threads");
+  if (sm_pool_) evict_foreign_warps(c);
   for (uint32_t t : c.slots) {
     uncount(t);
     sm::WarpSlot& w = slots_[t];
     w.state = SlotState::Retired;
     w.mask.clear();
     w.scope.clear();
+    w.others.clear();
     w.depth = 0;
     w.blocked = false;
+    if (sm_pool_) touch(t);
   }
+  if (sm_pool_)
+    pool_slots_.erase(std::remove_if(pool_slots_.begin(), pool_slots_.end(),
+                                     [&](uint32_t t) { return owner_[t] == ci; }),
+                      pool_slots_.end());
   --kernels_[c.kernel].ctas;
   c.active = false;  // c.slots stays for executed()'s version bumps
+}
+
+void DwfBranchUnit::evict_foreign_warps(const Cta& c) {
+  // SM pool: the CTA's slots leave with it; warps of other CTAs in them move
+  // to another free slot of their kernel or wait in the overflow list (a
+  // refetch; in the hardware the warp's pool entry would not move).
+  const uint32_t ci = cta_index(c);
+  for (uint32_t t : c.slots) {
+    sm::WarpSlot& w = slots_[t];
+    if (w.state != SlotState::Running) continue;
+    if (w.blocked) throw std::logic_error("DwfBranchUnit: a warp blocked at a barrier in another CTA's slot");
+    PoolWarp e;
+    e.pc = w.pc;
+    e.cta = w.cta;
+    e.mask = w.mask;
+    e.others = w.others;
+    vacate(t);
+    touch(t);
+    Cta& owner = ctas_[e.cta];
+    uint32_t s = waiting_slot(owner, kNoSlot);
+    if (s != kNoSlot && owner_[s] == ci) s = kNoSlot;  // never into a slot that is leaving too
+    if (s == kNoSlot) {
+      for (uint32_t u : pool_slots_)
+        if (owner_[u] != ci && slots_[u].state == SlotState::Waiting && ctas_[owner_[u]].kernel == owner.kernel) {
+          s = u;
+          break;
+        }
+    }
+    if (s == kNoSlot) {
+      sm_overflow_.push_back(std::move(e));
+      ++*st_overflow_;
+      continue;
+    }
+    const uint32_t pc = e.pc;
+    put(s, std::move(e));
+    lut_of(owner, pc) = s;
+    touch(s);
+  }
+}
+
+// A warp with threads of several CTAs (SM pool) executed: each part moves
+// on as a single-CTA warp would, and they stay together where they can.
+void DwfBranchUnit::executed_parts(uint32_t s, const ptx::Instr&, const std::vector<sm::PartStep>& parts) {
+  if (!sm_pool_ || s >= num_slots() || slots_[s].state != SlotState::Running || parts.size() != 1 + slots_[s].others.size())
+    throw std::logic_error("DwfBranchUnit: executed_parts() for a slot without a running warp of those parts");
+  const uint32_t pc = slots_[s].pc;
+  const DwfKernelFacts& f = kernels_[ctas_[slots_[s].cta].kernel].facts;
+  const uint32_t code_size = static_cast<uint32_t>(f.kind.size());
+  max_depth_ = 1;
+  lives_.clear();
+  bool someone_exited = false;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    Cta& c = ctas_[parts[k].cta];
+    const ThreadMask& m = k == 0 ? slots_[s].mask : slots_[s].others[k - 1].mask;
+    if (!c.active || parts[k].cta != (k == 0 ? slots_[s].cta : slots_[s].others[k - 1].cta))
+      throw std::logic_error("DwfBranchUnit: executed_parts() parts do not match the slot");
+    if (f.kind[pc] == PcKind::WarpSync) check_warp_sync(c, m, pc);
+    c.exited = *parts[k].exited & c.threads;
+    lives_.push_back(Live{parts[k].cta, m.minus(c.exited), parts[k].r});
+    someone_exited = someone_exited || lives_.back().mask != m;
+  }
+  Cta& first = ctas_[lives_[0].cta];
+  snapshot(first);
+  const func::StepResult& r = *lives_[0].r;
+  switch (r.control) {
+    case Control::Next:
+    case Control::Exit: {
+      // Each part's live threads arrive at pc + 1 in their CTA (arrive()
+      // refuses a PC past the end); those that go on stay one warp.
+      PoolWarp keep;
+      keep.pc = pc + 1;
+      bool any = false;
+      for (const Live& l : lives_) {
+        const ThreadMask m = l.mask.any() ? arrive(ctas_[l.cta], pc + 1, l.mask) : l.mask;
+        if (m.none()) continue;
+        if (!any) keep.cta = l.cta, keep.mask = m;
+        else keep.others.push_back(sm::WarpPart{l.cta, m});
+        any = true;
+      }
+      if (any) put(s, std::move(keep));
+      else vacate(s);
+      break;
+    }
+    case Control::Branch:
+      if (r.target >= code_size)
+        throw kernel_fault(where(first, pc) + ": branch target PC " + std::to_string(r.target) +
+                           " is past the end of the program");
+      // The warp dissolves; each part's outcomes join the pool.
+      vacate(s);
+      fill_from_overflow(first);
+      for (const Live& l : lives_) {
+        Cta& c = ctas_[l.cta];
+        if (wb_ && l.mask.any() && !c.warps[l.mask.first() / warp_size_].diverged)
+          throw std::logic_error("DwfBranchUnit: a coherent static warp in a warp of several CTAs");
+        const ThreadMask taken = l.mask & l.r->taken;
+        const ThreadMask fall = l.mask.minus(taken);
+        if (taken.any()) {
+          const ThreadMask g = arrive(c, r.target, taken);
+          if (g.any()) merge(c, g, r.target, s);
+        }
+        if (fall.any()) {
+          const ThreadMask g = arrive(c, pc + 1, fall);
+          if (g.any()) merge(c, g, pc + 1, s);
+        }
+      }
+      break;
+    case Control::Barrier:
+      throw std::logic_error("DwfBranchUnit: a warp of several CTAs reached a CTA barrier");
+    case Control::Call:
+    case Control::Ret:
+      throw kernel_fault(where(first, pc) + ": the " + std::string(name()) + " branch unit cannot follow calls and returns");
+    case Control::Fault:
+      throw kernel_fault(where(first, pc) + ": " + r.fault.message);
+  }
+  for (const Live& l : lives_) {
+    Cta& c = ctas_[l.cta];
+    if (someone_exited) recheck_after_exit(c);
+    settle(c, kNoSlot);
+  }
+  for (const Live& l : lives_) {
+    Cta& c = ctas_[l.cta];
+    if (c.active && c.threads.minus(c.exited).none()) retire(c);
+  }
+  touch_changed(first, s, pc + 1);
 }
 
 }  // namespace simt::tbc

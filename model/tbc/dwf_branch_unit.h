@@ -103,24 +103,31 @@ namespace simt::tbc {
 
 class DwfBranchUnit final : public sm::BranchUnit {
  public:
-  DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier, uint32_t extra_slots = 0);
+  // Where threads merge and warps wait for a slot (dwf.pool).
+  enum class Pool : uint8_t { Cta, Sm };
+  DwfBranchUnit(uint32_t slots, uint32_t warp_size, bool warp_barrier, uint32_t extra_slots = 0,
+                Pool pool = Pool::Cta);
   const char* name() const override { return wb_ ? "dwf-wb" : "dwf"; }
 
   void start_cta(uint32_t cta, const sm::BranchKernel& k, const func::ThreadMask& threads,
                  const std::vector<uint32_t>& warp_slots) override;
   void executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
                 const func::ThreadMask& exited) override;
+  void executed_parts(uint32_t s, const ptx::Instr& in, const std::vector<sm::PartStep>& parts) override;
   void barrier_released(uint32_t cta, const std::vector<uint32_t>& slots) override;
   uint32_t priority(uint32_t s) const override;
+  std::string describe_cta(uint32_t cta) const override;
   void register_stats(stats::Registry& r, const std::string& prefix) override;
   uint32_t take_max_depth() override;
 
   // Inspection (tests, diagnostics).
   struct Counts {
     uint64_t merges = 0, new_warps = 0, overflow_events = 0, warp_barrier_waits = 0, warp_sync_regroups = 0;
+    uint64_t cross_cta_merges = 0;
   };
   Counts counts() const;
-  size_t overflow_warps(uint32_t cta) const { return ctas_.at(cta).overflow.size(); }
+  // Warps holding threads of the CTA that wait for a slot.
+  size_t overflow_warps(uint32_t cta) const;
   // Threads of the CTA waiting outside any warp: at a warp barrier, at a
   // warp-synchronous instruction or gathered at a CTA barrier.
   func::ThreadMask waiting_threads(uint32_t cta) const;
@@ -130,9 +137,12 @@ class DwfBranchUnit final : public sm::BranchUnit {
  private:
   using ThreadMask = func::ThreadMask;
 
-  struct PoolWarp {         // a warp waiting for a slot (overflow)
+  struct PoolWarp {         // a warp waiting for a slot (overflow): like a slot's warp
     uint32_t pc = 0;
+    uint32_t cta = 0;
     ThreadMask mask;
+    std::vector<sm::WarpPart> others;  // SM pool: threads of further CTAs
+    bool own_slots = false;  // gathered at a CTA barrier: only its CTA's slots (it blocks there)
   };
   struct Parked {           // threads waiting at `pc` (warp-sync: per 32-thread group)
     uint32_t group = 0;
@@ -152,6 +162,7 @@ class DwfBranchUnit final : public sm::BranchUnit {
   struct Kernel {
     DwfKernelFacts facts;
     std::vector<uint32_t> at_pc;  // live threads in Running warps per PC (majority)
+    std::vector<uint32_t> lut;    // SM pool: per PC, the slot that last received threads there
     uint32_t ctas = 0;            // CTAs of this kernel on the SM; 0 = entry free
   };
   struct Cta {
@@ -162,23 +173,30 @@ class DwfBranchUnit final : public sm::BranchUnit {
     std::vector<uint32_t> slots;         // slots[i]: home slot of static warp i
     std::vector<ThreadMask> static_mask; // threads of static warp i
     std::vector<StaticWarp> warps;
-    std::deque<PoolWarp> overflow;
+    std::deque<PoolWarp> overflow;       // CTA pool only (SM pool: sm_overflow_)
     std::vector<Parked> syncs;           // parked at warp-synchronous PCs
     std::vector<Parked> gathered;        // gathered at CTA barrier PCs (group unused)
     std::vector<Release> pending;        // released, to be placed
-    std::vector<uint32_t> lut;           // per PC: slot that last received threads there
+    std::vector<uint32_t> lut;           // CTA pool: per PC, slot that last received threads there
+  };
+  struct Live {              // executed_parts(): one CTA part's live threads
+    uint32_t cta = 0;
+    ThreadMask mask;
+    const func::StepResult* r = nullptr;
   };
 
   // dwf_branch_unit.cpp: protocol
   uint32_t kernel_entry(const sm::BranchKernel& k);
   void advance(uint32_t s, const ThreadMask& live, uint32_t next);
   void branch(uint32_t s, const ThreadMask& live, uint32_t pc, const func::StepResult& r);
-  void check_warp_sync(const Cta& c, uint32_t s, uint32_t pc) const;
+  void check_warp_sync(const Cta& c, const ThreadMask& m, uint32_t pc) const;
   void recheck_after_exit(Cta& c);
   void retire(Cta& c);
+  void evict_foreign_warps(const Cta& c);
   void snapshot(const Cta& c);
   void touch_changed(const Cta& c, uint32_t advanced, uint32_t next_pc);
   std::string where(const Cta& c, uint32_t pc) const;
+  uint32_t cta_index(const Cta& c) const { return static_cast<uint32_t>(&c - ctas_.data()); }
 
   // dwf_warp_pool.cpp: the pool
   ThreadMask arrive(Cta& c, uint32_t pc, ThreadMask m);
@@ -187,31 +205,49 @@ class DwfBranchUnit final : public sm::BranchUnit {
   void place_release(Cta& c, const Release& rel);
   void fill_from_overflow(Cta& c);
   void settle(Cta& c, uint32_t blocking_slot);
+  bool can_issue(const Cta& c, uint32_t except_slot) const;
   void release_gathered(Cta& c);
   void try_release_barrier(Cta& c, uint32_t w);
   bool try_release_sync(Cta& c, size_t i);
   ThreadMask sync_members(const Cta& c, uint32_t group, uint32_t pc) const;
-  uint32_t waiting_slot(const Cta& c, uint32_t prefer) const;
-  bool can_merge_into(const Cta& c, const ThreadMask& warp) const;
+  uint32_t waiting_slot(const Cta& c, uint32_t prefer, bool own_only = false) const;
+  uint32_t home_slot(const Cta& c, const ThreadMask& m) const { return c.slots[m.first() / warp_size_]; }
+  bool can_merge_into(uint32_t cta, const ThreadMask& warp) const;
   uint64_t lanes(const ThreadMask& m) const;
+  uint64_t lanes(uint32_t cta, const ThreadMask& m, const std::vector<sm::WarpPart>& others) const;
+  // The pool's structures: per CTA, or the SM's (dwf.pool = sm).
+  std::deque<PoolWarp>& overflow_of(Cta& c) { return sm_pool_ ? sm_overflow_ : c.overflow; }
+  uint32_t& lut_of(Cta& c, uint32_t pc) { return sm_pool_ ? kernels_[c.kernel].lut[pc] : c.lut[pc]; }
+  const std::vector<uint32_t>& slots_of(const Cta& c) const { return sm_pool_ ? pool_slots_ : c.slots; }
+  // Threads of CTA `cta` in a warp (null: none).
+  static ThreadMask* part_of(uint32_t cta, uint32_t& own_cta, ThreadMask& own, std::vector<sm::WarpPart>& others);
 
   // Slot edits that keep the per-PC counts right.
   void uncount(uint32_t s);
   void count(uint32_t s);
-  void put(uint32_t s, uint32_t pc, const ThreadMask& m);  // slot s: Running warp {pc, m}
-  void add(uint32_t s, const ThreadMask& m);
-  void vacate(uint32_t s);                                 // slot s: Waiting
+  void put(uint32_t s, uint32_t cta, uint32_t pc, const ThreadMask& m);  // slot s: Running warp {pc, m of cta}
+  void put(uint32_t s, PoolWarp&& w);                                   // slot s: that warp
+  void add(uint32_t s, uint32_t cta, const ThreadMask& m);
+  void vacate(uint32_t s);                                              // slot s: Waiting
 
   bool wb_;
+  bool sm_pool_;
   std::vector<Kernel> kernels_;
   std::vector<Cta> ctas_;      // by the issue stage's CTA slot
+  // SM pool: every active CTA's slots (ascending), which CTA reserved each
+  // slot, and the warps waiting for a slot (oldest first).
+  std::vector<uint32_t> pool_slots_;
+  std::vector<uint32_t> owner_;
+  std::deque<PoolWarp> sm_overflow_;
+  std::vector<Live> lives_;    // executed_parts(): scratch
   uint32_t max_depth_ = 0;
   struct Regroup {           // a warp released by a CTA barrier, dissolved
     uint32_t slot = 0, pc = 0;
     ThreadMask mask;
   };
   std::vector<Regroup> regroup_;  // barrier_released(): scratch
-  std::vector<sm::SlotState> snap_state_;  // executed(): slots before, for version bumps
+  std::vector<uint32_t> snap_slots_;       // executed(): slots before, for version bumps
+  std::vector<sm::SlotState> snap_state_;
   std::vector<uint32_t> snap_pc_;
   stats::Counter* st_merges_ = nullptr;
   stats::Counter* st_new_warps_ = nullptr;
@@ -219,7 +255,8 @@ class DwfBranchUnit final : public sm::BranchUnit {
   stats::Counter* st_wb_waits_ = nullptr;
   stats::Counter* st_sync_regroups_ = nullptr;
   stats::Counter* st_barrier_regroups_ = nullptr;
-  stats::Counter own_[6];      // where the pointers point until register_stats()
+  stats::Counter* st_cross_cta_ = nullptr;  // SM pool only
+  stats::Counter own_[7];      // where the pointers point until register_stats()
   bool regrouping_ = false;    // in barrier_released(): warps formed there are not dwf_new_warps
 };
 

@@ -41,29 +41,53 @@ void for_each_group(const ThreadMask& m, F&& f) {
 
 void DwfBranchUnit::uncount(uint32_t s) {
   const sm::WarpSlot& w = slots_[s];
-  if (w.state == SlotState::Running) kernels_[ctas_[w.cta].kernel].at_pc[w.pc] -= w.mask.count();
+  if (w.state != SlotState::Running) return;
+  uint32_t n = w.mask.count();
+  for (const sm::WarpPart& q : w.others) n += q.mask.count();
+  kernels_[ctas_[w.cta].kernel].at_pc[w.pc] -= n;
 }
 
 void DwfBranchUnit::count(uint32_t s) {
   const sm::WarpSlot& w = slots_[s];
-  if (w.state == SlotState::Running) kernels_[ctas_[w.cta].kernel].at_pc[w.pc] += w.mask.count();
+  if (w.state != SlotState::Running) return;
+  uint32_t n = w.mask.count();
+  for (const sm::WarpPart& q : w.others) n += q.mask.count();
+  kernels_[ctas_[w.cta].kernel].at_pc[w.pc] += n;
 }
 
-void DwfBranchUnit::put(uint32_t s, uint32_t pc, const ThreadMask& m) {
+void DwfBranchUnit::put(uint32_t s, uint32_t cta, uint32_t pc, const ThreadMask& m) {
   uncount(s);
   sm::WarpSlot& w = slots_[s];
   w.state = SlotState::Running;
+  w.cta = cta;
   w.pc = pc;
   w.mask = m;
   w.scope = m;
+  w.others.clear();
   w.depth = 1;
   count(s);
 }
 
-void DwfBranchUnit::add(uint32_t s, const ThreadMask& m) {
+void DwfBranchUnit::put(uint32_t s, PoolWarp&& e) {
+  put(s, e.cta, e.pc, e.mask);
+  uncount(s);
+  slots_[s].others = std::move(e.others);
+  count(s);
+}
+
+ThreadMask* DwfBranchUnit::part_of(uint32_t cta, uint32_t& own_cta, ThreadMask& own,
+                                   std::vector<sm::WarpPart>& others) {
+  if (own_cta == cta) return &own;
+  for (sm::WarpPart& q : others)
+    if (q.cta == cta) return &q.mask;
+  return nullptr;
+}
+
+void DwfBranchUnit::add(uint32_t s, uint32_t cta, const ThreadMask& m) {
   uncount(s);
   sm::WarpSlot& w = slots_[s];
-  w.mask |= m;
+  if (ThreadMask* part = part_of(cta, w.cta, w.mask, w.others)) *part |= m;
+  else w.others.push_back(sm::WarpPart{cta, m});
   w.scope = w.mask;
   count(s);
 }
@@ -74,6 +98,7 @@ void DwfBranchUnit::vacate(uint32_t s) {
   w.state = SlotState::Waiting;
   w.mask.clear();
   w.scope.clear();
+  w.others.clear();
   w.depth = 0;
 }
 
@@ -91,6 +116,12 @@ uint64_t DwfBranchUnit::lanes(const ThreadMask& m) const {
   return l;
 }
 
+uint64_t DwfBranchUnit::lanes(uint32_t, const ThreadMask& m, const std::vector<sm::WarpPart>& others) const {
+  uint64_t l = lanes(m);
+  for (const sm::WarpPart& q : others) l |= lanes(q.mask);
+  return l;
+}
+
 ThreadMask DwfBranchUnit::sync_members(const Cta& c, uint32_t group, uint32_t pc) const {
   const uint64_t live = c.threads.minus(c.exited).word(group / 2);
   uint64_t bits = ((group & 1) ? live >> 32 : live) & 0xffffffffull;
@@ -100,17 +131,26 @@ ThreadMask DwfBranchUnit::sync_members(const Cta& c, uint32_t group, uint32_t pc
   return m;
 }
 
-uint32_t DwfBranchUnit::waiting_slot(const Cta& c, uint32_t prefer) const {
-  if (prefer != kNoSlot && slots_[prefer].state == SlotState::Waiting) return prefer;
+uint32_t DwfBranchUnit::waiting_slot(const Cta& c, uint32_t prefer, bool own_only) const {
+  // SM pool: a slot another CTA reserved serves only CTAs of its kernel (the
+  // issue stage fetches the reserving CTA's program for it).
+  auto usable = [&](uint32_t t) {
+    return slots_[t].state == SlotState::Waiting && (!sm_pool_ || ctas_[owner_[t]].kernel == c.kernel);
+  };
+  if (prefer != kNoSlot && usable(prefer) && (!own_only || !sm_pool_ || owner_[prefer] == cta_index(c)))
+    return prefer;
   for (uint32_t t : c.slots)
     if (slots_[t].state == SlotState::Waiting) return t;
+  if (!sm_pool_ || own_only) return kNoSlot;
+  for (uint32_t t : pool_slots_)
+    if (usable(t)) return t;
   return kNoSlot;
 }
 
-bool DwfBranchUnit::can_merge_into(const Cta& c, const ThreadMask& warp) const {
+bool DwfBranchUnit::can_merge_into(uint32_t cta, const ThreadMask& warp) const {
   // DWF-WB: a coherent static warp takes no one in (diverged threads only
   // regroup among themselves).
-  return !wb_ || c.warps[warp.first() / warp_size_].diverged;
+  return !wb_ || ctas_[cta].warps[warp.first() / warp_size_].diverged;
 }
 
 // ---------------------------------------------------------------- arrival
@@ -165,10 +205,10 @@ ThreadMask DwfBranchUnit::arrive(Cta& c, uint32_t pc, ThreadMask m) {
 // ---------------------------------------------------------------- merging
 
 void DwfBranchUnit::merge(Cta& c, ThreadMask g, uint32_t pc, uint32_t prefer) {
+  const uint32_t ci = cta_index(c);
   // At a warp-synchronous PC a 32-thread group joins a warp only as a whole.
   const bool whole_groups = kernels_[c.kernel].facts.kind[pc] == PcKind::WarpSync;
-  auto joiners = [&](const ThreadMask& warp) {
-    const uint64_t used = lanes(warp);
+  auto joiners = [&](uint64_t used) {
     ThreadMask take;
     if (whole_groups) {
       for_each_group(g, [&](uint32_t q) {
@@ -182,26 +222,33 @@ void DwfBranchUnit::merge(Cta& c, ThreadMask g, uint32_t pc, uint32_t prefer) {
     }
     return take;
   };
+  uint32_t& lut = lut_of(c, pc);
   auto try_slot = [&](uint32_t t) {
     const sm::WarpSlot& w = slots_[t];
-    if (g.none() || w.state != SlotState::Running || w.blocked || w.pc != pc || !can_merge_into(c, w.mask)) return;
-    const ThreadMask take = joiners(w.mask);
+    if (g.none() || w.state != SlotState::Running || w.blocked || w.pc != pc) return;
+    if (sm_pool_ && ctas_[w.cta].kernel != c.kernel) return;
+    if (!can_merge_into(w.cta, w.mask)) return;
+    const ThreadMask take = joiners(lanes(w.cta, w.mask, w.others));
     if (take.none()) return;
-    add(t, take);
+    if (w.cta != ci || !w.others.empty()) *st_cross_cta_ += take.count();
+    add(t, ci, take);
     g = g.minus(take);
     *st_merges_ += take.count();
-    c.lut[pc] = t;
+    lut = t;
   };
   // DWF's warp LUT: the warp that last received threads at this PC first.
-  const uint32_t first = c.lut[pc];
+  const uint32_t first = lut;
   if (first != kNoSlot) try_slot(first);
-  for (uint32_t t : c.slots)
+  for (uint32_t t : slots_of(c))
     if (t != first) try_slot(t);
-  for (PoolWarp& e : c.overflow) {
+  for (PoolWarp& e : overflow_of(c)) {
     if (g.none()) break;
-    if (e.pc != pc || !can_merge_into(c, e.mask)) continue;
-    const ThreadMask take = joiners(e.mask);
-    e.mask |= take;
+    if (e.pc != pc || (sm_pool_ && ctas_[e.cta].kernel != c.kernel) || !can_merge_into(e.cta, e.mask)) continue;
+    const ThreadMask take = joiners(lanes(e.cta, e.mask, e.others));
+    if (take.none()) continue;
+    if (e.cta != ci || !e.others.empty()) *st_cross_cta_ += take.count();
+    if (ThreadMask* part = part_of(ci, e.cta, e.mask, e.others)) *part |= take;
+    else e.others.push_back(sm::WarpPart{ci, take});
     g = g.minus(take);
     *st_merges_ += take.count();
   }
@@ -214,11 +261,15 @@ void DwfBranchUnit::new_warp(Cta& c, const ThreadMask& g, uint32_t pc, uint32_t 
   if (!regrouping_) ++*st_new_warps_;
   const uint32_t s = waiting_slot(c, prefer);
   if (s != kNoSlot) {
-    put(s, pc, g);
-    c.lut[pc] = s;
+    put(s, cta_index(c), pc, g);
+    lut_of(c, pc) = s;
     return;
   }
-  c.overflow.push_back(PoolWarp{pc, g});
+  PoolWarp e;
+  e.pc = pc;
+  e.cta = cta_index(c);
+  e.mask = g;
+  overflow_of(c).push_back(std::move(e));
   ++*st_overflow_;
 }
 
@@ -243,24 +294,50 @@ bool DwfBranchUnit::try_release_sync(Cta& c, size_t i) {
 void DwfBranchUnit::place_release(Cta& c, const Release& rel) {
   const ThreadMask m = rel.checked ? rel.mask : arrive(c, rel.pc, rel.mask);
   if (m.none()) return;
-  const uint32_t s = waiting_slot(c, c.slots[m.first() / warp_size_]);
+  // Threads gathered at a CTA barrier execute it next and block in their
+  // slot: they take only their CTA's slots (SM pool), so a CTA that
+  // finishes never holds another's blocked warp.
+  const bool own_only = rel.checked;
+  const uint32_t s = waiting_slot(c, home_slot(c, m), own_only);
   if (s != kNoSlot) {
-    put(s, rel.pc, m);
-    c.lut[rel.pc] = s;
+    put(s, cta_index(c), rel.pc, m);
+    lut_of(c, rel.pc) = s;
     return;
   }
-  c.overflow.push_back(PoolWarp{rel.pc, m});
+  PoolWarp e;
+  e.pc = rel.pc;
+  e.cta = cta_index(c);
+  e.mask = m;
+  e.own_slots = own_only;
+  overflow_of(c).push_back(std::move(e));
   ++*st_overflow_;
 }
 
 void DwfBranchUnit::fill_from_overflow(Cta& c) {
-  while (!c.overflow.empty()) {
-    const PoolWarp& e = c.overflow.front();
-    const uint32_t s = waiting_slot(c, c.slots[e.mask.first() / warp_size_]);
-    if (s == kNoSlot) return;
-    put(s, e.pc, e.mask);
-    c.lut[e.pc] = s;
-    c.overflow.pop_front();
+  std::deque<PoolWarp>& q = overflow_of(c);
+  if (!sm_pool_) {  // oldest first; the rest waits behind one that finds no slot
+    while (!q.empty()) {
+      const uint32_t s = waiting_slot(c, home_slot(c, q.front().mask));
+      if (s == kNoSlot) return;
+      const uint32_t pc = q.front().pc;
+      put(s, std::move(q.front()));
+      lut_of(c, pc) = s;
+      q.pop_front();
+    }
+    return;
+  }
+  // SM pool: oldest first, each to a slot its CTAs may use.
+  for (auto it = q.begin(); it != q.end();) {
+    Cta& owner = ctas_[it->cta];
+    const uint32_t s = waiting_slot(owner, home_slot(owner, it->mask), it->own_slots);
+    if (s == kNoSlot) {
+      ++it;
+      continue;
+    }
+    const uint32_t pc = it->pc;
+    put(s, std::move(*it));
+    lut_of(owner, pc) = s;
+    it = q.erase(it);
   }
 }
 
@@ -279,6 +356,27 @@ void DwfBranchUnit::release_gathered(Cta& c) {
     }
 }
 
+bool DwfBranchUnit::can_issue(const Cta& c, uint32_t except_slot) const {
+  const uint32_t ci = cta_index(c);
+  for (uint32_t t : slots_of(c)) {
+    const sm::WarpSlot& w = slots_[t];
+    if (t == except_slot || w.state != SlotState::Running || w.blocked) continue;
+    if (!sm_pool_ || w.cta == ci) return true;
+    for (const sm::WarpPart& q : w.others)
+      if (q.cta == ci) return true;
+  }
+  // SM pool: its threads in warps waiting for a slot will issue too (other
+  // CTAs' warps may hold the slots they wait for; its own, once released
+  // at the barrier, would not come free).
+  if (sm_pool_)
+    for (const PoolWarp& e : sm_overflow_) {
+      if (e.cta == ci) return true;
+      for (const sm::WarpPart& q : e.others)
+        if (q.cta == ci) return true;
+    }
+  return false;
+}
+
 void DwfBranchUnit::settle(Cta& c, uint32_t blocking_slot) {
   for (;;) {
     for (size_t i = 0; i < c.pending.size(); ++i) {
@@ -290,10 +388,7 @@ void DwfBranchUnit::settle(Cta& c, uint32_t blocking_slot) {
     if (c.gathered.empty()) return;
     // Threads gathered at a CTA barrier wait until no warp of the CTA can
     // issue any more (normally: every live thread is there).
-    for (uint32_t t : c.slots) {
-      const sm::WarpSlot& w = slots_[t];
-      if (t != blocking_slot && w.state == SlotState::Running && !w.blocked) return;
-    }
+    if (can_issue(c, blocking_slot)) return;
     release_gathered(c);
   }
 }
