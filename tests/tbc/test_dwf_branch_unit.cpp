@@ -101,7 +101,8 @@ struct Harness {
   std::vector<ThreadMask> exited;
   std::vector<const Kernel*> kernel_of;
 
-  Harness(uint32_t slots, uint32_t warp_size, bool wb) : unit(slots, warp_size, wb), exited(8), kernel_of(8) {}
+  Harness(uint32_t slots, uint32_t warp_size, bool wb, DwfBranchUnit::Pool pool = DwfBranchUnit::Pool::Cta)
+      : unit(slots, warp_size, wb, 0, pool), exited(8), kernel_of(8) {}
 
   void start(uint32_t cta, const Kernel& k, uint32_t threads, std::vector<uint32_t> slots) {
     kernel_of[cta] = &k;
@@ -112,6 +113,20 @@ struct Harness {
     BOOST_REQUIRE(w.state == SlotState::Running);
     if (r.control == Control::Exit) exited[w.cta] |= r.taken;
     unit.executed(s, kernel_of[w.cta]->prog.code[w.pc], r, exited[w.cta]);
+  }
+  // A warp holding threads of several CTAs (SM pool): `r[k]` is part k's
+  // result (part 0 = slot(s).cta, part k = slot(s).others[k - 1]).
+  void exec_parts(uint32_t s, const std::vector<StepResult>& r) {
+    const simt::sm::WarpSlot& w = unit.slot(s);
+    BOOST_REQUIRE(w.state == SlotState::Running);
+    BOOST_REQUIRE(r.size() == 1 + w.others.size());
+    std::vector<simt::sm::PartStep> parts;
+    for (size_t k = 0; k < r.size(); ++k) {
+      const uint32_t cta = k == 0 ? w.cta : w.others[k - 1].cta;
+      if (r[k].control == Control::Exit) exited[cta] |= r[k].taken;
+      parts.push_back(simt::sm::PartStep{cta, &r[k], &exited[cta]});
+    }
+    unit.executed_parts(s, kernel_of[w.cta]->prog.code[w.pc], parts);
   }
   const simt::sm::WarpSlot& slot(uint32_t s) const { return unit.slot(s); }
 };
@@ -164,6 +179,81 @@ BOOST_AUTO_TEST_CASE(diverged_threads_of_two_warps_merge_into_full_warps) {
   BOOST_TEST(h.slot(1).pc == kJoin);
   BOOST_TEST(h.slot(1).mask == mask_of({2, 3, 4, 5}));
   BOOST_TEST(h.slot(1).version != v1b);
+}
+
+// dwf.pool = sm: two CTAs of one warp each diverge on mirrored lanes. Each
+// side of one CTA fills the other CTA's free lanes, so the SM runs two full
+// warps of both CTAs; they move on as one warp, regroup at the join and
+// retire both CTAs when every thread exited.
+BOOST_AUTO_TEST_CASE(sm_pool_merges_threads_of_two_ctas) {
+  auto k = diamond();
+  Harness h(2, 4, false, DwfBranchUnit::Pool::Sm);
+  BOOST_TEST(h.unit.mixes_ctas());
+  h.start(0, *k, 4, {0});
+  h.start(1, *k, 4, {1});
+  h.exec(0, next());
+  h.exec(1, next());
+  // CTA 0: lanes 0,1 go to ELSE, 2,3 fall through; slot 1 is busy, so the
+  // fall-through side waits for a slot.
+  h.exec(0, branch(mask_of({0, 1}), kElse));
+  BOOST_TEST(h.slot(0).mask == mask_of({0, 1}));
+  BOOST_TEST(h.unit.overflow_warps(0) == 1u);
+  // CTA 1 mirrored: its slot frees for CTA 0's waiting warp, and each of its
+  // sides joins the CTA 0 warp at the same PC on the free lanes.
+  h.exec(1, branch(mask_of({2, 3}), kElse));
+  BOOST_TEST(h.slot(0).pc == kElse);
+  BOOST_TEST(h.slot(0).cta == 0u);
+  BOOST_TEST(h.slot(0).mask == mask_of({0, 1}));
+  BOOST_TEST_REQUIRE(h.slot(0).others.size() == 1u);
+  BOOST_TEST(h.slot(0).others[0].cta == 1u);
+  BOOST_TEST(h.slot(0).others[0].mask == mask_of({2, 3}));
+  BOOST_TEST(h.slot(1).pc == kThen);
+  BOOST_TEST(h.slot(1).cta == 0u);  // CTA 0's warp took CTA 1's free slot
+  BOOST_TEST(h.slot(1).mask == mask_of({2, 3}));
+  BOOST_TEST_REQUIRE(h.slot(1).others.size() == 1u);
+  BOOST_TEST(h.slot(1).others[0].mask == mask_of({0, 1}));
+  BOOST_TEST(h.unit.counts().cross_cta_merges == 4u);
+  BOOST_TEST(h.unit.overflow_warps(0) == 0u);
+  BOOST_TEST(h.unit.priority(0) == 4u);  // majority counts both CTAs' threads
+
+  // A plain advance keeps the two parts together and the version.
+  const uint32_t v0 = h.slot(0).version;
+  h.exec_parts(0, {next(), next()});
+  BOOST_TEST(h.slot(0).pc == kJoin);
+  BOOST_TEST(h.slot(0).others.size() == 1u);
+  BOOST_TEST(h.slot(0).version == v0);
+  // The other warp jumps to the join, where slot 0's lanes are all taken:
+  // it stays a warp of its own (in its slot).
+  h.exec_parts(1, {next(), next()});
+  h.exec_parts(1, {branch(mask_of({2, 3}), kJoin), branch(mask_of({0, 1}), kJoin)});
+  BOOST_TEST(h.slot(1).pc == kJoin);
+  BOOST_TEST(h.slot(1).mask.count() + h.slot(1).others[0].mask.count() == 4u);
+  // Exits: each CTA retires when all its threads exited, wherever they ran.
+  h.exec_parts(0, {next(), next()});
+  h.exec_parts(0, {exit_of(mask_of({0, 1})), exit_of(mask_of({2, 3}))});
+  BOOST_TEST((h.slot(0).state == SlotState::Waiting));
+  BOOST_TEST((h.slot(1).state == SlotState::Running));
+  h.exec_parts(1, {next(), next()});
+  h.exec_parts(1, {exit_of(mask_of({2, 3})), exit_of(mask_of({0, 1}))});
+  BOOST_TEST((h.slot(0).state == SlotState::Retired));
+  BOOST_TEST((h.slot(1).state == SlotState::Retired));
+}
+
+// A warp of one CTA never takes threads of another with dwf.pool = cta.
+BOOST_AUTO_TEST_CASE(cta_pool_keeps_ctas_apart) {
+  auto k = diamond();
+  Harness h(2, 4, false);
+  BOOST_TEST(!h.unit.mixes_ctas());
+  h.start(0, *k, 4, {0});
+  h.start(1, *k, 4, {1});
+  h.exec(0, next());
+  h.exec(1, next());
+  h.exec(0, branch(mask_of({0, 1}), kElse));
+  h.exec(1, branch(mask_of({2, 3}), kElse));
+  for (uint32_t s : {0u, 1u}) BOOST_TEST(h.slot(s).others.empty());
+  BOOST_TEST(h.unit.counts().cross_cta_merges == 0u);
+  BOOST_TEST(h.unit.overflow_warps(0) == 1u);
+  BOOST_TEST(h.unit.overflow_warps(1) == 1u);
 }
 
 // Threads whose lanes are taken in every warp at the target form new warps;
