@@ -373,13 +373,18 @@ void DwfBranchUnit::branch(uint32_t s, const ThreadMask& live, uint32_t pc, cons
   // each outcome joins the pool at its PC.
   vacate(s);
   fill_from_overflow(c);
+  join_outcomes(c, taken, fall, pc, r.target, s);
+}
+
+void DwfBranchUnit::join_outcomes(Cta& c, const ThreadMask& taken, const ThreadMask& fall, uint32_t pc,
+                                  uint32_t target, uint32_t prefer) {
   if (taken.any()) {
-    const ThreadMask g = arrive(c, r.target, taken);
-    if (g.any()) merge(c, g, r.target, s);
+    const ThreadMask g = arrive(c, target, taken);
+    if (g.any()) merge(c, g, target, prefer);
   }
   if (fall.any()) {
     const ThreadMask g = arrive(c, pc + 1, fall);
-    if (g.any()) merge(c, g, pc + 1, s);
+    if (g.any()) merge(c, g, pc + 1, prefer);
   }
 }
 
@@ -529,15 +534,7 @@ void DwfBranchUnit::executed_parts(uint32_t s, const ptx::Instr&, const std::vec
         if (wb_ && l.mask.any() && !c.warps[l.mask.first() / warp_size_].diverged)
           throw std::logic_error("DwfBranchUnit: a coherent static warp in a warp of several CTAs");
         const ThreadMask taken = l.mask & l.r->taken;
-        const ThreadMask fall = l.mask.minus(taken);
-        if (taken.any()) {
-          const ThreadMask g = arrive(c, r.target, taken);
-          if (g.any()) merge(c, g, r.target, s);
-        }
-        if (fall.any()) {
-          const ThreadMask g = arrive(c, pc + 1, fall);
-          if (g.any()) merge(c, g, pc + 1, s);
-        }
+        join_outcomes(c, taken, l.mask.minus(taken), pc, r.target, s);
       }
       break;
     case Control::Barrier:

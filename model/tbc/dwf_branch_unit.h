@@ -10,19 +10,31 @@
 //           arrived, and resumes there as its static warp.
 //
 // Model (and where it simplifies the hardware):
-//  * Merging is within one CTA (the executor runs one CTA's threads at a
-//    time; shared memory is per CTA). A thread keeps its home lane
-//    t % warp_size, so a warp holds at most one thread per lane and no
-//    register moves between lanes.
-//  * The warp pool. A warp is {PC, threads}. The CTA's warps live in the
+//  * A thread keeps its home lane t % warp_size, so a warp holds at most one
+//    thread per lane and no register moves between lanes.
+//  * The warp pool. A warp is {PC, threads}. Each CTA launches into the
 //    issue slots it was given (static warp i starts in warp_slots[i]); a
 //    slot whose warp dissolved is Waiting until a warp is placed in it. The
 //    hardware's warp pool has an entry for every warp it can form; ours is
-//    bounded by the CTA's slots, so warps that find no free slot wait in a
-//    per-CTA overflow list (still part of the pool: later threads merge into
-//    them) and take the next slot that becomes Waiting, oldest first. At a
-//    branch the executing warp's slot is freed before its threads are
-//    placed, so with overflow pending the slots rotate between warps.
+//    bounded by the slots, so warps that find no free slot wait in an
+//    overflow list (still part of the pool: later threads merge into them)
+//    and take the next slot that becomes Waiting, oldest first. At a branch
+//    the executing warp's slot is freed before its threads are placed, so
+//    with overflow pending the slots rotate between warps. Pool::Cta (the
+//    default): threads merge within their CTA, a CTA's warps use its slots
+//    and its own overflow list and LUT. Pool::Sm (Fung et al.'s pool,
+//    GPGPU-Sim keys warps by PC alone): threads of every CTA of a kernel on
+//    the SM merge, so a warp may hold parts of several CTAs (WarpSlot::
+//    others; the issue stage runs each part on its CTA, executed_parts());
+//    warps take a Waiting slot of their own CTA first, else any of a CTA of
+//    their kernel (the issue stage fetches the reserving CTA's program); one
+//    overflow list and one LUT per kernel serve the SM. Barrier, warp-sync
+//    and warp-barrier bookkeeping stays per CTA. Threads gathered at a CTA
+//    barrier go only to their CTA's slots (they block there, and a slot
+//    must not leave with a blocked warp of another CTA); their release also
+//    waits while the CTA has threads in the overflow list. When a CTA
+//    retires, warps of other CTAs in its slots move to another Waiting slot
+//    of their kernel or to the overflow list (they refetch).
 //  * Straight-line code (Next, Exit, Barrier) keeps a warp's threads. At any
 //    branch (uniform or not) the warp's live threads split by outcome; each
 //    group joins the pool at its PC thread by thread: first the warp that
@@ -189,6 +201,9 @@ class DwfBranchUnit final : public sm::BranchUnit {
   uint32_t kernel_entry(const sm::BranchKernel& k);
   void advance(uint32_t s, const ThreadMask& live, uint32_t next);
   void branch(uint32_t s, const ThreadMask& live, uint32_t pc, const func::StepResult& r);
+  // A branch's outcomes join the pool: `taken` at `target`, `fall` at pc + 1.
+  void join_outcomes(Cta& c, const ThreadMask& taken, const ThreadMask& fall, uint32_t pc, uint32_t target,
+                     uint32_t prefer);
   void check_warp_sync(const Cta& c, const ThreadMask& m, uint32_t pc) const;
   void recheck_after_exit(Cta& c);
   void retire(Cta& c);

@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -68,6 +71,23 @@ inline StatsRun run_with_stats(const std::string& args, const std::filesystem::p
     r.stats = nlohmann::json::parse(f);
   }
   return r;
+}
+
+// A file of 32-bit words (a manifest's output buffer); empty if missing.
+inline std::vector<uint32_t> read_words(const std::filesystem::path& p) {
+  const std::string bytes = slurp(p);
+  std::vector<uint32_t> v(bytes.size() / 4);
+  std::memcpy(v.data(), bytes.data(), v.size() * 4);
+  return v;
+}
+
+// Indices i where v[i] != expected(i) (all of them if v has the wrong size).
+inline std::vector<uint32_t> mismatches(const std::vector<uint32_t>& v, uint32_t words,
+                                        const std::function<uint32_t(uint32_t)>& expected) {
+  std::vector<uint32_t> bad;
+  for (uint32_t i = 0; i < words; ++i)
+    if (i >= v.size() || v[i] != expected(i)) bad.push_back(i);
+  return bad;
 }
 
 }  // namespace simt::test
