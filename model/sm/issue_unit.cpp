@@ -454,10 +454,11 @@ void IssueUnit::resync_cta(uint32_t ci) {
 
 // Runs `in` on every CTA part of the warp in `ws` (one part unless the
 // branch unit mixes CTAs): parts_[k] gets the part's live and active threads
-// and the executor's result.
-inline void IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
+// and the executor's result; the totals are over all parts.
+inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
   const size_t n = 1 + ws.others.size();
   if (parts_.size() < n) parts_.resize(n);
+  PartTotals t;
   for (size_t k = 0; k < n; ++k) {
     PartRun& q = parts_[k];
     q.cta = k == 0 ? ws.cta : ws.others[k - 1].cta;
@@ -478,7 +479,12 @@ inline void IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint6
     kc.exec->step(cta, kc.env, ws.pc, q.mask, q.r);
     if (q.r.control == func::Control::Fault) fault(c, ws.pc, q.r.fault);
     if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
+    t.lanes += q.mask.count();
+    t.active += q.active.count();
+    t.active_bits |= lanes_of(q.active);
+    if (tracing_ || wt_) t.mask_bits |= lanes_of(q.mask);
   }
+  return t;
 }
 
 // Register reservations of the packet's instruction, one per CTA part; the
@@ -510,15 +516,8 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   Cta& c = ctas_[ws.cta];
   const KernelContext& k = *c.info->kernel;
   const ptx::Instr& in = k.prog->code[pc];
-  run_parts(ws, in, now);
-  uint32_t lanes = 0, active_count = 0;
-  uint64_t lane_bits = 0, mask_bits = 0;
-  for (size_t i = 0; i < nparts; ++i) {
-    lanes += parts_[i].mask.count();
-    active_count += parts_[i].active.count();
-    lane_bits |= lanes_of(parts_[i].active);
-    if (tracing_ || wt_) mask_bits |= lanes_of(parts_[i].mask);
-  }
+  const PartTotals totals = run_parts(ws, in, now);
+  const uint32_t lanes = totals.lanes;
   const func::StepResult& r = parts_[0].r;
 
   if (!ideal_fetch_) {
@@ -535,9 +534,9 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
   count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
   if (tracing_) {
     trace_.issued_warp[s] = static_cast<int32_t>(wi);
-    trace_.active_mask[s] = mask_bits;
+    trace_.active_mask[s] = totals.mask_bits;
   }
-  if (wt_) trace_issue(s, wi, pc, mask_bits, now);
+  if (wt_) trace_issue(s, wi, pc, totals.mask_bits, now);
 
   // The packet for the pipe: the latch holds it until the pipe accepts.
   const PipeKind pk = pipe_of(in.cls);
@@ -551,8 +550,8 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
     p.pc = pc;
     p.instr = &in;
     p.active = parts_[0].active;
-    p.lanes = lane_bits;
-    p.active_lanes = active_count;
+    p.lanes = totals.active_bits;
+    p.active_lanes = totals.active;
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;
     p.long_latency = long_latency;

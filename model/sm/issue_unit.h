@@ -299,7 +299,11 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool drain_latches(uint64_t now);
   bool send_credits();
   void release_barriers(Cta& c);
-  void run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
+  struct PartTotals {
+    uint32_t lanes = 0, active = 0;                // live threads, those whose guard holds
+    uint64_t active_bits = 0, mask_bits = 0;       // their lanes (mask_bits only while tracing)
+  };
+  PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
   void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
   void finish_cta(uint32_t ci);
   // Scoreboard checks of every CTA part of slot `ws` for `du`.

@@ -5,7 +5,9 @@
 // for one of the CTA's two slots; with extra slots they issue, so the SM
 // has more warps to hide latency with. Results stay verified, and DWF's
 // pathologies (seed 001 §2.3) still show against PDOM: lower SIMD
-// efficiency and more warp instructions for the same work.
+// efficiency and more warp instructions for the same work. The SM-wide
+// pool (dwf.pool = sm) fills warps with threads of other CTAs and keeps the
+// pathologies too.
 #define BOOST_TEST_MODULE dwf_pool
 #include <boost/test/unit_test.hpp>
 
@@ -69,4 +71,24 @@ BOOST_AUTO_TEST_CASE(extra_slots_never_exceed_the_sms_warp_slots) {
   const nlohmann::json s = run("dwf", "--set dwf.extra_slots=100", "clamped");
   BOOST_TEST(resident_warps(s) <= 32.0);
   BOOST_TEST(resident_warps(s) > 16.0);
+}
+
+// dwf.pool = sm on two SMs, so each holds three nqueens CTAs whose threads
+// merge: warps fill up far better than in per-CTA pools, but the pathologies
+// of seed 001 §2.3 stay against PDOM: lower SIMD efficiency (starvation
+// eddies), more warp instructions, more memory pipeline stalls (regrouped
+// threads coalesce worse), and more cycles.
+BOOST_AUTO_TEST_CASE(sm_pool_fills_warps_but_keeps_dwfs_pathologies_on_nqueens) {
+  const std::string two_sms = "--set gpu.num_sms=2";
+  const nlohmann::json pdom = run("pdom", two_sms, "pdom_2sm");
+  const nlohmann::json cta = run("dwf", two_sms, "dwf_cta_2sm");
+  const nlohmann::json sm = run("dwf", two_sms + " --config " + kConfigs + "/dwf-sm-pool.toml", "dwf_sm_2sm");
+  BOOST_TEST(sm["memory_checksum"] == pdom["memory_checksum"]);
+  BOOST_TEST(counter_sum(sm, ".dwf_cross_cta_merges") > 0u);
+  BOOST_TEST(simd(sm) > simd(cta) + 0.05);
+  BOOST_TEST(warp_instr(sm) < warp_instr(cta));
+  BOOST_TEST(simd(sm) < simd(pdom));
+  BOOST_TEST(warp_instr(sm) > warp_instr(pdom));
+  BOOST_TEST(sm["memory_pipeline_stalls"].get<uint64_t>() > 2 * pdom["memory_pipeline_stalls"].get<uint64_t>());
+  BOOST_TEST(cycles(sm) > cycles(pdom));
 }
