@@ -455,9 +455,10 @@ void IssueUnit::resync_cta(uint32_t ci) {
 // Runs `in` on every CTA part of the warp in `ws` (one part unless the
 // branch unit mixes CTAs): parts_[k] gets the part's live and active threads
 // and the executor's result; the totals are over all parts.
+template <bool Mixed>
 inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
-  const size_t n = 1 + ws.others.size();
-  if (parts_.size() < n) parts_.resize(n);
+  const size_t n = Mixed ? 1 + ws.others.size() : 1;
+  if (Mixed && parts_.size() < n) parts_.resize(n);
   PartTotals t;
   for (size_t k = 0; k < n; ++k) {
     PartRun& q = parts_[k];
@@ -489,8 +490,9 @@ inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx:
 
 // Register reservations of the packet's instruction, one per CTA part; the
 // write-back returns them by ticket.
+template <bool Mixed>
 inline void IssueUnit::reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p) {
-  const size_t n = 1 + branch_->slot(wi).others.size();
+  const size_t n = Mixed ? 1 + branch_->slot(wi).others.size() : 1;
   p.ticket = tickets_.alloc();
   Reservation& res = tickets_[p.ticket];
   res.warp = wi;
@@ -509,14 +511,20 @@ inline void IssueUnit::reserve_parts(uint32_t wi, const ptx::DefUse& du, bool lo
 }
 
 void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
+  if (branch_->slot(wi).others.empty()) execute_warp<false>(s, wi, now);
+  else execute_warp<true>(s, wi, now);
+}
+
+template <bool Mixed>
+void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
   Warp& w = warps_[wi];
   const WarpSlot& ws = branch_->slot(wi);
   const uint32_t pc = ws.pc;
-  const size_t nparts = 1 + ws.others.size();
+  const size_t nparts = Mixed ? 1 + ws.others.size() : 1;
   Cta& c = ctas_[ws.cta];
   const KernelContext& k = *c.info->kernel;
   const ptx::Instr& in = k.prog->code[pc];
-  const PartTotals totals = run_parts(ws, in, now);
+  const PartTotals totals = run_parts<Mixed>(ws, in, now);
   const uint32_t lanes = totals.lanes;
   const func::StepResult& r = parts_[0].r;
 
@@ -579,7 +587,7 @@ void IssueUnit::execute(uint32_t s, uint32_t wi, uint64_t now) {
         p.accesses.push_back(a);
       }
     }
-    reserve_parts(wi, du, long_latency, p);
+    reserve_parts<Mixed>(wi, du, long_latency, p);
     if (long_latency) {
       ++w.long_pending;
       policies_[s]->on_long_latency(wi);

@@ -296,6 +296,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool send_done();
   void schedule(uint32_t s, uint64_t now);
   void execute(uint32_t s, uint32_t w, uint64_t now);
+  // Mixed: the warp holds threads of several CTAs (compiled apart so that
+  // the one-CTA case keeps a loop of one).
+  template <bool Mixed> void execute_warp(uint32_t s, uint32_t w, uint64_t now);
   bool drain_latches(uint64_t now);
   bool send_credits();
   void release_barriers(Cta& c);
@@ -303,8 +306,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint32_t lanes = 0, active = 0;                // live threads, those whose guard holds
     uint64_t active_bits = 0, mask_bits = 0;       // their lanes (mask_bits only while tracing)
   };
-  PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
-  void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
+  template <bool Mixed> PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
+  template <bool Mixed> void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
   void finish_cta(uint32_t ci);
   // Scoreboard checks of every CTA part of slot `ws` for `du`.
   Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
