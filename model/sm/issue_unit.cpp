@@ -603,15 +603,26 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
   // a join would otherwise be judged against the merged entry's threads
   // and stay closed while its warps' slots are refilled).
   if (r.control == func::Control::Barrier) {
-    if (nparts > 1)
-      throw std::logic_error(std::string(name()) + ": the " + branch_->name() +
-                             " branch unit let a warp with threads of several CTAs reach a CTA barrier");
-    if (r.bar_id >= kNumBarriers) {
-      func::Fault f;
-      f.tid = parts_[0].mask.first();
-      f.message = "barrier id " + std::to_string(r.bar_id) + " out of range (0-15)";
-      fault(c, pc, f);
+    for (size_t i = 0; i < nparts; ++i) {
+      const PartRun& q = parts_[i];
+      if (q.r.bar_id >= kNumBarriers) {
+        func::Fault f;
+        f.tid = q.mask.first();
+        f.message = "barrier id " + std::to_string(q.r.bar_id) + " out of range (0-15)";
+        fault(ctas_[q.cta], pc, f);
+      }
+      // A warp of several CTAs (DWF's SM pool) only passes a bar.arrive
+      // (DWF gathers threads at a waiting barrier per CTA): each part
+      // arrives at its own CTA's barrier with its live threads.
+      if (nparts == 1) continue;
+      if (!q.r.bar_arrive)
+        throw std::logic_error(std::string(name()) + ": the " + branch_->name() +
+                               " branch unit let a warp with threads of several CTAs wait at a CTA barrier");
+      ctas_[q.cta].barriers.arrive(q.r, q.mask.count());
+      release_barriers(ctas_[q.cta]);
     }
+  }
+  if (r.control == func::Control::Barrier && nparts == 1) {
     c.barriers.arrive(r, branch_->barrier_weight(wi, c.state->exited()));
     if (!r.bar_arrive) {
       w.barrier = static_cast<int>(r.bar_id);
@@ -623,7 +634,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
       policies_[wi % p_.schedulers]->on_long_latency(wi);
     }
     release_barriers(c);
-  } else {
+  } else if (r.control != func::Control::Barrier) {
     for (size_t i = 0; i < nparts; ++i)
       if (parts_[i].r.control == func::Control::Exit && parts_[i].r.taken.any()) release_barriers(ctas_[parts_[i].cta]);
   }
@@ -637,8 +648,22 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
     branch_->executed_parts(wi, in, part_steps_);
   }
   if (!released_.empty()) {
-    branch_->barrier_released(cta, released_);
+    const uint32_t first = released_cta_[0];
+    if (std::all_of(released_cta_.begin(), released_cta_.end(), [&](uint32_t x) { return x == first; })) {
+      branch_->barrier_released(first, released_);
+    } else {  // a warp with threads of several CTAs completed barriers of more than one
+      std::vector<uint32_t> ctas = released_cta_;
+      std::sort(ctas.begin(), ctas.end());
+      ctas.erase(std::unique(ctas.begin(), ctas.end()), ctas.end());
+      for (uint32_t rc : ctas) {
+        std::vector<uint32_t> slots;
+        for (size_t i = 0; i < released_.size(); ++i)
+          if (released_cta_[i] == rc) slots.push_back(released_[i]);
+        branch_->barrier_released(rc, slots);
+      }
+    }
     released_.clear();
+    released_cta_.clear();
   }
   const uint32_t depth = branch_->take_max_depth();
   if (depth > kernel_max_depth_) kernel_max_depth_ = depth;

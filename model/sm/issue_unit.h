@@ -358,6 +358,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::vector<Warp> warps_;
   std::vector<Cta> ctas_;
   std::vector<uint32_t> released_;  // slots a barrier released during execute(), for the branch unit
+  std::vector<uint32_t> released_cta_;  // and the CTA of each
   // Sets kept so that a cycle visits only the warps it can concern, not
   // every slot: the live warps of each scheduler; the warps that may want
   // fetch credits (a superset: send_credits drops those that do not); the

@@ -180,6 +180,7 @@ void IssueUnit::release_barriers(Cta& c) {
       branch_->set_blocked(wi, false);
       policies_[wi % p_.schedulers]->on_wakeup(wi);
       released_.push_back(wi);
+      released_cta_.push_back(ci);
     });
   }, branch_->barrier_participants(ci, cta.exited(), live));
 }

@@ -503,9 +503,12 @@ void DwfBranchUnit::executed_parts(uint32_t s, const ptx::Instr&, const std::vec
   Cta& first = ctas_[lives_[0].cta];
   snapshot(first);
   const func::StepResult& r = *lives_[0].r;
+  if (r.control == Control::Barrier && !r.bar_arrive)
+    throw std::logic_error("DwfBranchUnit: a warp of several CTAs reached a waiting CTA barrier");
   switch (r.control) {
     case Control::Next:
-    case Control::Exit: {
+    case Control::Exit:
+    case Control::Barrier: {  // bar.arrive: the issue stage counted each part at its CTA's barrier
       // Each part's live threads arrive at pc + 1 in their CTA (arrive()
       // refuses a PC past the end); those that go on stay one warp.
       PoolWarp keep;
@@ -537,8 +540,6 @@ void DwfBranchUnit::executed_parts(uint32_t s, const ptx::Instr&, const std::vec
         join_outcomes(c, taken, l.mask.minus(taken), pc, r.target, s);
       }
       break;
-    case Control::Barrier:
-      throw std::logic_error("DwfBranchUnit: a warp of several CTAs reached a CTA barrier");
     case Control::Call:
     case Control::Ret:
       throw kernel_fault(where(first, pc) + ": the " + std::string(name()) + " branch unit cannot follow calls and returns");
