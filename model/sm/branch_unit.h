@@ -33,8 +33,9 @@
 //  * Units that mix CTAs (mixes_ctas(): DWF's SM-wide pool) may put threads
 //    of several CTAs of one kernel into one warp (slot(s).others, lanes
 //    t % warp_size disjoint across parts) and a CTA's warp into a slot that
-//    another CTA reserved; such a warp executes with executed_parts(). A
-//    warp that executes a CTA barrier holds threads of one CTA only.
+//    another CTA reserved; such a warp executes with executed_parts(). It
+//    may pass a bar.arrive (each part counts at its CTA's barrier); a warp
+//    that waits at a CTA barrier holds threads of one CTA only.
 //
 // A unit is plain C++ (no SystemC), testable on its own.
 #pragma once
