@@ -1,6 +1,7 @@
 #include "gpu/core_factory.h"
 
 #include "config/param_registry.h"
+#include "gpu/machine_config.h"
 #include "sm/pdom_branch_unit.h"
 #include "tbc/dwf_branch_unit.h"
 #include "tbc/tbc_branch_unit.h"
@@ -84,6 +85,11 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
     };
   }
   return std::make_unique<sm::Sm>(name.c_str(), p, std::move(tech), stats, id, waveform, warp_trace);
+}
+
+std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& stats, uint32_t id,
+                                    trace::Waveform* waveform, trace::WarpTrace* warp_trace) {
+  return make_sm(cfg.sm, cfg.technique, stats, id, waveform, warp_trace);
 }
 
 }  // namespace simt::gpu

@@ -23,6 +23,8 @@ namespace simt::trace { class Waveform; class WarpTrace; }
 
 namespace simt::gpu {
 
+struct MachineConfig;
+
 struct TechniqueParams {
   std::string reconvergence = "pdom";    // sm.reconvergence
   bool likely_convergence = false;       // sm.likely_convergence (pdom, tbc)
@@ -47,9 +49,14 @@ const std::vector<std::string>& branch_unit_names();
 // `issue.warp_size` threads.
 std::unique_ptr<sm::BranchUnit> make_branch_unit(const TechniqueParams& t, const sm::IssueParams& issue);
 
-// SM `id` of the machine: the baseline netlist plus the technique's branch
-// unit and blocks. `waveform` and `warp_trace` may be null.
+// The SIMT SM `id`: the baseline netlist plus the technique's branch unit
+// and blocks. `waveform` and `warp_trace` may be null.
 std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t, stats::Registry& stats,
                                 uint32_t id, trace::Waveform* waveform, trace::WarpTrace* warp_trace);
+
+// Core `id` of the machine, as the GPU top binds it (sm/core.h). Today
+// every machine's core is the SIMT SM.
+std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& stats, uint32_t id,
+                                    trace::Waveform* waveform, trace::WarpTrace* warp_trace);
 
 }  // namespace simt::gpu

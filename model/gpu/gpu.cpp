@@ -26,11 +26,11 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
   memory_port_.socket.bind(memory_socket);  // hierarchical: the port's socket is the GPU's
   // Crossbar sources: 2*i is SM i's L1I, 2*i+1 its L1D.
   for (uint32_t i = 0; i < cfg.num_sms; ++i) {
-    auto s = make_sm(cfg_.sm, cfg_.technique, stats, i, waveform, warp_trace);
-    dispatcher_.launch(i).bind(s->issue.launch);
-    s->issue.done.bind(dispatcher_.done(i));
-    s->l1i.down.socket.bind(xbar_.source_port(2 * i).socket);
-    s->l1d.down.socket.bind(xbar_.source_port(2 * i + 1).socket);
+    auto s = make_core(cfg_, stats, i, waveform, warp_trace);
+    dispatcher_.launch(i).bind(s->launch_socket());
+    s->done_socket().bind(dispatcher_.done(i));
+    s->instruction_port().socket.bind(xbar_.source_port(2 * i).socket);
+    s->data_port().socket.bind(xbar_.source_port(2 * i + 1).socket);
     sms_.push_back(std::move(s));
   }
   for (uint32_t p = 0; p < cfg.dram.channels; ++p) {
@@ -50,9 +50,9 @@ uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const 
   dispatcher_.start_kernel(std::move(kernel), cta);
   if (waveform_) waveform_->kick();
   simulate(dispatcher_.ctas_done(), kernel_ctas);  // returns when every block is idle
-  for (const auto& s : sms_) s->issue.rethrow_fault();
+  for (const auto& s : sms_) s->rethrow_fault();
   // Units that went idle early still get their time series up to the end.
-  for (const auto& s : sms_) s->issue.sample_until(util::now_cycle());
+  for (const auto& s : sms_) s->sample_until(util::now_cycle());
   if (!dispatcher_.kernel_finished())
     throw kernel_fault("the timing simulation stopped with " + std::to_string(dispatcher_.ctas_done()) +
                        " CTAs done and the kernel unfinished (every block idle: a deadlock)");
@@ -61,7 +61,7 @@ uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const 
 
 uint32_t Gpu::take_max_stack_depth() {
   uint32_t depth = 0;
-  for (const auto& s : sms_) depth = std::max(depth, s->issue.take_max_stack_depth());
+  for (const auto& s : sms_) depth = std::max(depth, s->take_max_stack_depth());
   return depth;
 }
 

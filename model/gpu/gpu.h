@@ -15,7 +15,7 @@
 #include "mem/cache_module.h"
 #include "mem/crossbar.h"
 #include "mem/dram_module.h"
-#include "sm/sm.h"
+#include "sm/core.h"
 #include "stats/stats.h"
 
 namespace simt::trace { class Waveform; class WarpTrace; class Progress; }
@@ -58,7 +58,7 @@ class Gpu : public sc_core::sc_module {
   trace::Waveform* waveform_;
   trace::Progress* progress_;
   CtaDispatchUnit dispatcher_;
-  std::vector<std::unique_ptr<sm::Sm>> sms_;
+  std::vector<std::unique_ptr<sm::Core>> sms_;
   mem::Crossbar xbar_;
   std::vector<std::unique_ptr<mem::CacheModule>> l2_;
   mem::DramModule dram_;

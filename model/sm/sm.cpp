@@ -51,7 +51,7 @@ std::string sm_name(uint32_t id) { return "sm" + std::to_string(id); }
 
 Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, stats::Registry& stats,
        uint32_t id, trace::Waveform* wf, trace::WarpTrace* wt)
-    : sc_core::sc_module(name),
+    : Core(name),
       issue("issue", p.issue, std::move(technique.branch), stats, sm_name(id), id, wf, wt),
       fetch("fetch", p.fetch, p.issue.max_warps, stats, sm_name(id) + ".fetch", wf),
       decode("decode", p.decode, stats, sm_name(id) + ".decode", wf),

@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "mem/cache_module.h"
+#include "sm/core.h"
 #include "sm/decode_unit.h"
 #include "sm/exec_pipe.h"
 #include "sm/fetch_unit.h"
@@ -54,7 +55,7 @@ struct SmTechnique {
   std::function<std::vector<std::unique_ptr<sc_core::sc_module>>(Sm&)> add_blocks;
 };
 
-class Sm : public sc_core::sc_module {
+class Sm : public Core {
  public:
   // `waveform` and `warp_trace` may be null (no VCD, no --trace-warps); the
   // blocks create their VCD signals from `waveform` under their stats names.
@@ -74,6 +75,15 @@ class Sm : public sc_core::sc_module {
   // Forces the trace_/lane_activity() data on (tests); a waveform turns it
   // on by itself for the blocks whose signals it records.
   void set_tracing(bool on);
+
+  // Core (sm/core.h).
+  LaunchTarget& launch_socket() override { return issue.launch; }
+  DoneInitiator& done_socket() override { return issue.done; }
+  mem::MemRequester& instruction_port() override { return l1i.down; }
+  mem::MemRequester& data_port() override { return l1d.down; }
+  void rethrow_fault() const override { issue.rethrow_fault(); }
+  void sample_until(uint64_t now) override { issue.sample_until(now); }
+  uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }
 };
 
 }  // namespace simt::sm

@@ -1,0 +1,40 @@
+// An SM netlist as the GPU top sees it (gpu/gpu.cpp): its CTA launch and
+// done sockets to the CTA dispatcher, its instruction and data ports toward
+// the crossbar, and what the top asks of it when a kernel ends. The SIMT SM
+// (sm/sm.h) is one; other core types (seed 000's VWS SM) implement the same
+// interface, and gpu/core_factory picks one per machine.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+
+#include "mem/mem_port.h"
+#include "sm/packets.h"
+#include "util/packet_socket.h"
+
+namespace simt::sm {
+
+class Core : public sc_core::sc_module {
+ public:
+  using LaunchTarget = tlm::tlm_target_socket<32, util::PacketTypes<CtaLaunch>>;
+  using DoneInitiator = tlm::tlm_initiator_socket<32, util::PacketTypes<CtaDone>>;
+
+  explicit Core(sc_core::sc_module_name name) : sc_core::sc_module(name) {}
+
+  virtual LaunchTarget& launch_socket() = 0;      // CTA launches from the dispatcher
+  virtual DoneInitiator& done_socket() = 0;       // finished CTAs to the dispatcher
+  virtual mem::MemRequester& instruction_port() = 0;  // the L1I's side toward the crossbar
+  virtual mem::MemRequester& data_port() = 0;         // the L1D's side toward the crossbar
+
+  // After sc_start: rethrows a kernel fault or deadlock raised inside the
+  // simulation (SystemC would have turned it into an sc_report).
+  virtual void rethrow_fault() const = 0;
+  // Emits the time-series samples due up to `now` (the core may have gone idle early).
+  virtual void sample_until(uint64_t now) = 0;
+  // Deepest reconvergence stack since the last call (the run report's per-kernel value).
+  virtual uint32_t take_max_stack_depth() = 0;
+};
+
+}  // namespace simt::sm
