@@ -481,7 +481,6 @@ inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx:
     if (q.r.control == func::Control::Fault) fault(c, ws.pc, q.r.fault);
     if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
     t.lanes += q.mask.count();
-    t.active += q.active.count();
     t.active_bits |= lanes_of(q.active);
     if (tracing_ || wt_) t.mask_bits |= lanes_of(q.mask);
   }
@@ -559,7 +558,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
     p.instr = &in;
     p.active = parts_[0].active;
     p.lanes = totals.active_bits;
-    p.active_lanes = totals.active;
+    p.active_lanes = parts_[0].active.count();  // (counted only for pipe instructions)
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;
     p.long_latency = long_latency;
@@ -578,6 +577,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
       const PartRun& q = parts_[i];
       const func::CtaState& st = *ctas_[q.cta].state;
       p.other_parts.push_back(IssuePacket::Part{q.cta, st.threads(), st.local_bytes()});
+      p.active_lanes += q.active.count();
       p.is_load = p.is_load || q.r.is_load;
       p.is_store = p.is_store || q.r.is_store;
       p.is_atomic = p.is_atomic || q.r.is_atomic;

@@ -303,8 +303,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool send_credits();
   void release_barriers(Cta& c);
   struct PartTotals {
-    uint32_t lanes = 0, active = 0;                // live threads, those whose guard holds
-    uint64_t active_bits = 0, mask_bits = 0;       // their lanes (mask_bits only while tracing)
+    uint32_t lanes = 0;                        // live threads
+    uint64_t active_bits = 0, mask_bits = 0;   // lanes of those whose guard holds; of all (only while tracing)
   };
   template <bool Mixed> PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
   template <bool Mixed> void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
