@@ -611,30 +611,33 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
         f.message = "barrier id " + std::to_string(q.r.bar_id) + " out of range (0-15)";
         fault(ctas_[q.cta], pc, f);
       }
+    }
+    if (nparts == 1) {
+      c.barriers.arrive(r, branch_->barrier_weight(wi, c.state->exited()));
+      if (!r.bar_arrive) {
+        w.barrier = static_cast<int>(r.bar_id);
+        branch_->set_blocked(wi, true);
+        ++st_barrier_waits_;
+        // A warp waiting at a barrier is out of the running like one waiting
+        // on memory: a two-level policy must make room in its active set for
+        // the warps the barrier waits for.
+        policies_[wi % p_.schedulers]->on_long_latency(wi);
+      }
+      release_barriers(c);
+    } else {
       // A warp of several CTAs (DWF's SM pool) only passes a bar.arrive
       // (DWF gathers threads at a waiting barrier per CTA): each part
       // arrives at its own CTA's barrier with its live threads.
-      if (nparts == 1) continue;
-      if (!q.r.bar_arrive)
-        throw std::logic_error(std::string(name()) + ": the " + branch_->name() +
-                               " branch unit let a warp with threads of several CTAs wait at a CTA barrier");
-      ctas_[q.cta].barriers.arrive(q.r, q.mask.count());
-      release_barriers(ctas_[q.cta]);
+      for (size_t i = 0; i < nparts; ++i) {
+        const PartRun& q = parts_[i];
+        if (!q.r.bar_arrive)
+          throw std::logic_error(std::string(name()) + ": the " + branch_->name() +
+                                 " branch unit let a warp with threads of several CTAs wait at a CTA barrier");
+        ctas_[q.cta].barriers.arrive(q.r, q.mask.count());
+        release_barriers(ctas_[q.cta]);
+      }
     }
-  }
-  if (r.control == func::Control::Barrier && nparts == 1) {
-    c.barriers.arrive(r, branch_->barrier_weight(wi, c.state->exited()));
-    if (!r.bar_arrive) {
-      w.barrier = static_cast<int>(r.bar_id);
-      branch_->set_blocked(wi, true);
-      ++st_barrier_waits_;
-      // A warp waiting at a barrier is out of the running like one waiting
-      // on memory: a two-level policy must make room in its active set for
-      // the warps the barrier waits for.
-      policies_[wi % p_.schedulers]->on_long_latency(wi);
-    }
-    release_barriers(c);
-  } else if (r.control != func::Control::Barrier) {
+  } else {
     for (size_t i = 0; i < nparts; ++i)
       if (parts_[i].r.control == func::Control::Exit && parts_[i].r.taken.any()) release_barriers(ctas_[parts_[i].cta]);
   }

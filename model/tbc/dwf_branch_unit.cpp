@@ -458,15 +458,7 @@ void DwfBranchUnit::evict_foreign_warps(const Cta& c) {
     vacate(t);
     touch(t);
     Cta& owner = ctas_[e.cta];
-    uint32_t s = waiting_slot(owner, kNoSlot);
-    if (s != kNoSlot && owner_[s] == ci) s = kNoSlot;  // never into a slot that is leaving too
-    if (s == kNoSlot) {
-      for (uint32_t u : pool_slots_)
-        if (owner_[u] != ci && slots_[u].state == SlotState::Waiting && ctas_[owner_[u]].kernel == owner.kernel) {
-          s = u;
-          break;
-        }
-    }
+    const uint32_t s = waiting_slot(owner, kNoSlot, false, ci);  // never a slot that is leaving too
     if (s == kNoSlot) {
       sm_overflow_.push_back(std::move(e));
       ++*st_overflow_;

@@ -225,11 +225,13 @@ class DwfBranchUnit final : public sm::BranchUnit {
   void try_release_barrier(Cta& c, uint32_t w);
   bool try_release_sync(Cta& c, size_t i);
   ThreadMask sync_members(const Cta& c, uint32_t group, uint32_t pc) const;
-  uint32_t waiting_slot(const Cta& c, uint32_t prefer, bool own_only = false) const;
+  // A Waiting slot for a warp of `c`: `prefer` if usable, else one of c's,
+  // else (SM pool) one of a CTA of its kernel other than `leaving`.
+  uint32_t waiting_slot(const Cta& c, uint32_t prefer, bool own_only = false, uint32_t leaving = UINT32_MAX) const;
   uint32_t home_slot(const Cta& c, const ThreadMask& m) const { return c.slots[m.first() / warp_size_]; }
   bool can_merge_into(uint32_t cta, const ThreadMask& warp) const;
   uint64_t lanes(const ThreadMask& m) const;
-  uint64_t lanes(uint32_t cta, const ThreadMask& m, const std::vector<sm::WarpPart>& others) const;
+  uint64_t lanes(const ThreadMask& m, const std::vector<sm::WarpPart>& others) const;  // a warp of several parts
   // The pool's structures: per CTA, or the SM's (dwf.pool = sm).
   std::deque<PoolWarp>& overflow_of(Cta& c) { return sm_pool_ ? sm_overflow_ : c.overflow; }
   uint32_t& lut_of(Cta& c, uint32_t pc) { return sm_pool_ ? kernels_[c.kernel].lut[pc] : c.lut[pc]; }

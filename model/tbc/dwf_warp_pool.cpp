@@ -116,7 +116,7 @@ uint64_t DwfBranchUnit::lanes(const ThreadMask& m) const {
   return l;
 }
 
-uint64_t DwfBranchUnit::lanes(uint32_t, const ThreadMask& m, const std::vector<sm::WarpPart>& others) const {
+uint64_t DwfBranchUnit::lanes(const ThreadMask& m, const std::vector<sm::WarpPart>& others) const {
   uint64_t l = lanes(m);
   for (const sm::WarpPart& q : others) l |= lanes(q.mask);
   return l;
@@ -131,11 +131,12 @@ ThreadMask DwfBranchUnit::sync_members(const Cta& c, uint32_t group, uint32_t pc
   return m;
 }
 
-uint32_t DwfBranchUnit::waiting_slot(const Cta& c, uint32_t prefer, bool own_only) const {
+uint32_t DwfBranchUnit::waiting_slot(const Cta& c, uint32_t prefer, bool own_only, uint32_t leaving) const {
   // SM pool: a slot another CTA reserved serves only CTAs of its kernel (the
   // issue stage fetches the reserving CTA's program for it).
   auto usable = [&](uint32_t t) {
-    return slots_[t].state == SlotState::Waiting && (!sm_pool_ || ctas_[owner_[t]].kernel == c.kernel);
+    return slots_[t].state == SlotState::Waiting &&
+           (!sm_pool_ || (ctas_[owner_[t]].kernel == c.kernel && owner_[t] != leaving));
   };
   if (prefer != kNoSlot && usable(prefer) && (!own_only || !sm_pool_ || owner_[prefer] == cta_index(c)))
     return prefer;
@@ -228,7 +229,7 @@ void DwfBranchUnit::merge(Cta& c, ThreadMask g, uint32_t pc, uint32_t prefer) {
     if (g.none() || w.state != SlotState::Running || w.blocked || w.pc != pc) return;
     if (sm_pool_ && ctas_[w.cta].kernel != c.kernel) return;
     if (!can_merge_into(w.cta, w.mask)) return;
-    const ThreadMask take = joiners(lanes(w.cta, w.mask, w.others));
+    const ThreadMask take = joiners(lanes(w.mask, w.others));
     if (take.none()) return;
     if (w.cta != ci || !w.others.empty()) *st_cross_cta_ += take.count();
     add(t, ci, take);
@@ -244,7 +245,7 @@ void DwfBranchUnit::merge(Cta& c, ThreadMask g, uint32_t pc, uint32_t prefer) {
   for (PoolWarp& e : overflow_of(c)) {
     if (g.none()) break;
     if (e.pc != pc || (sm_pool_ && ctas_[e.cta].kernel != c.kernel) || !can_merge_into(e.cta, e.mask)) continue;
-    const ThreadMask take = joiners(lanes(e.cta, e.mask, e.others));
+    const ThreadMask take = joiners(lanes(e.mask, e.others));
     if (take.none()) continue;
     if (e.cta != ci || !e.others.empty()) *st_cross_cta_ += take.count();
     if (ThreadMask* part = part_of(ci, e.cta, e.mask, e.others)) *part |= take;
