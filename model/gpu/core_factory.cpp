@@ -27,6 +27,10 @@ void TechniqueParams::bind(config::ParamRegistry& r) {
   r.add_choice("dwf.pool", pool, {"cta", "sm"},
                "dwf: where threads regroup: cta (threads of one CTA merge, its warps use its slots) or sm "
                "(threads of every CTA of the kernel on the SM merge and use any free slot, as Fung et al.'s warp pool)");
+  r.add_choice("gpu.core", core, {"simt", "vws"},
+               "SM netlist: simt (the SIMT SM) or vws (seed 000's Variable Warp Sizing SM: 32 lanes in slices of "
+               "sm.warp_size, with the warp ganging unit; vws.*)");
+  vws.bind(r);
 }
 
 void TechniqueParams::validate() const {
@@ -43,6 +47,11 @@ void TechniqueParams::validate() const {
   if (reconvergence != "dwf" && pool != "cta")
     throw input_error("option dwf.pool: applies to sm.reconvergence = dwf, not " + reconvergence);
   compactor.validate("tbc");
+  if (core != "simt" && core != "vws") throw input_error("option gpu.core: must be simt or vws");
+  if (core == "vws" && (reconvergence != "pdom" || likely_convergence))
+    throw input_error("option gpu.core: the VWS SM keeps a PDOM stack per narrow warp; it needs "
+                      "sm.reconvergence = pdom without sm.likely_convergence");
+  vws.validate();
 }
 
 const std::vector<std::string>& branch_unit_names() {
@@ -89,6 +98,12 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
 
 std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& stats, uint32_t id,
                                     trace::Waveform* waveform, trace::WarpTrace* warp_trace) {
+  if (cfg.technique.core == "vws") {
+    const std::string name = "sm" + std::to_string(id);
+    return std::make_unique<vws::VwsSm>(name.c_str(), cfg.sm, cfg.technique.vws,
+                                        make_branch_unit(cfg.technique, cfg.sm.issue), stats, id, waveform,
+                                        warp_trace);
+  }
   return make_sm(cfg.sm, cfg.technique, stats, id, waveform, warp_trace);
 }
 

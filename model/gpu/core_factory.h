@@ -7,6 +7,10 @@
 //   pdom + sm.likely_convergence                   per-warp block stacks with likely points
 //   tbc  (+ likely_convergence, tbc.compaction)    thread block compaction + thread compactor
 //   dwf  (+ dwf.warp_barrier, .extra_slots, .pool)  dynamic warp formation / DWF-WB
+// and which SM netlist each core is (gpu.core):
+//   simt  the SIMT SM (sm/sm.h) with the branch unit above
+//   vws   seed 000's Variable Warp Sizing SM (vws/vws_sm.h, vws.*): slices of
+//         sm.warp_size lanes, per-warp PDOM stacks, the warp ganging unit
 #pragma once
 
 #include <cstdint>
@@ -16,6 +20,7 @@
 
 #include "sm/sm.h"
 #include "tbc/thread_compactor_unit.h"
+#include "vws/vws_sm.h"
 
 namespace simt::config { class ParamRegistry; }
 namespace simt::stats { class Registry; }
@@ -38,6 +43,8 @@ struct TechniqueParams {
   // slots) or sm (threads of all CTAs of a kernel on the SM merge; warps use
   // any free slot of the kernel: Fung et al.'s warp pool).
   std::string pool = "cta";
+  std::string core = "simt";             // gpu.core: simt | vws
+  vws::VwsParams vws;                    // vws.*
 
   void bind(config::ParamRegistry& r);
   // Throws simt::input_error naming the option for a bad combination.
@@ -54,8 +61,8 @@ std::unique_ptr<sm::BranchUnit> make_branch_unit(const TechniqueParams& t, const
 std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t, stats::Registry& stats,
                                 uint32_t id, trace::Waveform* waveform, trace::WarpTrace* warp_trace);
 
-// Core `id` of the machine, as the GPU top binds it (sm/core.h). Today
-// every machine's core is the SIMT SM.
+// Core `id` of the machine, as the GPU top binds it (sm/core.h): the SIMT
+// SM or the VWS SM (gpu.core).
 std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& stats, uint32_t id,
                                     trace::Waveform* waveform, trace::WarpTrace* warp_trace);
 

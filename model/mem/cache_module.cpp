@@ -67,26 +67,39 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
     if (!hits_total_ || !misses_total_) throw std::logic_error(n + ": the cache registered no hit/miss counters");
     if (sig_mshrs_ || sig_queue_ || sig_down_queue_ || sig_hits_ || sig_misses_) wf_ = waveform;
   }
+  if (pp.up_ports < 1 || pp.up_ports > 64) throw std::invalid_argument(n + ": 1 to 64 input ports");
+  for (uint32_t k = 1; k < pp.up_ports; ++k)
+    more_up_.push_back(std::make_unique<MemResponder>(("up" + std::to_string(k)).c_str(), pp.in_queue));
   attach_to_clock(true);
   up.wake_on_request(*this);
+  for (auto& u : more_up_) u->wake_on_request(*this);
   down.wake_on_response(*this);
 }
 
-uint32_t CacheModule::new_slot(const MemRequest& r) {
+uint32_t CacheModule::new_slot(const MemRequest& r, uint32_t port) {
   uint32_t s;
   if (free_slots_.empty()) {
     s = static_cast<uint32_t>(slots_.size());
     slots_.push_back(r);
+    slot_port_.push_back(static_cast<uint8_t>(port));
   } else {
     s = free_slots_.back();
     free_slots_.pop_back();
     slots_[s] = r;
+    slot_port_[s] = static_cast<uint8_t>(port);
   }
   return s;
 }
 
+bool CacheModule::any_request() const {
+  if (up.has_request()) return true;
+  for (const auto& u : more_up_)
+    if (u->has_request()) return true;
+  return false;
+}
+
 void CacheModule::answer(uint32_t slot) {
-  up.respond(slots_[slot]);
+  up_port(slot_port_[slot]).respond(slots_[slot]);
   slots_[slot].payload = nullptr;
   free_slots_.push_back(slot);
 }
@@ -125,10 +138,10 @@ void CacheModule::take_responses(uint64_t now) {
   }
 }
 
-bool CacheModule::accept(const MemRequest& r, uint64_t now) {
+bool CacheModule::accept(const MemRequest& r, uint32_t port, uint64_t now) {
   const bool atomic = r.atomic;
   if (atomic && !perform_atomics_) {
-    const uint32_t s = new_slot(r);
+    const uint32_t s = new_slot(r, port);
     ++atomics_forwarded_;
     push_down(now, r.addr, r.bytes, r.write, true, r.instruction, r.source, DownKind::Forward, s);
     return true;
@@ -144,20 +157,20 @@ bool CacheModule::accept(const MemRequest& r, uint64_t now) {
     case Cache::Outcome::ReservationFail:
       return false;
     case Cache::Outcome::Hit:
-      new_slot(r);
+      new_slot(r, port);
       hits_.push_back({lookup_done, s});
       return true;
     case Cache::Outcome::Miss: {
-      new_slot(r);
+      new_slot(r, port);
       const uint64_t line = cache_.line_addr(r.addr);
       push_down(lookup_done, line, cache_.params().line, false, false, r.instruction, r.source, DownKind::Fill, line);
       return true;
     }
     case Cache::Outcome::MissMerged:
-      new_slot(r);  // answered by the fill of the line's first miss
+      new_slot(r, port);  // answered by the fill of the line's first miss
       return true;
     case Cache::Outcome::WriteForward:
-      new_slot(r);
+      new_slot(r, port);
       push_down(lookup_done, r.addr, r.bytes, true, atomic, r.instruction, r.source, DownKind::Forward, s);
       return true;
   }
@@ -177,27 +190,40 @@ void CacheModule::on_cycle(uint64_t now) {
     ++down_requests_;
   }
 
-  for (uint32_t k = 0; k < pp_.ports; ++k) {
-    MemRequest r;
-    if (!up.peek_request(r)) break;
-    if (down_q_.size() >= pp_.down_queue) {
-      ++down_stalls_;
-      break;
+  // `ports` lookups, over the input ports in round robin (one port: all
+  // from `up`); a stall ends the cycle's lookups.
+  const uint32_t nup = pp_.up_ports;
+  uint32_t looked = 0;
+  bool stalled = false;
+  for (uint32_t i = 0; i < nup && looked < pp_.ports && !stalled; ++i) {
+    const uint32_t port = (up_rr_ + i) % nup;
+    MemResponder& in = up_port(port);
+    while (looked < pp_.ports) {
+      MemRequest r;
+      if (!in.peek_request(r)) break;
+      if (down_q_.size() >= pp_.down_queue) {
+        ++down_stalls_;
+        stalled = true;
+        break;
+      }
+      if (!accept(r, port, now)) {
+        ++stalls_;
+        stalled = true;
+        break;
+      }
+      in.pop_request(r);
+      bytes_ += r.bytes;
+      ++looked;
     }
-    if (!accept(r, now)) {
-      ++stalls_;
-      break;
-    }
-    up.pop_request(r);
-    bytes_ += r.bytes;
   }
+  if (nup > 1) up_rr_ = (up_rr_ + 1) % nup;
 
   const bool clear_next = wf_ && write_signals(now);
 
   // Work that needs the next cycle: a visible request (accepted or stalled),
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
-  if (up.has_request() || down.has_response() || down_ready || clear_next) {
+  if (any_request() || down.has_response() || down_ready || clear_next) {
     wake_next();
     return;
   }

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ struct CachePortParams {
   uint32_t down_queue = 8;      // requests waiting to go down before the cache stalls
   std::string atomics = "forward";  // forward (L1: bypass) | perform (L2: read-modify-write here)
   uint32_t source = 0;          // `source` of its write-backs: set by the netlist, not an option
+  // Input ports (`up`, then more_up(k)), each taking one request a cycle
+  // from its own sender; `ports` lookups a cycle are shared among them in
+  // round robin. Set by the netlist (seed 000's multi-ported L1I), not an option.
+  uint32_t up_ports = 1;
 
   void bind(config::ParamRegistry& r, const std::string& prefix);
   void validate(const std::string& prefix) const;  // throws simt::input_error
@@ -80,6 +85,8 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
               stats::Registry& stats, const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   const Cache& cache() const { return cache_; }  // inspection (tests, VCD); no other block may hold it
+  // Input port k (0 = `up`), k < CachePortParams::up_ports.
+  MemResponder& up_port(uint32_t k) { return k == 0 ? up : *more_up_.at(k - 1); }
 
  private:
 
@@ -96,8 +103,9 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
 
   void on_cycle(uint64_t now) override;  // run by util::Clock
   void take_responses(uint64_t now);
-  bool accept(const MemRequest& r, uint64_t now);  // false: stall, leave it in `up`
-  uint32_t new_slot(const MemRequest& r);
+  bool accept(const MemRequest& r, uint32_t port, uint64_t now);  // false: stall, leave it in `up`
+  uint32_t new_slot(const MemRequest& r, uint32_t port);
+  bool any_request() const;
   void answer(uint32_t slot);
   void push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool write, bool atomic, bool instruction,
                  uint32_t source, DownKind kind, uint64_t tag);
@@ -110,6 +118,9 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   Cache cache_;
   // Requests taken from `up` and not answered yet, by slot (= the Cache's req_id).
   std::vector<MemRequest> slots_;
+  std::vector<uint8_t> slot_port_;  // the input port each slot's request came from
+  std::vector<std::unique_ptr<MemResponder>> more_up_;
+  uint32_t up_rr_ = 0;              // the input port looked at first next cycle
   std::vector<uint32_t> free_slots_;
   std::deque<HitEntry> hits_;
   std::deque<DownEntry> down_q_;

@@ -66,6 +66,12 @@ class InstructionBuffer {
   void pop(uint32_t warp);
   // Discards every entry of the warp; returns how many were discarded.
   uint32_t flush(uint32_t warp);
+  // Keeps the entries but bumps the generation: fetches in flight are
+  // dropped when they return (a warp whose fetches now take another path).
+  void retag(uint32_t warp) {
+    check_warp(warp);
+    ++gen_[warp];
+  }
   // Bumped by every flush: tag fetch requests with it, drop stale returns.
   uint32_t generation(uint32_t warp) const { return gen_[warp]; }
   // PC the next fetch should read: after the last buffered entry, or `fallback`

@@ -92,6 +92,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
       to_compactor("to_compactor"),
       from_compactor("from_compactor", this, &IssueUnit::on_generated),
       p_(checked(p, branch.get(), stats_name)),
+      reg_(st),
       ideal_fetch_(p.fetch_model == "ideal"),
       warp_sb_(p.scoreboard == "warp"),
       sm_id_(sm_id),
@@ -260,7 +261,13 @@ void IssueUnit::cycle(uint64_t now) {
   }
   if (tracing_)
     std::fill(trace_.issued_warp.begin(), trace_.issued_warp.end(), -1);
-  for (uint32_t s = 0; s < p_.schedulers; ++s) schedule(s, now);
+  if (lockstep_) {
+    issue_groups(now);  // groups first; the slices they used issue nothing else
+    for (uint32_t s = 0; s < p_.schedulers; ++s)
+      if (!((slices_taken_ >> s) & 1)) schedule(s, now);
+  } else {
+    for (uint32_t s = 0; s < p_.schedulers; ++s) schedule(s, now);
+  }
   if (issued_this_cycle_) ++st_issue_cycles_;
   const bool latched = drain_latches(now);
   const bool request_blocked = send_requests();
@@ -392,6 +399,16 @@ void IssueUnit::drain_fetched(uint64_t now) {
       throw std::logic_error(std::string(name()) + ": fetched PC " + std::to_string(f.pc) + " for warp " +
                              std::to_string(f.warp) + " was not asked for");
     --w.credits;
+    if (lockstep_) {
+      // A group fetch fills every member's I-buffer (a changed group was
+      // flushed, so the leader's generation still stands for this group).
+      lockstep_->members(f.warp, fill_);
+      for (uint32_t m : fill_) {
+        ibuf_.push(m, f.pc, &prog.code[f.pc]);
+        mark_stale(m);
+      }
+      continue;
+    }
     ibuf_.push(f.warp, f.pc, &prog.code[f.pc]);
     mark_stale(f.warp);
   }
@@ -569,6 +586,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
     p.is_store = r.is_store;
     p.is_atomic = r.is_atomic;
     p.other_parts.clear();
+    p.riders.clear();
     if (pk == PipeKind::Ldst)
       p.accesses.assign(r.accesses.begin(), r.accesses.end());
     else
@@ -691,8 +709,11 @@ bool IssueUnit::drain_latches(uint64_t now) {
   bool any_full = false;
   latch_wait_until_ = ~uint64_t{0};
   held_offers_.clear();
+  constexpr size_t kLdst = static_cast<size_t>(PipeKind::Ldst);
+  if (lockstep_) any_full = drain_combined_ldst(now);
   for (uint32_t s = 0; s < p_.schedulers; ++s)
     for (size_t k = 0; k < 3; ++k) {
+      if (lockstep_ && k == kLdst) continue;
       Latch& l = latches_[s][k];
       if (l.empty()) continue;
       any_full = true;
@@ -728,10 +749,11 @@ bool IssueUnit::send_credits() {
   const uint32_t n = p_.max_warps;
   const bool sent_all = want_credit_.for_each_from(credit_rr_, [&](uint32_t wi) {
     Warp& w = warps_[wi];
-    if (!running(wi)) {
-      want_credit_.reset(wi);
+    if (!running(wi) || (lockstep_ && lockstep_->fetch_leader(wi) != wi)) {
+      want_credit_.reset(wi);  // a group member: its leader's fetches fill it
       return true;
     }
+    const bool group = lockstep_ && lockstep_->holds(wi);
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
       const KernelContext& k = *ctas_[w.cta].info->kernel;
@@ -741,6 +763,7 @@ bool IssueUnit::send_credits() {
       c.gen = ibuf_.generation(wi);
       c.addr = k.code_base + uint64_t{w.fetch_pc} * k.instr_bytes;  // the I-cache reads this
       c.bytes = k.instr_bytes;
+      c.group = group;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       credits->b_transport(c, t);
       if (!c.accepted) {

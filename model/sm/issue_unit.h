@@ -50,6 +50,7 @@
 #include "sm/packets.h"
 #include "sm/scoreboard.h"
 #include "sm/branch_unit.h"
+#include "sm/lockstep_unit.h"
 #include "stats/stats.h"
 #include "trace/warp_trace.h"
 #include "util/bit_set.h"
@@ -101,6 +102,9 @@ enum class PipeKind : uint8_t { Sp, Sfu, Ldst, None };
 // INT and FP -> SP (Fermi SP units do both), SFU -> SFU, LDST -> LDST;
 // branches and barriers resolve in the issue stage (None).
 PipeKind pipe_of(ptx::InstrClass c);
+// Instructions whose PTX semantics span the 32-thread warp (shfl, vote,
+// match, redux, bar.warp.sync).
+bool warp_synchronous(ptx::Op op);
 
 // Per-scheduler classification of one cycle (seed 001 Fig. 13). Bins of the
 // breakdown histogram: 0 W0-idle, 1 W0-mem, 2 stall, 3.. issued with k
@@ -169,6 +173,16 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   };
   void set_tracing(bool on) { tracing_ = on; }
   const Trace& trace() const { return trace_; }
+
+  // Slices mode (seed 000's VWS SM; sm/lockstep_unit.h): scheduler k is
+  // slice k with pipes of its own (the netlist routes packets and credits by
+  // warp % schedulers), static warp i of a CTA goes to a slot of slice
+  // i % schedulers, the unit issues groups of warps before the slices'
+  // schedulers run, and the memory instructions that leave the slices in
+  // one cycle reach the LDST unit as one access. Call before simulating;
+  // `u` must have sm.schedulers slices.
+  void set_lockstep(std::unique_ptr<LockstepUnit> u);
+  const LockstepUnit* lockstep() const { return lockstep_.get(); }
 
  private:
   static constexpr uint32_t kNumBarriers = CtaBarriers::kCount;
@@ -348,7 +362,28 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
 
   util::PacketInitiator<IssueUnit, IssuePacket>& pipe_socket(PipeKind k);
 
+  // Slices mode (issue_unit_lockstep.cpp).
+  class View;
+  void issue_groups(uint64_t now);
+  void execute_group(const LockstepGroup& g, uint64_t now);
+  void apply_lockstep_changes();
+  // Whether warp `wi` may issue now: eligible, no hazard, its pipe's latch free.
+  bool ready_now(uint32_t wi);
+  // The lanes of its 32-thread group a warp-synchronous instruction names.
+  uint32_t sync_lanes(const ptx::Instr& in, const WarpSlot& ws) const;
+  // The LDST packets latched by several slices in the same cycle, offered as one.
+  bool drain_combined_ldst(uint64_t now);
+  std::unique_ptr<LockstepUnit> lockstep_;
+  std::unique_ptr<LockstepView> view_;  // a View
+  uint64_t slices_taken_ = 0;            // slices a group issued on this cycle
+  std::vector<uint32_t> group_moved_;    // scratch: members of the group just executed
+  IssuePacket combined_;                 // scratch: the combined LDST access
+  std::vector<uint32_t> combined_from_;  // the slices whose latched packets it holds
+  func::StepResult member_step_;         // scratch: a group member's part of the step
+  std::vector<uint32_t> fill_;           // scratch: the warps a group fetch fills
+
   IssueParams p_;
+  stats::Registry& reg_;
   bool ideal_fetch_;    // fetch.model = ideal
   bool warp_sb_;        // sm.scoreboard = warp
   uint32_t sm_id_;
@@ -376,6 +411,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     bool eligible = false;  // running, not at a barrier, its next instruction buffered
     Hazard hazard = Hazard::None;
     PipeKind pipe = PipeKind::None;
+    bool sync = false;      // slices mode: its next instruction synchronises its 32-thread group
+    uint32_t sync_lanes = 0;  // and these lanes of the group take part
     WarpCandidate offer;    // what the policy sees, but `ready` and `priority` (per cycle)
   };
   std::vector<Candidate> cand_;
@@ -480,6 +517,10 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   stats::Counter& st_flushes_;
   stats::Counter& st_stale_fetches_;
   stats::Counter& st_latch_stalls_;   // cycles a latched packet was refused by its pipe
+  // Slices mode only (registered by set_lockstep).
+  stats::Counter* st_group_issues_ = nullptr;   // groups issued (one fetch and decode each)
+  stats::Counter* st_group_warps_ = nullptr;    // warp instructions issued in groups
+  stats::Counter* st_combined_ = nullptr;       // LDST accesses combining several slices' instructions
   stats::Histogram* st_breakdown_;    // all schedulers summed
   std::vector<SchedStats> sched_stats_;
 };

@@ -9,10 +9,6 @@
 
 namespace simt::sm {
 
-namespace {
-
-// Instructions whose PTX semantics span the 32-thread warp (shfl, vote,
-// match, redux, bar.warp.sync).
 bool warp_synchronous(ptx::Op op) {
   switch (op) {
     case ptx::Op::Vote: case ptx::Op::Shfl: case ptx::Op::Match: case ptx::Op::Redux:
@@ -23,7 +19,18 @@ bool warp_synchronous(ptx::Op op) {
   }
 }
 
-}  // namespace
+uint32_t IssueUnit::sync_lanes(const ptx::Instr& in, const WarpSlot& ws) const {
+  // The membermask operand, as its first live thread sees it (all lanes for
+  // the forms without one).
+  const int i = in.op == ptx::Op::Shfl ? 4 : in.op == ptx::Op::BarWarp ? 0 : 2;
+  if (in.nops <= i) return 0xffffffffu;
+  const ptx::Operand& o = in.ops[i];
+  if (o.kind == ptx::Operand::Kind::Imm) return static_cast<uint32_t>(o.imm);
+  if (o.kind != ptx::Operand::Kind::Reg) return 0xffffffffu;
+  const func::CtaState& cta = *ctas_[ws.cta].state;
+  const func::ThreadMask live = ws.mask.minus(cta.exited());
+  return live.any() ? static_cast<uint32_t>(cta.reg_row(o.reg)[live.first()]) : 0xffffffffu;
+}
 
 void IssueUnit::free_finished() {
   // Ascending slot order, like a scan of every slot: CtaDone order is part
@@ -40,6 +47,7 @@ void IssueUnit::free_finished() {
     w.version = branch_->slot(i).version;
     ibuf_.flush(i);  // also bumps the generation: fetches still in flight are dropped
     policies_[i % p_.schedulers]->on_warp_removed(i);
+    if (lockstep_) lockstep_->retired(i);
     --live_warps_;
     Cta& c = ctas_[w.cta];
     // With CTAs mixed in warps, its threads may still be in flight from
@@ -74,7 +82,7 @@ IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const Kernel
   if (!k || !k->prog || !k->exec || !k->cfg)
     throw std::logic_error(std::string(name()) + ": CTA launch without a complete kernel context");
   const ptx::Program& prog = *k->prog;
-  if (p_.warp_size < 32)
+  if (p_.warp_size < 32 && !lockstep_)  // slices mode: the warps of a PTX warp meet (sm/lockstep_unit.h)
     for (size_t pc = 0; pc < prog.code.size(); ++pc)
       if (warp_synchronous(prog.code[pc].op))
         throw input_error("kernel '" + prog.kernel + "' uses the warp-synchronous instruction '" +
@@ -104,6 +112,14 @@ void IssueUnit::start_launches(uint64_t now) {
     // Extra slots (DWF) hold formed warps; they count like static ones.
     const uint32_t slots = need + std::min(branch_->extra_slots(), p_.max_warps - need);
     if (live_ctas_ == p_.max_ctas || p_.max_warps - live_warps_ < slots) return;  // waits for room
+    if (lockstep_) {  // slices mode: room on every slice the CTA's warps go to
+      const uint32_t n = p_.schedulers;
+      for (uint32_t s = 0; s < n && s < slots; ++s) {
+        uint32_t free = 0;
+        for (uint32_t w = s; w < p_.max_warps; w += n) free += !warps_[w].live;
+        if (free < slots / n + (s < slots % n)) return;
+      }
+    }
     const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
     if (regs > sb_.regs()) {
       if (live_warps_ > 0) return;  // resize the scoreboard once the SM drains
@@ -130,6 +146,10 @@ void IssueUnit::start_launches(uint64_t now) {
     c.slots.clear();
     uint32_t slot = 0;
     for (uint32_t i = 0; i < slots; ++i) {
+      if (lockstep_) {  // static warp i on slice i % slices (its threads' lanes)
+        slot = i % p_.schedulers;
+        while (warps_[slot].live) slot += p_.schedulers;
+      }
       while (warps_[slot].live) ++slot;
       Warp& w = warps_[slot];
       w = Warp{};
@@ -148,6 +168,7 @@ void IssueUnit::start_launches(uint64_t now) {
     bk.prog = k.prog;
     bk.cfg = k.cfg;
     branch_->start_cta(ci, bk, func::ThreadMask::range(0, threads), c.slots);
+    if (lockstep_) lockstep_->start_cta(ci, c.slots, *view_);
     resync_cta(ci);
     ++live_ctas_;
     ++st_ctas_launched_;

@@ -50,6 +50,8 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
       const Candidate& k = cand_[w];
       if (k.stale) refresh(w);
       if (!k.eligible) return;
+      // Slices mode: groups and warps that must meet are the unit's to issue.
+      if (lockstep_ && (k.sync || lockstep_->holds(w))) return;
       const bool free = pipe_free(s, k.pipe);
       cands.push_back(k.offer);
       WarpCandidate& c = cands.back();
@@ -129,6 +131,8 @@ void IssueUnit::refresh(uint32_t w) {
     long_wait = long_wait || wp.long_pending > 0;
   }
   k.pipe = pipe_of(in->cls);
+  k.sync = lockstep_ && warp_synchronous(in->op);
+  if (k.sync) k.sync_lanes = sync_lanes(*in, ws);
   WarpCandidate& c = k.offer;
   c.warp = w;
   c.cls = in->cls;

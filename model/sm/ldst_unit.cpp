@@ -98,6 +98,8 @@ void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
   e.cta_threads = p.cta_threads;
   e.local_bytes = p.local_bytes;
   e.other_parts.assign(p.other_parts.begin(), p.other_parts.end());
+  e.riders.assign(p.riders.begin(), p.riders.end());
+  e.written = 0;
   e.accesses.assign(p.accesses.begin(), p.accesses.end());
   order_.push_back(s);
   ++in_flight_;
@@ -192,16 +194,26 @@ bool LdstUnit::try_writeback(uint64_t now) {
   }
   if (best == done_.size()) return false;
   Slot& e = slots_[done_[best]];
-  WritebackPacket wb;
-  wb.warp = e.warp;
-  wb.instr = e.instr;
-  wb.long_latency = e.long_latency;
-  wb.ticket = e.ticket;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  writeback->b_transport(wb, t);
-  if (!wb.accepted) {
-    ++writeback_stall_cycles_;
-    return true;
+  for (const uint32_t n = 1 + static_cast<uint32_t>(e.riders.size()); e.written < n; ++e.written) {
+    WritebackPacket wb;
+    if (e.written == 0) {
+      wb.warp = e.warp;
+      wb.instr = e.instr;
+      wb.long_latency = e.long_latency;
+      wb.ticket = e.ticket;
+    } else {
+      const IssuePacket::Rider& r = e.riders[e.written - 1];
+      wb.warp = r.warp;
+      wb.instr = r.instr;
+      wb.long_latency = r.long_latency;
+      wb.ticket = r.ticket;
+    }
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    writeback->b_transport(wb, t);
+    if (!wb.accepted) {
+      ++writeback_stall_cycles_;
+      return true;
+    }
   }
   e.used = false;
   done_[best] = done_.back();

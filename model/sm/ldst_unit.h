@@ -15,8 +15,12 @@
 // while the next one starts, so instructions complete out of order. Every
 // request is acknowledged: loads, stores and atomics complete when the L1D
 // has answered every request (the base protocol answers every transaction).
-// A completed instruction sends one WritebackPacket (at most one per cycle,
-// oldest first, retried while refused) and frees its slot.
+// A completed instruction sends one WritebackPacket (at most one
+// instruction's per cycle, oldest first, retried while refused) and frees
+// its slot. A packet that carries the instructions of several slices (seed
+// 000's VWS SM: IssuePacket::riders) is one access: coalesced as a whole,
+// complete when all of it was answered, and then every instruction in it
+// writes back in the same cycle.
 //
 // Request addresses (the cache tags the L1D/L2 see):
 //   global, const  the access address as is: const data lives in device
@@ -109,6 +113,8 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
     bool atomic = false, store = false;
     uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
     std::vector<IssuePacket::Part> other_parts;
+    std::vector<IssuePacket::Rider> riders;  // further instructions of the same access (slices mode)
+    uint32_t written = 0;        // write-backs sent: the own one, then the riders'
     std::vector<func::MemAccess> accesses;  // reused: no allocation once warm
   };
 

@@ -30,6 +30,9 @@ struct FetchCredit {
   // and bytes to read: filled by issue, which knows the kernel.
   uint64_t addr = 0;
   uint32_t bytes = 8;
+  // Slices mode: the fetch is for the warp's whole group (seed 000's gang
+  // front end fetches it; it fills every member's I-buffer).
+  bool group = false;
   bool accepted = false;
 };
 
@@ -62,6 +65,17 @@ struct IssuePacket {
     uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
   };
   std::vector<Part> other_parts;
+  // Slices mode (seed 000 §4.1): the memory instructions several slices
+  // issued in one cycle reach the LDST unit as one access. The first is this
+  // packet's own (warp, instr, ticket); the others ride along, their
+  // accesses in `accesses` too, and each gets its write-back when the
+  // access completes.
+  struct Rider {
+    uint32_t warp = 0, ticket = 0;
+    const ptx::Instr* instr = nullptr;
+    bool long_latency = false;
+  };
+  std::vector<Rider> riders;
   bool is_load = false, is_store = false, is_atomic = false;
   std::vector<func::MemAccess> accesses;
   uint32_t ticket = 0;        // the issue stage's register reservation, returned at write-back

@@ -1,0 +1,107 @@
+// The Variable Warp Sizing SM netlist (seed 000 Figure 6): instantiates its
+// blocks and binds them, nothing else. 32 lanes in `slices` slices of
+// sm.warp_size lanes (4 x 8 by default; 8 x 4 and 16 x 2 allowed).
+//
+//   issue        the shared issue stage (sm/issue_unit.h) in slices mode:
+//                per-slice I-buffers, scoreboards, PDOM stacks and
+//                sm.policy schedulers (scheduler k = slice k), with the warp
+//                ganging unit (vws/warp_ganging_unit.h) issuing gangs first
+//   slice<k>     a slice: warp fetch scheduler, L0 I-cache (vws.l0i_size,
+//                0 = none), decode, and its datapath (4 SP lanes, its share
+//                of the SFU lanes)
+//   gangs        the gang front end: gang fetch scheduler and gang decode
+//   l1i_arbiter  grants the L1I's vws.l1i_ports ports, gangs first
+//   l1i, ldst, l1d   shared: one L1I; one LDST unit that takes the memory
+//                instructions of all slices in a cycle as one access
+//   credits / fetched / to_sp / to_sfu / wb_sp / wb_sfu: the wires between
+//                the issue stage and the slices (vws/slice_links.h)
+//
+// The per-slice issue state sits in the shared issue stage, partitioned by
+// slice, rather than in eight blocks: the gang issue scheduler reads every
+// member slice's ready bit in the cycle it decides (the paper's ReadyMask
+// wires), which a socket between blocks would delay by a cycle.
+// Outside connections as sm/core.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "mem/cache_module.h"
+#include "sm/core.h"
+#include "sm/sm.h"
+#include "vws/l1_fetch_arbiter_unit.h"
+#include "vws/slice_links.h"
+#include "vws/warp_ganging_unit.h"
+
+namespace simt::config { class ParamRegistry; }
+namespace simt::trace { class Waveform; class WarpTrace; }
+
+namespace simt::vws {
+
+struct VwsParams {
+  GangingParams ganging;     // vws.ganging, .gangs_per_cycle, .gang_scheduler, .split_on_memory, .reform
+  uint32_t l1i_ports = 2;    // vws.l1i_ports (0 = one per front end)
+  uint32_t l0i_size = 256;   // vws.l0i_size: bytes of each slice's L0 I-cache (0 = none)
+  uint32_t l0i_line = 64;    // vws.l0i_line
+
+  void bind(config::ParamRegistry& r);
+  void validate() const;
+};
+
+// One slice's front end and datapath.
+class Slice : public sc_core::sc_module {
+ public:
+  Slice(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParams& v, uint32_t slices,
+        stats::Registry& st, const std::string& stats_name, trace::Waveform* wf);
+  sm::FetchUnit fetch;
+  std::unique_ptr<mem::CacheModule> l0i;  // null when vws.l0i_size = 0
+  sm::DecodeUnit decode;
+  sm::ExecPipe sp, sfu;
+  // Its reads toward the L1 fetch arbiter (the L0's misses, or fetch itself).
+  mem::MemRequester& to_l1() { return l0i ? l0i->down : fetch.icache; }
+};
+
+// The gang front end: one fetch and one decode for all members of a gang.
+class GangFrontEnd : public sc_core::sc_module {
+ public:
+  GangFrontEnd(sc_core::sc_module_name name, const sm::SmParams& p, stats::Registry& st,
+               const std::string& stats_name, trace::Waveform* wf);
+  sm::FetchUnit fetch;
+  sm::DecodeUnit decode;
+};
+
+class VwsSm : public sm::Core {
+ public:
+  VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParams& v,
+        std::unique_ptr<sm::BranchUnit> branch, stats::Registry& stats, uint32_t sm_id,
+        trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
+
+  uint32_t slices() const { return static_cast<uint32_t>(slice.size()); }
+
+  sm::IssueUnit issue;
+  std::vector<std::unique_ptr<Slice>> slice;
+  GangFrontEnd gangs;
+  L1FetchArbiterUnit l1i_arbiter;
+  mem::CacheModule l1i;
+  sm::LdstUnit ldst;
+  mem::CacheModule l1d;
+  SliceFanout<sm::FetchCredit> credits;
+  SliceFanin<sm::FetchedInstr> fetched;
+  SliceFanout<sm::IssuePacket> to_sp, to_sfu;
+  SliceFanin<sm::WritebackPacket> wb_sp, wb_sfu;
+
+  // sm::Core.
+  LaunchTarget& launch_socket() override { return issue.launch; }
+  DoneInitiator& done_socket() override { return issue.done; }
+  mem::MemRequester& instruction_port() override { return l1i.down; }
+  mem::MemRequester& data_port() override { return l1d.down; }
+  void rethrow_fault() const override { issue.rethrow_fault(); }
+  void sample_until(uint64_t now) override { issue.sample_until(now); }
+  uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }
+};
+
+}  // namespace simt::vws

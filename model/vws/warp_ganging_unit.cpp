@@ -1,0 +1,324 @@
+#include "vws/warp_ganging_unit.h"
+
+#include <stdexcept>
+
+#include "stats/stats.h"
+
+namespace simt::vws {
+
+namespace {
+
+uint32_t popcount(uint32_t m) { return static_cast<uint32_t>(__builtin_popcount(m)); }
+
+template <class F>
+void for_bits(uint32_t m, F&& f) {
+  while (m) {
+    f(static_cast<uint32_t>(__builtin_ctz(m)));
+    m &= m - 1;
+  }
+}
+
+}  // namespace
+
+WarpGangingUnit::WarpGangingUnit(const GangingParams& p, uint32_t warp_slots, uint32_t slices)
+    : p_(p),
+      slices_(slices),
+      mem_split_(p.split_on_memory == "impatient" ? MemSplit::Impatient
+                 : p.split_on_memory == "group"   ? MemSplit::Group
+                                                  : MemSplit::None),
+      reform_(p.reform == "opportunistic"),
+      table_((warp_slots + slices - 1) / slices, slices),
+      sched_(GangIssueScheduler::parse(p.gang_scheduler), p.gangs_per_cycle),
+      sets_(table_.sets()),
+      set_of_(warp_slots, kNone),
+      changed_flag_(warp_slots, 0),
+      next_pc_(slices, 0) {
+  if (p.split_on_memory != "none" && mem_split_ == MemSplit::None)
+    throw std::invalid_argument("warp ganging: split_on_memory must be none, impatient or group");
+  if (p.reform != "none" && !reform_) throw std::invalid_argument("warp ganging: reform must be none or opportunistic");
+}
+
+void WarpGangingUnit::register_stats(stats::Registry& r, const std::string& prefix) {
+  st_control_splits_ = &r.counter(prefix + ".control_splits", "gangs split by control divergence");
+  st_memory_splits_ = &r.counter(prefix + ".memory_splits", "gangs split by memory latency divergence");
+  st_reforms_ = &r.counter(prefix + ".reforms", "gangs reformed (opportunistic merges)");
+  st_meets_ = &r.counter(prefix + ".meets",
+                         "warp-synchronous instructions issued by warps that met outside one gang");
+  st_gang_sizes_ = &r.histogram(prefix + ".issued_gang_size", 0, 1, 9, "gangs issued, by members");
+}
+
+// ------------------------------------------------------------ bookkeeping
+
+void WarpGangingUnit::add_slots(uint32_t set, uint8_t mask, bool refetch) {
+  for_bits(mask, [&](uint32_t k) {
+    const uint32_t s = sets_[set].slot[k];
+    if (s == kNone) return;
+    if (!changed_flag_[s]) {
+      changed_.push_back(sm::LockstepChange{s, refetch});
+      changed_flag_[s] = static_cast<uint8_t>(changed_.size() > 255 ? 255 : changed_.size());
+    }
+    if (refetch)
+      for (sm::LockstepChange& c : changed_)
+        if (c.slot == s) c.refetch = true;
+  });
+}
+
+uint8_t WarpGangingUnit::members_of_ways(uint32_t set, uint8_t ways) const {
+  uint8_t m = 0;
+  for_bits(ways, [&](uint32_t w) {
+    if (table_.entry(set, w).used) m |= table_.entry(set, w).mask;
+  });
+  return m;
+}
+
+void WarpGangingUnit::note(uint32_t set, const GangChange& c, uint8_t before, bool merge) {
+  const uint8_t now = members_of_ways(set, c.ways);
+  add_slots(set, static_cast<uint8_t>(c.left | before | now), false);
+  // A merged gang's members held different I-buffers: all refetch.
+  if (merge) add_slots(set, static_cast<uint8_t>(now | c.joined), true);
+}
+
+const std::vector<sm::LockstepChange>& WarpGangingUnit::take_changed() {
+  handed_.swap(changed_);
+  changed_.clear();
+  for (const sm::LockstepChange& c : handed_) changed_flag_[c.slot] = 0;
+  return handed_;
+}
+
+// ------------------------------------------------------------ lock-step unit
+
+void WarpGangingUnit::start_cta(uint32_t, const std::vector<uint32_t>& slots, const sm::LockstepView& v) {
+  for (size_t first = 0; first < slots.size(); first += slices_) {
+    uint32_t set = 0;
+    while (set < sets_.size() && sets_[set].used) ++set;
+    if (set == sets_.size()) throw std::logic_error("warp ganging: no free gang-table set");
+    Set& st = sets_[set];
+    st.used = true;
+    st.age = next_age_++;
+    st.slot.fill(kNone);
+    uint8_t mask = 0;
+    for (size_t i = first; i < slots.size() && i < first + slices_; ++i) {
+      const uint32_t k = slots[i] % slices_;
+      st.slot[k] = slots[i];
+      set_of_[slots[i]] = set;
+      mask |= static_cast<uint8_t>(1u << k);
+    }
+    if (p_.ganging) note(set, table_.start(set, mask, v.pc(slots[first])), 0);
+  }
+}
+
+bool WarpGangingUnit::holds(uint32_t slot) const {
+  const uint32_t set = set_of_[slot];
+  return set != kNone && table_.way_of(set, slot % slices_) >= 0;
+}
+
+uint32_t WarpGangingUnit::fetch_leader(uint32_t slot) const {
+  const uint32_t set = set_of_[slot];
+  if (set == kNone) return slot;
+  const int way = table_.way_of(set, slot % slices_);
+  if (way < 0) return slot;
+  return sets_[set].slot[__builtin_ctz(table_.entry(set, static_cast<uint32_t>(way)).mask)];
+}
+
+void WarpGangingUnit::members(uint32_t leader, std::vector<uint32_t>& out) const {
+  out.clear();
+  const uint32_t set = set_of_[leader];
+  const int way = set == kNone ? -1 : table_.way_of(set, leader % slices_);
+  if (way < 0) {
+    out.push_back(leader);
+    return;
+  }
+  for_bits(table_.entry(set, static_cast<uint32_t>(way)).mask, [&](uint32_t k) { out.push_back(sets_[set].slot[k]); });
+}
+
+void WarpGangingUnit::retired(uint32_t slot) {
+  const uint32_t set = set_of_[slot];
+  if (set == kNone) return;
+  const uint32_t k = slot % slices_;
+  const int way = table_.way_of(set, k);
+  if (way >= 0) {
+    const uint8_t before = table_.entry(set, static_cast<uint32_t>(way)).mask;
+    note(set, table_.remove(set, static_cast<uint8_t>(1u << k)), before);
+  }
+  Set& st = sets_[set];
+  st.slot[k] = kNone;
+  set_of_[slot] = kNone;
+  for (uint32_t s : st.slot)
+    if (s != kNone) return;
+  st.used = false;
+  table_.clear(set);
+}
+
+void WarpGangingUnit::moved(const std::vector<uint32_t>& slots, const sm::LockstepView& v) {
+  const uint32_t set = set_of_[slots.front()];
+  if (set == kNone || !p_.ganging) return;
+  const Set& st = sets_[set];
+  uint8_t moved = 0;
+  for (uint32_t s : slots) moved |= static_cast<uint8_t>(1u << (s % slices_));
+  // Members that finished leave their gangs.
+  uint8_t gone = 0;
+  for_bits(moved & table_.ganged(set), [&](uint32_t k) {
+    if (!v.running(st.slot[k])) gone |= static_cast<uint8_t>(1u << k);
+  });
+  if (gone) {
+    uint8_t ways = 0;  // the gangs they leave
+    for (uint32_t w = 0; w < GangTable::kWays; ++w)
+      if (table_.entry(set, w).used && (table_.entry(set, w).mask & gone)) ways |= static_cast<uint8_t>(1u << w);
+    const uint8_t before = members_of_ways(set, ways);
+    note(set, table_.remove(set, gone), before);
+  }
+  // Every gang that issued regroups by its members' next PCs.
+  uint8_t ways = 0;
+  for (uint32_t w = 0; w < GangTable::kWays; ++w)
+    if (table_.entry(set, w).used && (table_.entry(set, w).mask & moved)) ways |= static_cast<uint8_t>(1u << w);
+  for_bits(ways, [&](uint32_t w) {
+    const uint8_t mask = table_.entry(set, w).mask;
+    for_bits(mask, [&](uint32_t k) { next_pc_[k] = v.pc(st.slot[k]); });
+    const GangChange c = table_.split_on_pcs(set, w, next_pc_);
+    if (c.ways || c.left) {
+      ++*st_control_splits_;
+      note(set, c, mask);
+    }
+  });
+}
+
+// ------------------------------------------------------------ per cycle
+
+void WarpGangingUnit::split_on_memory(uint32_t set, const sm::LockstepView& v) {
+  const Set& st = sets_[set];
+  for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+    const GangEntry& e = table_.entry(set, w);
+    if (!e.used) continue;
+    uint8_t ready = 0, waiting = 0;
+    for_bits(e.mask, [&](uint32_t k) {
+      if (v.ready(st.slot[k])) ready |= static_cast<uint8_t>(1u << k);
+      else if (v.waits_on_memory(st.slot[k])) waiting |= static_cast<uint8_t>(1u << k);
+    });
+    if (!ready || !waiting) continue;  // no latency divergence among the members
+    const uint8_t before = e.mask;
+    const GangChange c = mem_split_ == MemSplit::Impatient ? table_.split_impatient(set, w)
+                                                           : table_.split_group(set, w, ready);
+    ++*st_memory_splits_;
+    note(set, c, before);
+  }
+}
+
+void WarpGangingUnit::reform_one(const sm::LockstepView& v) {
+  // Round robin over the sets in use, one a cycle.
+  for (size_t n = 0; n < sets_.size(); ++n) {
+    const uint32_t set = reform_next_;
+    reform_next_ = (reform_next_ + 1) % static_cast<uint32_t>(sets_.size());
+    if (!sets_[set].used) continue;
+    const Set& st = sets_[set];
+    uint8_t candidates = 0;
+    for (uint32_t k = 0; k < slices_; ++k) {
+      const uint32_t s = st.slot[k];
+      if (s == kNone || !v.running(s)) continue;
+      next_pc_[k] = v.pc(s);
+      if (table_.way_of(set, k) < 0) candidates |= static_cast<uint8_t>(1u << k);
+    }
+    std::array<uint8_t, GangTable::kWays> before{};
+    for (uint32_t w = 0; w < GangTable::kWays; ++w)
+      if (table_.entry(set, w).used) {
+        before[w] = table_.entry(set, w).mask;
+        next_pc_[__builtin_ctz(before[w])] = table_.entry(set, w).pc;
+      }
+    const GangChange c = table_.reform(set, candidates, next_pc_);
+    if (c.ways || c.joined) {
+      ++*st_reforms_;
+      uint8_t was = 0;  // the members of the gangs that changed, before the change
+      for (uint32_t w = 0; w < GangTable::kWays; ++w)
+        if ((c.ways >> w) & 1) was |= before[w];
+      note(set, c, was, true);
+    }
+    return;
+  }
+}
+
+void WarpGangingUnit::find_meets(uint32_t set, const sm::LockstepView& v) {
+  const Set& st = sets_[set];
+  const uint32_t width = 32 / slices_;
+  const uint32_t lane_mask = width >= 32 ? ~0u : (1u << width) - 1;
+  for (uint32_t k = 0; k < slices_; ++k) {
+    const uint32_t s = st.slot[k];
+    uint32_t lanes = 0;
+    if (s == kNone || ((taken_ >> k) & 1) || !v.running(s) || !v.sync_point(s, lanes)) continue;
+    // The warps whose lanes take part, and whole gangs for the ganged ones.
+    uint8_t req = static_cast<uint8_t>(1u << k);
+    for (uint32_t j = 0; j < slices_; ++j)
+      if (((lanes >> (j * width)) & lane_mask) && st.slot[j] != kNone && v.running(st.slot[j]))
+        req |= static_cast<uint8_t>(1u << j);
+    uint8_t whole = req;
+    bool one_gang = false;
+    for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+      const GangEntry& e = table_.entry(set, w);
+      if (!e.used || !(e.mask & req)) continue;
+      whole |= e.mask;
+      one_gang = (req & ~e.mask) == 0;  // the gang holds them all: it issues as a gang
+    }
+    if (one_gang || (whole & taken_)) continue;
+    const uint32_t pc = v.pc(s);
+    bool ok = true;
+    for_bits(whole, [&](uint32_t j) {
+      ok = ok && !changed_flag_[st.slot[j]] && v.pc(st.slot[j]) == pc && v.ready(st.slot[j]);
+    });
+    if (!ok) continue;
+    sm::LockstepGroup g;
+    for_bits(whole, [&](uint32_t j) { g.slots.push_back(st.slot[j]); });
+    groups_.push_back(std::move(g));
+    taken_ |= whole;
+    ++*st_meets_;
+  }
+}
+
+const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepView& v, uint64_t) {
+  groups_.clear();
+  cands_.clear();
+  taken_ = 0;
+  if (p_.ganging && reform_) reform_one(v);
+  for (uint32_t set = 0; set < sets_.size(); ++set) {
+    if (!sets_[set].used) continue;
+    if (p_.ganging && mem_split_ != MemSplit::None) split_on_memory(set, v);
+    find_meets(set, v);
+  }
+  if (!p_.ganging) return groups_;
+  for (uint32_t set = 0; set < sets_.size(); ++set) {
+    if (!sets_[set].used) continue;
+    const Set& st = sets_[set];
+    for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+      const GangEntry& e = table_.entry(set, w);
+      if (!e.used) continue;
+      uint8_t ready = 0;
+      bool ok = (e.mask & taken_) == 0;
+      for_bits(e.mask, [&](uint32_t k) {
+        const uint32_t s = st.slot[k];
+        uint32_t lanes = 0;
+        if (!changed_flag_[s] && v.ready(s)) ready |= static_cast<uint8_t>(1u << k);  // changed: it refetches
+        else ok = false;
+        // A warp-synchronous instruction whose lanes reach outside the gang
+        // waits for a meet (find_meets).
+        if (ok && v.sync_point(s, lanes)) {
+          const uint32_t width = 32 / slices_;
+          for (uint32_t j = 0; j < slices_; ++j)
+            if (((lanes >> (j * width)) & ((1u << width) - 1)) && !((e.mask >> j) & 1) && st.slot[j] != kNone &&
+                v.running(st.slot[j]))
+              ok = false;
+        }
+      });
+      table_.set_ready(set, w, ready);
+      if (ok) cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
+    }
+  }
+  for (uint32_t i : sched_.pick(cands_)) {
+    const GangCandidate& c = cands_[i];
+    const uint32_t set = c.id / GangTable::kWays;
+    sm::LockstepGroup g;
+    g.gang = true;
+    for_bits(c.mask, [&](uint32_t k) { g.slots.push_back(sets_[set].slot[k]); });
+    st_gang_sizes_->add(static_cast<int64_t>(g.slots.size()));
+    groups_.push_back(std::move(g));
+  }
+  return groups_;
+}
+
+}  // namespace simt::vws

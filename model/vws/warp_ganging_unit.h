@@ -1,0 +1,119 @@
+// The warp ganging unit of Variable Warp Sizing (seed 000 §4.2-4.5, Figure
+// 6 block 3): the issue half, as the lock-step unit of the issue stage's
+// slices mode (sm/lockstep_unit.h). It owns the gang table and the gang
+// issue scheduler and decides, every cycle before the slices' own
+// schedulers, which gangs issue.
+//
+// - Original gangs: when a CTA arrives, each group of `slices` consecutive
+//   narrow warps (one 32-thread PTX warp) takes a set of the gang table and
+//   starts as one gang (vws.ganging = false: every warp stays with its
+//   slice, the WSn machines).
+// - Issue: a gang may issue when every member has its instruction buffered
+//   and its slice's scoreboard and pipe let it (ReadyMask full); up to
+//   vws.gangs_per_cycle gangs on disjoint slices, in the order of
+//   vws.gang_scheduler.
+// - Splitting on control divergence: after a gang issued, its members' next
+//   PCs regroup it (GangTable::split_on_pcs). On memory latency divergence
+//   (vws.split_on_memory): when some members are ready while others still
+//   wait on a load, `impatient` ungangs all of them, `group` makes the ready
+//   ones a gang of their own.
+// - Reforming (vws.reform = opportunistic): one original gang a cycle, in
+//   round robin, merges its gangs and unganged warps that stand at one PC.
+// - Warp-synchronous instructions (shfl, vote, match, redux, bar.warp.sync)
+//   keep their 32-thread meaning: the warps of an original gang whose lanes
+//   the instruction's membermask names wait for each other and issue as one
+//   group (a "meet"), whether they are ganged or not. Not in the paper,
+//   whose traces come from a 32-wide ISA; this is what a PTX machine needs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sm/lockstep_unit.h"
+#include "vws/gang_issue_scheduler.h"
+#include "vws/gang_table.h"
+
+namespace simt::stats { struct Counter; class Histogram; }
+
+namespace simt::vws {
+
+struct GangingParams {
+  bool ganging = true;                 // false: slice-only (WS4, WS8, WS16)
+  uint32_t gangs_per_cycle = 2;        // 0 = as many as fit
+  std::string gang_scheduler = "bgto"; // bgto | lgto | gto | lrr | lpc
+  std::string split_on_memory = "none";  // none | impatient | group
+  std::string reform = "none";         // none | opportunistic
+};
+
+class WarpGangingUnit : public sm::LockstepUnit {
+ public:
+  // `warp_slots` narrow-warp slots of the SM, `slices` 2..8 (slot s is on
+  // slice s % slices).
+  WarpGangingUnit(const GangingParams& p, uint32_t warp_slots, uint32_t slices);
+
+  const char* name() const override { return "warp ganging"; }
+  uint32_t slices() const override { return slices_; }
+  void start_cta(uint32_t cta, const std::vector<uint32_t>& slots, const sm::LockstepView& v) override;
+  bool holds(uint32_t slot) const override;
+  uint32_t fetch_leader(uint32_t slot) const override;
+  void members(uint32_t leader, std::vector<uint32_t>& out) const override;
+  const std::vector<sm::LockstepGroup>& pick(const sm::LockstepView& v, uint64_t now) override;
+  void moved(const std::vector<uint32_t>& slots, const sm::LockstepView& v) override;
+  void retired(uint32_t slot) override;
+  const std::vector<sm::LockstepChange>& take_changed() override;
+  void register_stats(stats::Registry& r, const std::string& prefix) override;
+
+  const GangTable& table() const { return table_; }
+  // Warps in gangs of each size now: [k] = warps in gangs of k members
+  // (k = 1: unganged), for the gang-size distribution (Figure 18).
+  const std::array<uint32_t, 9>& warps_by_gang_size() const { return by_size_; }
+
+ private:
+  static constexpr uint32_t kNone = ~uint32_t{0};
+  enum class MemSplit : uint8_t { None, Impatient, Group };
+  struct Set {
+    bool used = false;
+    uint64_t age = 0;
+    std::array<uint32_t, 8> slot;  // per slice: its warp slot, kNone when none
+  };
+
+  uint32_t set_of(uint32_t slot) const { return set_of_[slot]; }
+  // Records a table change of `set`: the warps that left or joined, and the
+  // members of the entries it touched (`before`: their members before it).
+  // On a merge (reformation) the merged gangs' members refetch.
+  void note(uint32_t set, const GangChange& c, uint8_t before, bool merge = false);
+  uint8_t members_of_ways(uint32_t set, uint8_t ways) const;
+  void add_slots(uint32_t set, uint8_t mask, bool refetch);
+  void recount();
+  void split_on_memory(uint32_t set, const sm::LockstepView& v);
+  void reform_one(const sm::LockstepView& v);
+  void find_meets(uint32_t set, const sm::LockstepView& v);
+
+  GangingParams p_;
+  uint32_t slices_;
+  MemSplit mem_split_;
+  bool reform_;
+  GangTable table_;
+  GangIssueScheduler sched_;
+  std::vector<Set> sets_;
+  std::vector<uint32_t> set_of_;  // per slot
+  uint64_t next_age_ = 0;
+  uint32_t reform_next_ = 0;      // the set opportunistic reformation looks at next
+  std::vector<sm::LockstepGroup> groups_;
+  std::vector<GangCandidate> cands_;
+  std::vector<sm::LockstepChange> changed_, handed_;
+  std::vector<uint8_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
+  std::vector<uint32_t> next_pc_;
+  uint64_t taken_ = 0;                 // slices used by this cycle's meets
+  std::array<uint32_t, 9> by_size_{};
+
+  stats::Counter* st_control_splits_ = nullptr;
+  stats::Counter* st_memory_splits_ = nullptr;
+  stats::Counter* st_reforms_ = nullptr;
+  stats::Counter* st_meets_ = nullptr;
+  stats::Histogram* st_gang_sizes_ = nullptr;
+};
+
+}  // namespace simt::vws
