@@ -747,6 +747,10 @@ bool IssueUnit::send_credits() {
   // Round robin from credit_rr_ over the warps that may want credits, which
   // gives the same order as a round robin over every slot.
   const uint32_t n = p_.max_warps;
+  // Slices mode: each slice (and the gang front end) has a fetch unit of its
+  // own; one that refuses holds back only the credits for it.
+  uint64_t refused = 0;
+  uint32_t first_refused = n;
   const bool sent_all = want_credit_.for_each_from(credit_rr_, [&](uint32_t wi) {
     Warp& w = warps_[wi];
     if (!running(wi) || (lockstep_ && lockstep_->fetch_leader(wi) != wi)) {
@@ -754,6 +758,8 @@ bool IssueUnit::send_credits() {
       return true;
     }
     const bool group = lockstep_ && lockstep_->holds(wi);
+    const uint64_t route = lockstep_ ? uint64_t{1} << (group ? p_.schedulers : wi % p_.schedulers) : 0;
+    if (refused & route) return true;
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
       const KernelContext& k = *ctas_[w.cta].info->kernel;
@@ -767,6 +773,11 @@ bool IssueUnit::send_credits() {
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       credits->b_transport(c, t);
       if (!c.accepted) {
+        if (lockstep_) {
+          refused |= route;
+          if (first_refused == n) first_refused = wi;
+          return true;
+        }
         credit_rr_ = wi;  // this warp goes first next cycle
         return false;
       }
@@ -777,6 +788,10 @@ bool IssueUnit::send_credits() {
     return true;
   });
   if (!sent_all) return true;
+  if (first_refused != n) {
+    credit_rr_ = first_refused;  // the first refused warp goes first next cycle
+    return true;
+  }
   credit_rr_ = (credit_rr_ + 1) % n;
   return false;
 }

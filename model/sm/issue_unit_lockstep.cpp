@@ -16,6 +16,7 @@ class IssueUnit::View : public LockstepView {
   uint32_t pc(uint32_t s) const override { return u_.branch_->slot(s).pc; }
   bool eligible(uint32_t s) const override { return fresh(s).eligible; }
   bool ready(uint32_t s) const override { return u_.ready_now(s); }
+  bool at_barrier(uint32_t s) const override { return u_.warps_[s].barrier >= 0; }
   bool waits_on_memory(uint32_t s) const override {
     const Candidate& k = fresh(s);
     return k.eligible && k.hazard != Hazard::None && k.offer.long_wait;

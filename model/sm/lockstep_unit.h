@@ -44,6 +44,7 @@ class LockstepView {
   virtual bool running(uint32_t slot) const = 0;   // holds a warp that has not finished
   virtual uint32_t pc(uint32_t slot) const = 0;    // its next PC (running)
   virtual bool eligible(uint32_t slot) const = 0;  // next instruction buffered, not at a CTA barrier
+  virtual bool at_barrier(uint32_t slot) const = 0;  // waits at a CTA barrier
   virtual bool ready(uint32_t slot) const = 0;     // eligible, and its scoreboard and pipe let it issue now
   virtual bool waits_on_memory(uint32_t slot) const = 0;  // held up by a load in flight
   // Its next instruction synchronises its 32-thread group; `lanes` (bit l =

@@ -210,13 +210,18 @@ void WarpGangingUnit::reform_one(const sm::LockstepView& v) {
     reform_next_ = (reform_next_ + 1) % static_cast<uint32_t>(sets_.size());
     if (!sets_[set].used) continue;
     const Set& st = sets_[set];
-    uint8_t candidates = 0;
+    // Warps waiting at a CTA barrier stay out: one that arrived and one that
+    // has yet to come round to the barrier may stand at the same PC, and
+    // ganging them would hold the first until the second arrives.
+    uint8_t candidates = 0, waiting = 0;
     for (uint32_t k = 0; k < slices_; ++k) {
       const uint32_t s = st.slot[k];
       if (s == kNone || !v.running(s)) continue;
       next_pc_[k] = v.pc(s);
-      if (table_.way_of(set, k) < 0) candidates |= static_cast<uint8_t>(1u << k);
+      if (v.at_barrier(s)) waiting |= static_cast<uint8_t>(1u << k);
+      else if (table_.way_of(set, k) < 0) candidates |= static_cast<uint8_t>(1u << k);
     }
+    if (waiting & table_.ganged(set)) return;  // a gang at a barrier: not this set this cycle
     std::array<uint8_t, GangTable::kWays> before{};
     for (uint32_t w = 0; w < GangTable::kWays; ++w)
       if (table_.entry(set, w).used) {
