@@ -35,6 +35,7 @@ struct LineRequest {
   uint64_t line_addr = 0;
   uint32_t bytes = 0;         // distinct bytes of the line touched
   func::ThreadMask threads;   // threads with at least one byte in this line
+  uint64_t members = 0;       // with member tags (coalesce()): bit k = an access tagged k touches it
 };
 
 // Where the CTA's local memory lives in global memory: local byte `a` of
@@ -54,15 +55,18 @@ class Coalescer {
   // request per (space, line). Local accesses need `local[a.part]` (an
   // array of `parts` layouts); without it they throw std::invalid_argument.
   // Returns out.size(). LineRequest::threads holds CTA-local thread ids of
-  // every part.
+  // every part. `member` (may be null) tags each access with a number below
+  // 64; LineRequest::members then collects the tags of the accesses in each
+  // line (an access that combines several instructions: who waits for what).
   size_t coalesce(const std::vector<func::MemAccess>& accesses, AccessKind kind,
-                  std::vector<LineRequest>& out, const LocalLayout* local = nullptr, size_t parts = 1);
+                  std::vector<LineRequest>& out, const LocalLayout* local = nullptr, size_t parts = 1,
+                  const uint8_t* member = nullptr);
 
   uint32_t line() const { return p_.line; }
 
  private:
   void touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t tid, uint64_t addr, uint32_t size,
-             AccessKind kind);
+             AccessKind kind, uint64_t member_bit);
   size_t request_for(std::vector<LineRequest>& out, ptx::Space space, uint64_t line, AccessKind kind);
 
   CoalescerParams p_;

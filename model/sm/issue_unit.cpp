@@ -159,6 +159,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
   trace_.active_mask.assign(p_.schedulers, 0);
   trace_.cta_depth.assign(p_.max_ctas, 0);
   trace_.cta_pc.assign(p_.max_ctas, ptx::kNoPc);
+  waveform_ = waveform;
   if (waveform && waveform->enabled()) make_signals(*waveform);
   wt_ = warp_trace;
   if (wt_) wt_->add_sm(sm_id_, p_.schedulers);
@@ -259,8 +260,10 @@ void IssueUnit::cycle(uint64_t now) {
     st_cta_cycles_ += live_ctas_;
     st_warp_cycles_ += live_warps_;
   }
-  if (tracing_)
+  if (tracing_) {
     std::fill(trace_.issued_warp.begin(), trace_.issued_warp.end(), -1);
+    std::fill(trace_.issued_by.begin(), trace_.issued_by.end(), 0);
+  }
   if (lockstep_) {
     issue_groups(now);  // groups first; the slices they used issue nothing else
     for (uint32_t s = 0; s < p_.schedulers; ++s)
@@ -559,6 +562,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
   if (tracing_) {
     trace_.issued_warp[s] = static_cast<int32_t>(wi);
     trace_.active_mask[s] = totals.mask_bits;
+    if (lockstep_) trace_.issued_by[s] = 1;
   }
   if (wt_) trace_issue(s, wi, pc, totals.mask_bits, now);
 

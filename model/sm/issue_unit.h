@@ -170,6 +170,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     std::vector<uint64_t> active_mask;   // per scheduler: lanes of the issued warp (bit = lane)
     std::vector<uint32_t> cta_depth;     // per CTA slot: block-wide stack depth (TBC), 0 when free
     std::vector<uint32_t> cta_pc;        // per CTA slot: its top-of-stack PC (TBC), kNoPc when free
+    std::vector<uint8_t> issued_by;      // slices mode, per slice: 0 nothing, 1 its own warp, 2 a group
   };
   void set_tracing(bool on) { tracing_ = on; }
   const Trace& trace() const { return trace_; }
@@ -487,6 +488,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
 
   // VCD signals (null = not traced) and the window start to wake for.
   trace::Waveform* wf_ = nullptr;
+  trace::Waveform* waveform_ = nullptr;  // as given (wf_ is set only when a signal is recorded)
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_issued_by_;  // slices mode, per slice
+  bool lockstep_signals_ = false;
   std::vector<sc_core::sc_signal<int32_t>*> sig_warp_;
   std::vector<sc_core::sc_signal<uint64_t>*> sig_mask_;
   std::vector<trace::MaybeSignal*> sig_pc_, sig_cta_pc_;  // 'x' while the slot is idle

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sm/issue_unit.h"
+#include "trace/waveform.h"
 #include "util/error.h"
 
 namespace simt::sm {
@@ -50,6 +51,22 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
   st_combined_ = &reg_.counter(stats_name_ + ".combined_accesses",
                                "LDST accesses holding the memory instructions of several slices");
   lockstep_->register_stats(reg_, stats_name_ + ".ganging");
+  // VCD: per slice, whether its lanes went to a group or to its own warp;
+  // and the unit's own signals (the gang table).
+  trace_.issued_by.assign(p_.schedulers, 0);
+  if (waveform_ && waveform_->enabled()) {
+    bool any = false;
+    for (uint32_t s = 0; s < p_.schedulers; ++s) {
+      sig_issued_by_.push_back(
+          waveform_->signal<uint32_t>(stats_name_ + ".issue.s" + std::to_string(s) + "_issued_by", 0));
+      any = any || sig_issued_by_.back();
+    }
+    lockstep_signals_ = lockstep_->make_signals(*waveform_, stats_name_ + ".ganging");
+    if (any || lockstep_signals_) {
+      wf_ = waveform_;
+      tracing_ = true;
+    }
+  }
 }
 
 bool IssueUnit::ready_now(uint32_t wi) {
@@ -157,6 +174,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     if (tracing_) {
       trace_.issued_warp[s] = static_cast<int32_t>(m);
       trace_.active_mask[s] = lane_bits;
+      trace_.issued_by[s] = 2;
     }
     if (wt_) trace_issue(s, m, pc, lane_bits, now);
     if (pk == PipeKind::None) continue;
@@ -286,7 +304,8 @@ bool IssueUnit::drain_combined_ldst(uint64_t now) {
   c = *first;
   for (size_t i = 1; i < combined_from_.size(); ++i) {
     const IssuePacket& p = latches_[combined_from_[i]][kLdst].front();
-    c.riders.push_back(IssuePacket::Rider{p.warp, p.ticket, p.instr, p.long_latency});
+    c.riders.push_back(
+        IssuePacket::Rider{p.warp, p.ticket, p.instr, p.long_latency, static_cast<uint32_t>(c.accesses.size())});
     // Its CTA's part of the access (local-memory layout, bank grouping).
     uint8_t part = 0;
     if (p.cta_slot != c.cta_slot) {

@@ -51,6 +51,9 @@ void IssueUnit::write_signals(uint64_t now) {
     if (sig_cta_depth_[c]) sig_cta_depth_[c]->write(trace_.cta_depth[c]);
     if (sig_cta_pc_[c]) sig_cta_pc_[c]->set_or_undefined(trace_.cta_pc[c], ptx::kNoPc);
   }
+  for (size_t s = 0; s < sig_issued_by_.size(); ++s)
+    if (sig_issued_by_[s]) sig_issued_by_[s]->write(trace_.issued_by[s]);
+  if (lockstep_signals_) lockstep_->write_signals();
 }
 
 trace::StallReason IssueUnit::stall_reason(uint32_t s) const {

@@ -32,10 +32,13 @@ std::string sibling(const std::string& name, const char* leaf) {
   return dot == std::string::npos ? std::string(leaf) : name.substr(0, dot + 1) + leaf;
 }
 
-// Request ids: the slot in the low 16 bits, the instruction's sequence
-// number above, so a response can never be credited to a later occupant.
-constexpr unsigned kSlotBits = 16;
-uint64_t make_id(uint32_t slot, uint64_t seq) { return (seq << kSlotBits) | slot; }
+// Request ids: the slot in the low 16 bits, the line request's index in
+// the next 12, the instruction's sequence number above, so a response can
+// never be credited to a later occupant.
+constexpr unsigned kSlotBits = 16, kLineBits = 12;
+uint64_t make_id(uint32_t slot, uint32_t line, uint64_t seq) {
+  return (((seq << kLineBits) | line) << kSlotBits) | slot;
+}
 
 }  // namespace
 
@@ -99,7 +102,8 @@ void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
   e.local_bytes = p.local_bytes;
   e.other_parts.assign(p.other_parts.begin(), p.other_parts.end());
   e.riders.assign(p.riders.begin(), p.riders.end());
-  e.written = 0;
+  e.ready = e.written = 0;
+  e.in_done = false;
   e.accesses.assign(p.accesses.begin(), p.accesses.end());
   order_.push_back(s);
   ++in_flight_;
@@ -136,7 +140,27 @@ void LdstUnit::start(uint32_t s, uint64_t now) {
     layout(e.cta_slot, e.cta_threads, e.local_bytes);
     for (const IssuePacket::Part& q : e.other_parts) layout(q.cta_slot, q.cta_threads, q.local_bytes);
   }
-  coalescer_.coalesce(e.accesses, kind, lines_, local_.empty() ? nullptr : local_.data(), local_.size());
+  const uint8_t* member = nullptr;
+  if (!e.riders.empty()) {  // tag each access with its member (0 = the slot's own)
+    member_of_.assign(e.accesses.size(), 0);
+    for (size_t k = 0; k < e.riders.size(); ++k) {
+      const size_t end = k + 1 < e.riders.size() ? e.riders[k + 1].first_access : e.accesses.size();
+      for (size_t i = e.riders[k].first_access; i < end && i < e.accesses.size(); ++i)
+        member_of_[i] = static_cast<uint8_t>(k + 1);
+    }
+    member = member_of_.data();
+  }
+  coalescer_.coalesce(e.accesses, kind, lines_, local_.empty() ? nullptr : local_.data(), local_.size(), member);
+  if (lines_.size() >= (1u << kLineBits))
+    throw std::logic_error("ldst: an access of " + std::to_string(lines_.size()) + " line requests");
+  if (!e.riders.empty()) {
+    e.todo.assign(e.riders.size() + 1, 0);
+    e.line_members.clear();
+    for (const mem::LineRequest& r : lines_) {
+      e.line_members.push_back(r.members);
+      for (uint64_t m = r.members; m; m &= m - 1) ++e.todo[__builtin_ctzll(m)];
+    }
+  }
   for (mem::LineRequest& r : lines_)
     if (r.space == ptx::Space::Param) r.line_addr += func::kParamWindow;
   requests_ += lines_.size();
@@ -168,7 +192,7 @@ void LdstUnit::address_step(uint64_t now) {
     r.bytes = lr.bytes;
     r.write = lr.kind != mem::AccessKind::Read;
     r.atomic = lr.kind == mem::AccessKind::Atomic;
-    r.id = make_id(cur_, e.seq);
+    r.id = make_id(cur_, static_cast<uint32_t>(next_line_), e.seq);
     r.source = sm_;
     if (l1d.send(r)) {
       ++next_line_;
@@ -194,15 +218,17 @@ bool LdstUnit::try_writeback(uint64_t now) {
   }
   if (best == done_.size()) return false;
   Slot& e = slots_[done_[best]];
-  for (const uint32_t n = 1 + static_cast<uint32_t>(e.riders.size()); e.written < n; ++e.written) {
+  const uint64_t members = e.riders.empty() ? 1 : e.ready & ~e.written;
+  for (uint64_t m = members; m; m &= m - 1) {
+    const uint32_t k = static_cast<uint32_t>(__builtin_ctzll(m));
     WritebackPacket wb;
-    if (e.written == 0) {
+    if (k == 0) {
       wb.warp = e.warp;
       wb.instr = e.instr;
       wb.long_latency = e.long_latency;
       wb.ticket = e.ticket;
     } else {
-      const IssuePacket::Rider& r = e.riders[e.written - 1];
+      const IssuePacket::Rider& r = e.riders[k - 1];
       wb.warp = r.warp;
       wb.instr = r.instr;
       wb.long_latency = r.long_latency;
@@ -214,6 +240,14 @@ bool LdstUnit::try_writeback(uint64_t now) {
       ++writeback_stall_cycles_;
       return true;
     }
+    e.written |= uint64_t{1} << k;
+  }
+  const uint64_t all = e.riders.empty() ? 1 : (uint64_t{2} << e.riders.size()) - 1;
+  if (!e.riders.empty() && e.written != all) {  // members still waiting for lines
+    e.in_done = false;
+    done_[best] = done_.back();
+    done_.pop_back();
+    return true;
   }
   e.used = false;
   done_[best] = done_.back();
@@ -227,15 +261,36 @@ bool LdstUnit::try_writeback(uint64_t now) {
   return true;
 }
 
+void LdstUnit::members_done(uint32_t s) {
+  Slot& e = slots_[s];
+  if (!e.sent_all) return;  // its lines are not all out yet
+  for (size_t k = 0; k < e.todo.size(); ++k)
+    if (e.todo[k] == 0) e.ready |= uint64_t{1} << k;
+  if ((e.ready & ~e.written) && !e.in_done) {
+    e.in_done = true;
+    done_.push_back(s);
+  }
+}
+
 void LdstUnit::on_cycle(uint64_t now) {
   ++activations_;
   // Responses first: each answers one request of the slot named in its id.
   uint64_t id = 0;
   while (l1d.pop_response(id)) {
     const uint32_t s = static_cast<uint32_t>(id & ((1u << kSlotBits) - 1));
-    if (s >= slots_.size() || !slots_[s].used || slots_[s].seq != (id >> kSlotBits) || slots_[s].pending == 0)
+    const uint32_t line = static_cast<uint32_t>((id >> kSlotBits) & ((1u << kLineBits) - 1));
+    if (s >= slots_.size() || !slots_[s].used || slots_[s].seq != (id >> (kSlotBits + kLineBits)) ||
+        slots_[s].pending == 0)
       throw std::logic_error("ldst: response with unknown id " + std::to_string(id));
-    if (--slots_[s].pending == 0) maybe_done(s);
+    Slot& e = slots_[s];
+    --e.pending;
+    if (!e.riders.empty()) {
+      if (line >= e.line_members.size()) throw std::logic_error("ldst: response for an unknown line");
+      for (uint64_t m = e.line_members[line]; m; m &= m - 1) --e.todo[__builtin_ctzll(m)];
+      maybe_done(s);
+    } else if (e.pending == 0) {
+      maybe_done(s);
+    }
   }
   bool busy = false;
   if (now != last_cycle_) {  // a second wake-up in the same cycle only drains responses

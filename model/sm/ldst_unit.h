@@ -113,8 +113,15 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
     bool atomic = false, store = false;
     uint32_t cta_slot = 0, cta_threads = 0, local_bytes = 0;
     std::vector<IssuePacket::Part> other_parts;
-    std::vector<IssuePacket::Rider> riders;  // further instructions of the same access (slices mode)
-    uint32_t written = 0;        // write-backs sent: the own one, then the riders'
+    // Further instructions of the same access (slices mode). Member 0 is
+    // the slot's own instruction, member k rider k - 1; each writes back once
+    // every line it touched was answered (its loads may return at other
+    // times than the others': memory latency divergence).
+    std::vector<IssuePacket::Rider> riders;
+    std::vector<uint32_t> todo;          // per member: its lines not answered yet
+    std::vector<uint64_t> line_members;  // per line request: the members that wait for it
+    uint64_t ready = 0, written = 0;     // members whose lines are all answered; written back
+    bool in_done = false;                // listed in done_
     std::vector<func::MemAccess> accesses;  // reused: no allocation once warm
   };
 
@@ -136,8 +143,13 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
   // candidates, so a cycle need not walk every slot.
   std::vector<uint32_t> done_;
   void maybe_done(uint32_t s) {
-    if (slots_[s].sent_all && slots_[s].pending == 0) done_.push_back(s);
+    Slot& e = slots_[s];
+    if (!e.riders.empty()) return members_done(s);
+    if (e.sent_all && e.pending == 0) done_.push_back(s);
   }
+  // A slot with riders: lists it when a member became ready to write back.
+  void members_done(uint32_t s);
+  std::vector<uint8_t> member_of_;       // scratch: per access, its member
   size_t order_head_ = 0;
   uint32_t in_flight_ = 0;
   uint64_t next_seq_ = 1;

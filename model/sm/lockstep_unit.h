@@ -34,6 +34,7 @@
 #include <vector>
 
 namespace simt::stats { class Registry; }
+namespace simt::trace { class Waveform; }
 
 namespace simt::sm {
 
@@ -83,8 +84,11 @@ class LockstepUnit {
   virtual const std::vector<LockstepChange>& take_changed() = 0;
 
   virtual void register_stats(stats::Registry& r, const std::string& prefix) {}
-  // Per-cycle statistics (time series) once the cycle's issue is done.
-  virtual void end_cycle(uint64_t now, uint64_t cycles) {}
+  // VCD: creates the unit's signals under `prefix`; true when any is
+  // recorded. write_signals() runs after every cycle the issue stage ran,
+  // inside the waveform's window.
+  virtual bool make_signals(trace::Waveform& wf, const std::string& prefix) { return false; }
+  virtual void write_signals() {}
 };
 
 }  // namespace simt::sm

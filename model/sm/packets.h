@@ -68,12 +68,13 @@ struct IssuePacket {
   // Slices mode (seed 000 §4.1): the memory instructions several slices
   // issued in one cycle reach the LDST unit as one access. The first is this
   // packet's own (warp, instr, ticket); the others ride along, their
-  // accesses in `accesses` too, and each gets its write-back when the
-  // access completes.
+  // accesses in `accesses` too (from first_access to the next rider's), and
+  // each gets its write-back once the lines it touched were answered.
   struct Rider {
     uint32_t warp = 0, ticket = 0;
     const ptx::Instr* instr = nullptr;
     bool long_latency = false;
+    uint32_t first_access = 0;
   };
   std::vector<Rider> riders;
   bool is_load = false, is_store = false, is_atomic = false;

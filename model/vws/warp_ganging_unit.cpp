@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "stats/stats.h"
+#include "trace/waveform.h"
 
 namespace simt::vws {
 
@@ -45,6 +46,30 @@ void WarpGangingUnit::register_stats(stats::Registry& r, const std::string& pref
   st_meets_ = &r.counter(prefix + ".meets",
                          "warp-synchronous instructions issued by warps that met outside one gang");
   st_gang_sizes_ = &r.histogram(prefix + ".issued_gang_size", 0, 1, 9, "gangs issued, by members");
+}
+
+bool WarpGangingUnit::make_signals(trace::Waveform& wf, const std::string& prefix) {
+  bool any = false;
+  for (uint32_t set = 0; set < table_.sets(); ++set)
+    for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+      const std::string k = prefix + ".g" + std::to_string(table_.gang_id(set, w));
+      sig_mask_.push_back(wf.signal<uint32_t>(k + "_mask", 0));
+      sig_pc_.push_back(wf.maybe_signal(k + "_pc"));
+      sig_valid_.push_back(wf.signal<bool>(k + "_valid", false));
+      any = any || sig_mask_.back() || sig_pc_.back() || sig_valid_.back();
+    }
+  return any;
+}
+
+void WarpGangingUnit::write_signals() {
+  for (uint32_t set = 0; set < table_.sets(); ++set)
+    for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+      const size_t i = size_t{set} * GangTable::kWays + w;
+      const GangEntry& e = table_.entry(set, w);
+      if (sig_mask_[i]) sig_mask_[i]->write(e.used ? e.mask : 0);
+      if (sig_pc_[i]) e.used ? sig_pc_[i]->set(e.pc) : sig_pc_[i]->set_undefined();
+      if (sig_valid_[i]) sig_valid_[i]->write(e.used && e.valid);
+    }
 }
 
 // ------------------------------------------------------------ bookkeeping
@@ -294,10 +319,11 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
       const GangEntry& e = table_.entry(set, w);
       if (!e.used) continue;
       uint8_t ready = 0;
-      bool ok = (e.mask & taken_) == 0;
+      bool ok = (e.mask & taken_) == 0, valid = true;
       for_bits(e.mask, [&](uint32_t k) {
         const uint32_t s = st.slot[k];
         uint32_t lanes = 0;
+        valid = valid && v.eligible(s);
         if (!changed_flag_[s] && v.ready(s)) ready |= static_cast<uint8_t>(1u << k);  // changed: it refetches
         else ok = false;
         // A warp-synchronous instruction whose lanes reach outside the gang
@@ -311,6 +337,7 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
         }
       });
       table_.set_ready(set, w, ready);
+      table_.set_valid(set, w, valid);
       if (ok) cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
     }
   }

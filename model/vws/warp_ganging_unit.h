@@ -35,7 +35,10 @@
 #include "vws/gang_issue_scheduler.h"
 #include "vws/gang_table.h"
 
+#include <systemc>
+
 namespace simt::stats { struct Counter; class Histogram; }
+namespace simt::trace { class MaybeSignal; }
 
 namespace simt::vws {
 
@@ -64,6 +67,10 @@ class WarpGangingUnit : public sm::LockstepUnit {
   void retired(uint32_t slot) override;
   const std::vector<sm::LockstepChange>& take_changed() override;
   void register_stats(stats::Registry& r, const std::string& prefix) override;
+  // VCD: <prefix>.g<GangID>_mask, _pc ('x' while the entry is unused) and
+  // _valid (every member holds the gang's next instruction) per entry.
+  bool make_signals(trace::Waveform& wf, const std::string& prefix) override;
+  void write_signals() override;
 
   const GangTable& table() const { return table_; }
   // Warps in gangs of each size now: [k] = warps in gangs of k members
@@ -108,6 +115,10 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<uint32_t> next_pc_;
   uint64_t taken_ = 0;                 // slices used by this cycle's meets
   std::array<uint32_t, 9> by_size_{};
+
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_mask_;  // per entry, null = not recorded
+  std::vector<trace::MaybeSignal*> sig_pc_;
+  std::vector<sc_core::sc_signal<bool>*> sig_valid_;
 
   stats::Counter* st_control_splits_ = nullptr;
   stats::Counter* st_memory_splits_ = nullptr;
