@@ -1,0 +1,94 @@
+// Warp-synchronous PTX keeps its 32-thread meaning on seed 000's VWS SM
+// (issue 12 item 9): in tests/e2e/data/split_shuffle.ptx each 32-thread warp
+// diverges by lane bit 2, so on the VWS SM its gang splits into the even and
+// the odd slices' warps, which leave their loops at different times; the
+// shfl.sync and vote.sync after the join must still see all 32 lanes. The
+// split warps meet there (sm0.ganging.meets), on every VWS machine, and the
+// output equals the SIMT SM's and the functional run's.
+#define BOOST_TEST_MODULE vws_warp_sync
+#include <boost/test/unit_test.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using simt::test::counter_sum;
+using simt::test::run_with_stats;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_vws_warp_sync");
+
+constexpr uint32_t kCtas = 4, kThreads = 64;
+const std::string kConfigs = SIMT_SOURCE_DIR "/configs";
+const std::string kManifest = SIMT_SOURCE_DIR "/tests/e2e/data/split_shuffle.json";
+
+// The kernel, thread by thread.
+std::vector<uint32_t> expected() {
+  std::vector<uint32_t> v(kCtas * kThreads), out(v.size());
+  for (uint32_t c = 0; c < kCtas; ++c)
+    for (uint32_t t = 0; t < kThreads; ++t) {
+      uint32_t a = 0;
+      const bool long_side = (t & 4) != 0;
+      for (uint32_t i = 0; i < (long_side ? 40u : 5u); ++i) a = long_side ? a * 5 + c : a * 3 + t;
+      v[c * kThreads + t] = a;
+    }
+  for (uint32_t g = 0; g < v.size(); g += 32) {  // shfl.bfly 4, then 16, then the ballot, per 32 lanes
+    uint32_t x[32], y[32], ballot = 0;
+    for (uint32_t l = 0; l < 32; ++l) x[l] = v[g + l] + v[g + (l ^ 4)];
+    for (uint32_t l = 0; l < 32; ++l) y[l] = x[l] + x[l ^ 16];
+    for (uint32_t l = 0; l < 32; ++l) ballot |= (y[l] & 1) << l;
+    for (uint32_t l = 0; l < 32; ++l) out[g + l] = y[l] ^ ballot;
+  }
+  return out;
+}
+
+nlohmann::json run(const std::string& tag, const std::string& machine) {
+  const fs::path out = scratch() / tag;
+  const simt::test::StatsRun r =
+      run_with_stats("--quiet " + machine + " --set sm.watchdog_cycles=100000 --manifest " + kManifest +
+                         " --out-dir " + out.string(),
+                     scratch(), tag);
+  BOOST_TEST_REQUIRE(r.proc.code == 0, r.cmd << "\n" << r.proc.err);
+  const std::vector<uint32_t> want = expected();
+  const std::vector<uint32_t> got = simt::test::read_words(out / "out.bin");
+  BOOST_TEST_REQUIRE(got.size() == want.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) bad += got[i] != want[i];
+  BOOST_TEST(bad == 0u, tag << ": " << bad << " wrong words");
+  return r.stats;
+}
+
+std::string vws(const std::string& overlay) {
+  return "--config " + kConfigs + "/vws-baseline.toml --config " + kConfigs + "/" + overlay + ".toml";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(functional_and_simt_sm_agree_with_the_reference) {
+  run("functional", "--mode functional");
+  run("ws32", vws("ws32"));
+}
+
+BOOST_AUTO_TEST_CASE(split_gangs_meet_at_shuffles_and_votes) {
+  for (const char* m : {"i-vws", "e-vws", "e-vws-impatientmem", "i-vws-lgto"}) {
+    const nlohmann::json s = run(m, vws(m));
+    BOOST_TEST(counter_sum(s, "ganging.control_splits") > 0u, m << ": the gangs must split");
+    // Three warp-synchronous instructions, each a meet of the two halves of
+    // each of the 8 original gangs (unless a reform joined them first).
+    BOOST_TEST(counter_sum(s, "ganging.meets") > 0u, m);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(narrow_warps_without_ganging_meet_too) {
+  for (const char* m : {"ws4", "ws8", "ws16"}) {
+    const nlohmann::json s = run(m, vws(m));
+    BOOST_TEST(counter_sum(s, "ganging.meets") >= 3u * kCtas * kThreads / 32, m << ": one meet per instruction and warp");
+  }
+}
