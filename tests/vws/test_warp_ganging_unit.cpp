@@ -1,0 +1,204 @@
+#define BOOST_TEST_MODULE warp_ganging_unit
+#include <boost/test/unit_test.hpp>
+
+// Seed 000's warp ganging unit as the issue stage's lock-step unit, driven
+// through a scripted view of the warps (no SystemC): original gangs at
+// launch, issue only when every member is ready, splitting on the members'
+// next PCs and on memory latency divergence, meets at warp-synchronous
+// instructions, opportunistic reformation that leaves barrier waiters out.
+
+#include <algorithm>
+#include <vector>
+
+#include "stats/stats.h"
+#include "vws/warp_ganging_unit.h"
+
+using simt::sm::LockstepGroup;
+using simt::sm::LockstepView;
+using simt::vws::GangingParams;
+using simt::vws::WarpGangingUnit;
+
+namespace {
+
+constexpr uint32_t kSlices = 8, kSlots = 32;
+
+// What the issue stage would say about each warp slot.
+struct Script : LockstepView {
+  std::vector<bool> run = std::vector<bool>(kSlots, true), elig = std::vector<bool>(kSlots, true),
+                    rdy = std::vector<bool>(kSlots, true), mem = std::vector<bool>(kSlots, false),
+                    sync = std::vector<bool>(kSlots, false), bar = std::vector<bool>(kSlots, false);
+  std::vector<uint32_t> pcs = std::vector<uint32_t>(kSlots, 0);
+  uint32_t lanes = 0xffffffffu;
+  bool running(uint32_t s) const override { return run[s]; }
+  uint32_t pc(uint32_t s) const override { return pcs[s]; }
+  bool eligible(uint32_t s) const override { return elig[s]; }
+  bool ready(uint32_t s) const override { return elig[s] && rdy[s]; }
+  bool waits_on_memory(uint32_t s) const override { return mem[s]; }
+  bool at_barrier(uint32_t s) const override { return bar[s]; }
+  bool sync_point(uint32_t s, uint32_t& l) const override {
+    l = lanes;
+    return sync[s];
+  }
+};
+
+struct Fixture {
+  simt::stats::Registry reg;
+  Script v;
+  std::vector<uint32_t> slots0 = {0, 1, 2, 3, 4, 5, 6, 7};  // one CTA of 32 threads: slot k on slice k
+  std::unique_ptr<WarpGangingUnit> unit(GangingParams p = {}) {
+    auto u = std::make_unique<WarpGangingUnit>(p, kSlots, kSlices);
+    u->register_stats(reg, "sm0.ganging");
+    u->start_cta(0, slots0, v);
+    u->take_changed();
+    return u;
+  }
+  uint64_t count(const char* name) { return reg.find_counter(std::string("sm0.ganging.") + name)->value; }
+};
+
+std::vector<uint32_t> members(const WarpGangingUnit& u, uint32_t leader) {
+  std::vector<uint32_t> m;
+  u.members(leader, m);
+  return m;
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_CASE(an_original_gang_issues_only_when_every_member_is_ready, Fixture) {
+  auto u = unit();
+  for (uint32_t s : slots0) {
+    BOOST_TEST(u->holds(s));
+    BOOST_TEST(u->fetch_leader(s) == 0u);
+  }
+  BOOST_TEST(members(*u, 0).size() == 8u);
+  v.rdy[5] = false;
+  BOOST_TEST(u->pick(v, 0).empty());
+  v.rdy[5] = true;
+  const std::vector<LockstepGroup>& g = u->pick(v, 1);
+  BOOST_TEST_REQUIRE(g.size() == 1u);
+  BOOST_TEST(g[0].gang);
+  BOOST_TEST(g[0].slots == slots0, boost::test_tools::per_element());
+}
+
+BOOST_FIXTURE_TEST_CASE(control_divergence_splits_by_next_pc_and_lone_warps_go_to_their_slice, Fixture) {
+  auto u = unit();
+  for (uint32_t s : slots0) v.pcs[s] = s < 4 ? 10 : 20;
+  v.pcs[7] = 30;
+  u->moved(slots0, v);
+  BOOST_TEST(count("control_splits") == 1u);
+  BOOST_TEST(members(*u, 0) == (std::vector<uint32_t>{0, 1, 2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(members(*u, 4) == (std::vector<uint32_t>{4, 5, 6}), boost::test_tools::per_element());
+  BOOST_TEST(!u->holds(7));  // alone on its PC: its slice schedules it
+  BOOST_TEST(u->fetch_leader(5) == 4u);
+  // Every member's grouping changed; none joined a gang, so none refetches.
+  const auto& ch = u->take_changed();
+  BOOST_TEST(ch.size() == 8u);
+  BOOST_TEST(std::none_of(ch.begin(), ch.end(), [](const auto& c) { return c.refetch; }));
+  // Both gangs issue in one cycle (disjoint slices, two gangs a cycle).
+  BOOST_TEST(u->pick(v, 2).size() == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(gangs_per_cycle_limits_the_gangs_issued, Fixture) {
+  GangingParams p;
+  p.gangs_per_cycle = 1;
+  auto u = unit(p);
+  for (uint32_t s : slots0) v.pcs[s] = s < 4 ? 10 : 20;
+  u->moved(slots0, v);
+  u->take_changed();
+  BOOST_TEST(u->pick(v, 0).size() == 1u);
+}
+
+// Slices 0-2 got their data, the others still wait on the load.
+void loads_return_unevenly(Script& v, const std::vector<uint32_t>& slots) {
+  for (uint32_t s : slots) {
+    v.rdy[s] = s < 3;
+    v.mem[s] = s >= 3;
+  }
+}
+
+BOOST_FIXTURE_TEST_CASE(impatient_splitting_ungangs_every_member, Fixture) {
+  GangingParams p;
+  p.split_on_memory = "impatient";
+  auto u = unit(p);
+  loads_return_unevenly(v, slots0);
+  u->pick(v, 0);
+  BOOST_TEST(count("memory_splits") == 1u);
+  for (uint32_t s : slots0) BOOST_TEST(!u->holds(s), "slot " << s);
+}
+
+BOOST_FIXTURE_TEST_CASE(group_splitting_keeps_the_ready_members_together, Fixture) {
+  GangingParams p;
+  p.split_on_memory = "group";
+  auto u = unit(p);
+  loads_return_unevenly(v, slots0);
+  u->pick(v, 0);
+  BOOST_TEST(count("memory_splits") == 1u);
+  BOOST_TEST(members(*u, 0) == (std::vector<uint32_t>{0, 1, 2}), boost::test_tools::per_element());
+  BOOST_TEST(members(*u, 3) == (std::vector<uint32_t>{3, 4, 5, 6, 7}), boost::test_tools::per_element());
+}
+
+BOOST_FIXTURE_TEST_CASE(without_memory_splitting_a_gang_waits_for_its_slowest_member, Fixture) {
+  auto u = unit();
+  loads_return_unevenly(v, slots0);
+  BOOST_TEST(u->pick(v, 0).empty());
+  BOOST_TEST(count("memory_splits") == 0u);
+  BOOST_TEST(members(*u, 0).size() == 8u);
+}
+
+BOOST_FIXTURE_TEST_CASE(without_ganging_warps_meet_at_warp_synchronous_instructions, Fixture) {
+  GangingParams p;
+  p.ganging = false;
+  auto u = unit(p);
+  for (uint32_t s : slots0) BOOST_TEST(!u->holds(s));
+  v.lanes = 0x000000ffu;  // lanes 0-7: slices 0 and 1 take part
+  v.sync[0] = v.sync[1] = true;
+  v.pcs[0] = v.pcs[1] = 12;
+  v.pcs[1] = 13;  // not there yet
+  BOOST_TEST(u->pick(v, 0).empty());
+  v.pcs[1] = 12;
+  const auto& g = u->pick(v, 1);
+  BOOST_TEST_REQUIRE(g.size() == 1u);
+  BOOST_TEST(g[0].slots == (std::vector<uint32_t>{0, 1}), boost::test_tools::per_element());
+  BOOST_TEST(count("meets") == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_gang_that_holds_every_lane_issues_a_shuffle_as_a_gang, Fixture) {
+  auto u = unit();
+  for (uint32_t s : slots0) v.sync[s] = true;
+  const auto& g = u->pick(v, 0);
+  BOOST_TEST_REQUIRE(g.size() == 1u);
+  BOOST_TEST(g[0].gang);
+  BOOST_TEST(count("meets") == 0u);
+}
+
+BOOST_FIXTURE_TEST_CASE(reformation_merges_equal_pcs_but_not_barrier_waiters, Fixture) {
+  GangingParams p;
+  p.reform = "opportunistic";
+  auto u = unit(p);
+  for (uint32_t s : slots0) v.pcs[s] = 10 + s;  // fully split: every warp alone
+  u->moved(slots0, v);
+  u->take_changed();
+  for (uint32_t s : slots0) BOOST_TEST(!u->holds(s));
+  // Slices 0, 1 and 2 stand at PC 40; slice 2 waits at a CTA barrier there.
+  v.pcs[0] = v.pcs[1] = v.pcs[2] = 40;
+  v.bar[2] = true;
+  u->pick(v, 0);
+  BOOST_TEST(count("reforms") == 1u);
+  BOOST_TEST(members(*u, 0) == (std::vector<uint32_t>{0, 1}), boost::test_tools::per_element());
+  BOOST_TEST(!u->holds(2));
+  const auto& ch = u->take_changed();
+  BOOST_TEST(std::all_of(ch.begin(), ch.end(), [](const auto& c) { return c.refetch; }));
+}
+
+BOOST_FIXTURE_TEST_CASE(finished_warps_leave_and_their_sets_are_reused, Fixture) {
+  auto u = unit();
+  for (uint32_t s : slots0)
+    if (s >= 2) v.run[s] = false;  // six warps exit
+  u->moved(slots0, v);
+  BOOST_TEST(members(*u, 0) == (std::vector<uint32_t>{0, 1}), boost::test_tools::per_element());
+  for (uint32_t s : slots0) u->retired(s);
+  BOOST_TEST(!u->holds(0));
+  // The set is free again: a new CTA's gang takes it.
+  std::fill(v.run.begin(), v.run.end(), true);
+  u->start_cta(1, slots0, v);
+  BOOST_TEST(members(*u, 0).size() == 8u);
+}
