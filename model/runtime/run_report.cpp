@@ -5,6 +5,7 @@
 
 #include "simt_version.h"
 #include "stats/stats.h"
+#include "vws/vws_area.h"
 
 namespace simt::runtime {
 
@@ -114,6 +115,57 @@ uint64_t config_uint(const nlohmann::json& config, const char* key, uint64_t dfl
   return it != config.end() && it->is_number_unsigned() ? it->get<uint64_t>() : dflt;
 }
 
+std::string config_str(const nlohmann::json& config, const char* key) {
+  auto it = config.find(key);
+  return it != config.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Seed 000's measures of a VWS SM (gpu.core = vws), over all SMs: the front
+// end per cycle (fetches by the gang and slice front ends, L1I reads, L0
+// hits), the L1D per thousand thread instructions, the gangs, and the area
+// of the configured structures (vws/vws_area.h).
+nlohmann::json vws_report(const stats::Registry& reg, const nlohmann::json& config, double cycles,
+                          double thread_instr) {
+  auto per_cycle = [&](const char* glob) { return ratio(static_cast<double>(reg.sum(glob)), cycles); };
+  auto pki = [&](const char* glob) { return ratio(1000.0 * static_cast<double>(reg.sum(glob)), thread_instr); };
+  nlohmann::json v;
+  v["fetches_per_cycle"] = per_cycle("sm*.*.fetch.fetches");  // slices' and gangs' (one per gang)
+  v["gang_fetches_per_cycle"] = per_cycle("sm*.gangs.fetch.fetches");
+  v["decodes_per_cycle"] = per_cycle("sm*.*.decode.decoded");
+  v["l1i_reads_per_cycle"] = per_cycle("sm*.l1i.accesses");
+  v["l0i_reads_per_cycle"] = per_cycle("sm*.*.l0i.accesses");
+  v["l0i_hit_rate"] = ratio(static_cast<double>(reg.sum("sm*.*.l0i.hits")),
+                            static_cast<double>(reg.sum("sm*.*.l0i.accesses")));
+  v["l1d_hits_pki"] = pki("sm*.l1d.hits");
+  v["l1d_misses_pki"] = pki("sm*.l1d.misses");
+  v["l1d_mshr_merges_pki"] = pki("sm*.l1d.mshr_merges");
+  const double groups = static_cast<double>(reg.sum("sm*.group_issues"));
+  v["gang_issues"] = reg.sum("sm*.group_issues");
+  v["mean_gang_size"] = ratio(static_cast<double>(reg.sum("sm*.group_warp_instructions")), groups);
+  v["control_splits"] = reg.sum("sm*.ganging.control_splits");
+  v["memory_splits"] = reg.sum("sm*.ganging.memory_splits");
+  v["reforms"] = reg.sum("sm*.ganging.reforms");
+  v["meets"] = reg.sum("sm*.ganging.meets");
+  vws::AreaInputs in;
+  const uint32_t warp = static_cast<uint32_t>(config_uint(config, "sm.warp_size", 4));
+  in.slices = warp ? 32 / warp : 8;
+  in.warps_per_slice = static_cast<uint32_t>(config_uint(config, "sm.max_warps", 256)) / std::max(1u, in.slices);
+  in.ibuffer_entries = static_cast<uint32_t>(config_uint(config, "sm.ibuffer.entries", 2));
+  in.l0i_bytes = static_cast<uint32_t>(config_uint(config, "vws.l0i_size", 256));
+  in.l1i_ports = static_cast<uint32_t>(config_uint(config, "vws.l1i_ports", 2));
+  if (in.l1i_ports == 0) in.l1i_ports = in.slices + 1;
+  in.gang_sets = in.warps_per_slice;
+  auto g = config.find("vws.ganging");
+  in.ganging = g == config.end() || !g->is_boolean() || g->get<bool>();
+  const vws::AreaEstimate a = vws::estimate_area(in);
+  nlohmann::json items = nlohmann::json::array();
+  for (const vws::AreaItem& i : a.items)
+    items.push_back({{"name", i.name}, {"bits", i.bits}, {"cell_um2", i.cell_um2}, {"factor", i.factor},
+                     {"copies", i.copies}, {"mm2", i.mm2}});
+  v["area"] = {{"items", items}, {"total_mm2", a.total_mm2}, {"percent_of_sm", a.percent_of_sm()}};
+  return v;
+}
+
 // Mean of every sample of the per-SM "sm<N>.active_warps" series (null when
 // stats.interval is 0: nothing was sampled).
 nlohmann::json mean_active_warps(const nlohmann::json& series) {
@@ -164,6 +216,10 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"traffic", "bytes each level was asked for by the level above"},
       {"branch", "branch-unit counters summed over SMs (max_* are maxima)"},
       {"derived", "rates computed from the counters (see the entries)"},
+      {"vws",
+       "gpu.core = vws: fetches and decodes per cycle (gang and slice front ends), L1I and L0 reads per cycle, L0 hit "
+       "rate, L1D hits / misses / MSHR merges per 1000 thread instructions, gangs issued and their mean size, gang "
+       "splits, reforms and meets, and the area of the VWS structures by seed 000 Table 2's method (docs/vws.md)"},
       {"derived.hit_rate", "per cache: hits / accesses"},
       {"derived.dram_bandwidth_utilisation",
        "DRAM bytes / (cycles x dram.channels x dram.bytes_per_cycle): share of peak DRAM bandwidth used"},
@@ -217,7 +273,10 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
     r["simd_efficiency"] = slots > 0 ? lanes / slots : 0.0;
     nlohmann::json all = reg->to_json();
     r["issue_breakdown"] = sum_sm_histograms(all["histograms"], "issue_breakdown");
-    r["fetches_per_cycle"] = cycles > 0 ? reg->sum("sm*.fetch.fetches") / cycles : 0.0;
+    // Every fetch unit: the SIMT SM's, or the VWS SM's gang and slice front ends.
+    const double fetches = static_cast<double>(reg->sum("sm*.fetch.fetches") + reg->sum("sm*.*.fetch.fetches"));
+    r["fetches_per_cycle"] = cycles > 0 ? fetches / cycles : 0.0;
+    if (config_str(config, "gpu.core") == "vws") r["vws"] = vws_report(*reg, config, cycles, t.thread_instructions);
     r["memory_pipeline_stalls"] = reg->sum("sm*.ldst.mem_pipeline_stall_cycles");
     // Bytes each level was asked for by the level above it; l2_bytes is the
     // traffic leaving the cores (seed 001 §6.3, Fig. 16).

@@ -51,6 +51,7 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
   st_combined_ = &reg_.counter(stats_name_ + ".combined_accesses",
                                "LDST accesses holding the memory instructions of several slices");
   lockstep_->register_stats(reg_, stats_name_ + ".ganging");
+  if (p_.sample_interval) lockstep_->register_series(reg_, stats_name_ + ".ganging", p_.sample_interval);
   // VCD: per slice, whether its lanes went to a group or to its own warp;
   // and the unit's own signals (the gang table).
   trace_.issued_by.assign(p_.schedulers, 0);

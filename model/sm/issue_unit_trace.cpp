@@ -107,6 +107,7 @@ void IssueUnit::sample_until(uint64_t now) {
     const uint64_t instr = st_thread_instr_.value;
     ser_ipc_->sample(static_cast<double>(instr - instr_at_sample_) / static_cast<double>(p_.sample_interval));
     ser_warps_->sample(live_warps_);
+    if (lockstep_) lockstep_->sample();
     instr_at_sample_ = instr;
     next_sample_ += p_.sample_interval;
   }

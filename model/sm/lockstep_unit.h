@@ -84,6 +84,10 @@ class LockstepUnit {
   virtual const std::vector<LockstepChange>& take_changed() = 0;
 
   virtual void register_stats(stats::Registry& r, const std::string& prefix) {}
+  // Time series sampled every `interval` cycles (stats.interval): the issue
+  // stage calls sample() at each boundary.
+  virtual void register_series(stats::Registry& r, const std::string& prefix, uint64_t interval) {}
+  virtual void sample() {}
   // VCD: creates the unit's signals under `prefix`; true when any is
   // recorded. write_signals() runs after every cycle the issue stage ran,
   // inside the waveform's window.

@@ -48,6 +48,32 @@ void WarpGangingUnit::register_stats(stats::Registry& r, const std::string& pref
   st_gang_sizes_ = &r.histogram(prefix + ".issued_gang_size", 0, 1, 9, "gangs issued, by members");
 }
 
+void WarpGangingUnit::register_series(stats::Registry& r, const std::string& prefix, uint64_t interval) {
+  for (uint32_t k = 1; k <= slices_; ++k)
+    ser_sizes_.push_back(&r.series(prefix + ".warps_in_gangs_of_" + std::to_string(k), interval,
+                                   k == 1 ? "resident warps not in a gang, at the end of each interval"
+                                          : "resident warps in gangs of " + std::to_string(k) +
+                                                " warps, at the end of each interval"));
+}
+
+std::array<uint32_t, 9> WarpGangingUnit::warps_by_gang_size() const {
+  std::array<uint32_t, 9> n{};
+  for (uint32_t set = 0; set < sets_.size(); ++set) {
+    if (!sets_[set].used) continue;
+    for (uint32_t k = 0; k < slices_; ++k) {
+      if (sets_[set].slot[k] == kNone) continue;
+      const int w = table_.way_of(set, k);
+      ++n[w < 0 ? 1 : popcount(table_.entry(set, static_cast<uint32_t>(w)).mask)];
+    }
+  }
+  return n;
+}
+
+void WarpGangingUnit::sample() {
+  const std::array<uint32_t, 9> n = warps_by_gang_size();
+  for (size_t k = 0; k < ser_sizes_.size(); ++k) ser_sizes_[k]->sample(n[k + 1]);
+}
+
 bool WarpGangingUnit::make_signals(trace::Waveform& wf, const std::string& prefix) {
   bool any = false;
   for (uint32_t set = 0; set < table_.sets(); ++set)

@@ -37,7 +37,7 @@
 
 #include <systemc>
 
-namespace simt::stats { struct Counter; class Histogram; }
+namespace simt::stats { struct Counter; class Histogram; struct TimeSeries; }
 namespace simt::trace { class MaybeSignal; }
 
 namespace simt::vws {
@@ -72,10 +72,16 @@ class WarpGangingUnit : public sm::LockstepUnit {
   bool make_signals(trace::Waveform& wf, const std::string& prefix) override;
   void write_signals() override;
 
+  // <prefix>.warps_in_gangs_of_<k> (k = 1..slices; 1 = unganged): resident
+  // warps by the size of the gang they belong to, at each boundary (the data
+  // of the paper's Figure 18).
+  void register_series(stats::Registry& r, const std::string& prefix, uint64_t interval) override;
+  void sample() override;
+
   const GangTable& table() const { return table_; }
-  // Warps in gangs of each size now: [k] = warps in gangs of k members
-  // (k = 1: unganged), for the gang-size distribution (Figure 18).
-  const std::array<uint32_t, 9>& warps_by_gang_size() const { return by_size_; }
+  // Resident warps in gangs of each size now: [k] = warps in gangs of k
+  // members (k = 1: unganged).
+  std::array<uint32_t, 9> warps_by_gang_size() const;
 
  private:
   static constexpr uint32_t kNone = ~uint32_t{0};
@@ -93,7 +99,6 @@ class WarpGangingUnit : public sm::LockstepUnit {
   void note(uint32_t set, const GangChange& c, uint8_t before, bool merge = false);
   uint8_t members_of_ways(uint32_t set, uint8_t ways) const;
   void add_slots(uint32_t set, uint8_t mask, bool refetch);
-  void recount();
   void split_on_memory(uint32_t set, const sm::LockstepView& v);
   void reform_one(const sm::LockstepView& v);
   void find_meets(uint32_t set, const sm::LockstepView& v);
@@ -114,7 +119,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<uint8_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
   std::vector<uint32_t> next_pc_;
   uint64_t taken_ = 0;                 // slices used by this cycle's meets
-  std::array<uint32_t, 9> by_size_{};
+  std::vector<stats::TimeSeries*> ser_sizes_;  // [k - 1]
 
   std::vector<sc_core::sc_signal<uint32_t>*> sig_mask_;  // per entry, null = not recorded
   std::vector<trace::MaybeSignal*> sig_pc_;
