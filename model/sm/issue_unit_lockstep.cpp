@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sm/issue_unit.h"
+#include "sm/pipeline_unit.h"
 #include "trace/waveform.h"
 #include "util/error.h"
 
@@ -22,6 +23,7 @@ class IssueUnit::View : public LockstepView {
     const Candidate& k = fresh(s);
     return k.eligible && k.hazard != Hazard::None && k.offer.long_wait;
   }
+  const util::BitSet& maybe_sync() const override { return u_.maybe_sync_; }
   bool sync_point(uint32_t s, uint32_t& lanes) const override {
     const Candidate& k = fresh(s);
     lanes = k.sync_lanes;
@@ -43,6 +45,9 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
                                 "warp_size * schedulers = 32 and max_warps a multiple of the slices");
   lockstep_ = std::move(u);
   view_ = std::make_unique<View>(*this);
+  maybe_sync_ = util::BitSet(p_.max_warps);
+  for (uint32_t w = 0; w < p_.max_warps; ++w)
+    if (cand_[w].stale) maybe_sync_.set(w);
   // Registered here, so that machines without slices keep their stats keys.
   st_group_issues_ = &reg_.counter(stats_name_ + ".group_issues",
                                    "groups of warps issued in lock step (one fetch and decode each)");
@@ -171,7 +176,8 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     st_active_lanes_ += lanes;
     ++*sched_stats_[s].issued;
     count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
-    const uint64_t lane_bits = lanes_of(live);
+    const uint32_t first = ws.scope.first();  // a member's threads are its static warp's
+    const uint64_t lane_bits = PipelineUnit::warp_bits(live, first, p_.warp_size);
     if (tracing_) {
       trace_.issued_warp[s] = static_cast<int32_t>(m);
       trace_.active_mask[s] = lane_bits;
@@ -186,7 +192,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     p.pc = pc;
     p.instr = &in;
     p.active = active;
-    p.lanes = lanes_of(active);
+    p.lanes = PipelineUnit::warp_bits(active, first, p_.warp_size);
     p.active_lanes = active.count();
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;

@@ -119,6 +119,7 @@ void IssueUnit::refresh(uint32_t w) {
   const bool waits = !running(w) || wp.barrier >= 0;
   const ptx::Instr* in = waits ? nullptr : next_instr(w);
   k.eligible = in != nullptr;
+  if (lockstep_) maybe_sync_.reset(w);
   if (!k.eligible) {
     if (!waits && ideal_fetch_) past_end(wp, ws.pc);  // fell through the last instruction
     return;
@@ -132,7 +133,10 @@ void IssueUnit::refresh(uint32_t w) {
   }
   k.pipe = pipe_of(in->cls);
   k.sync = lockstep_ && warp_synchronous(in->op);
-  if (k.sync) k.sync_lanes = sync_lanes(*in, ws);
+  if (k.sync) {
+    k.sync_lanes = sync_lanes(*in, ws);
+    maybe_sync_.set(w);
+  }
   WarpCandidate& c = k.offer;
   c.warp = w;
   c.cls = in->cls;

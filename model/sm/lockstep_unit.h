@@ -33,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "util/bit_set.h"
+
 namespace simt::stats { class Registry; }
 namespace simt::trace { class Waveform; }
 
@@ -51,6 +53,9 @@ class LockstepView {
   // Its next instruction synchronises its 32-thread group; `lanes` (bit l =
   // lane l of the group) must take part.
   virtual bool sync_point(uint32_t slot, uint32_t& lanes) const = 0;
+  // A superset of the slots for which sync_point() may be true (so that a
+  // cycle need not ask every warp).
+  virtual const util::BitSet& maybe_sync() const = 0;
 };
 
 struct LockstepChange {

@@ -22,8 +22,9 @@ std::size_t GangTable::at(uint32_t set, uint32_t way) const {
 }
 
 int GangTable::way_of(uint32_t set, uint32_t slice) const {
+  if (set >= sets_) throw std::out_of_range("gang table: set " + std::to_string(set));
   for (uint32_t w = 0; w < kWays; ++w) {
-    const GangEntry& g = entry(set, w);
+    const GangEntry& g = entry_unchecked(set, w);
     if (g.used && ((g.mask >> slice) & 1)) return static_cast<int>(w);
   }
   return -1;

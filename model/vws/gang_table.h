@@ -60,6 +60,8 @@ class GangTable {
   uint32_t sets() const { return sets_; }
   uint32_t slices() const { return slices_; }
   const GangEntry& entry(uint32_t set, uint32_t way) const { return e_[at(set, way)]; }
+  // The same unchecked (set < sets(), way < kWays): for loops that read every entry each cycle.
+  const GangEntry& entry_unchecked(uint32_t set, uint32_t way) const { return e_[size_t{set} * kWays + way]; }
   uint32_t gang_id(uint32_t set, uint32_t way) const { return set * kWays + way; }
   // The way holding slice `slice`'s warp of `set`, or -1 if it is unganged.
   int way_of(uint32_t set, uint32_t slice) const;

@@ -1,5 +1,6 @@
 #include "vws/warp_ganging_unit.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "stats/stats.h"
@@ -84,6 +85,7 @@ bool WarpGangingUnit::make_signals(trace::Waveform& wf, const std::string& prefi
       sig_valid_.push_back(wf.signal<bool>(k + "_valid", false));
       any = any || sig_mask_.back() || sig_pc_.back() || sig_valid_.back();
     }
+  tracing_ = any;
   return any;
 }
 
@@ -332,24 +334,33 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
   cands_.clear();
   taken_ = 0;
   if (p_.ganging && reform_) reform_one(v);
-  for (uint32_t set = 0; set < sets_.size(); ++set) {
-    if (!sets_[set].used) continue;
-    if (p_.ganging && mem_split_ != MemSplit::None) split_on_memory(set, v);
-    find_meets(set, v);
-  }
+  if (p_.ganging && mem_split_ != MemSplit::None)
+    for (uint32_t set = 0; set < sets_.size(); ++set)
+      if (sets_[set].used) split_on_memory(set, v);
+  // Meets: only the sets holding a warp that may stand at a warp-synchronous
+  // instruction, each looked at once.
+  meet_sets_.clear();
+  v.maybe_sync().for_each([&](uint32_t s) {
+    const uint32_t set = s < set_of_.size() ? set_of_[s] : kNone;
+    if (set != kNone && (meet_sets_.empty() || meet_sets_.back() != set) &&
+        std::find(meet_sets_.begin(), meet_sets_.end(), set) == meet_sets_.end())
+      meet_sets_.push_back(set);
+  });
+  for (uint32_t set : meet_sets_) find_meets(set, v);
   if (!p_.ganging) return groups_;
   for (uint32_t set = 0; set < sets_.size(); ++set) {
     if (!sets_[set].used) continue;
     const Set& st = sets_[set];
     for (uint32_t w = 0; w < GangTable::kWays; ++w) {
-      const GangEntry& e = table_.entry(set, w);
+      const GangEntry& e = table_.entry_unchecked(set, w);
       if (!e.used) continue;
       uint8_t ready = 0;
       bool ok = (e.mask & taken_) == 0, valid = true;
       for_bits(e.mask, [&](uint32_t k) {
+        if (!ok && !tracing_) return;  // the first member that cannot issue settles it (ReadyMask only for VCD)
         const uint32_t s = st.slot[k];
         uint32_t lanes = 0;
-        valid = valid && v.eligible(s);
+        if (tracing_) valid = valid && v.eligible(s);
         if (!changed_flag_[s] && v.ready(s)) ready |= static_cast<uint8_t>(1u << k);  // changed: it refetches
         else ok = false;
         // A warp-synchronous instruction whose lanes reach outside the gang
@@ -362,8 +373,10 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
               ok = false;
         }
       });
-      table_.set_ready(set, w, ready);
-      table_.set_valid(set, w, valid);
+      if (tracing_) {
+        table_.set_ready(set, w, ready);
+        table_.set_valid(set, w, valid);
+      }
       if (ok) cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
     }
   }

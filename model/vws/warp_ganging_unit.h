@@ -119,6 +119,8 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<uint8_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
   std::vector<uint32_t> next_pc_;
   uint64_t taken_ = 0;                 // slices used by this cycle's meets
+  std::vector<uint32_t> meet_sets_;    // scratch: sets with a warp that may be at a sync point
+  bool tracing_ = false;               // VCD signals recorded: keep ReadyMask and valid up to date
   std::vector<stats::TimeSeries*> ser_sizes_;  // [k - 1]
 
   std::vector<sc_core::sc_signal<uint32_t>*> sig_mask_;  // per entry, null = not recorded

@@ -29,6 +29,12 @@ struct Script : LockstepView {
                     sync = std::vector<bool>(kSlots, false), bar = std::vector<bool>(kSlots, false);
   std::vector<uint32_t> pcs = std::vector<uint32_t>(kSlots, 0);
   uint32_t lanes = 0xffffffffu;
+  simt::util::BitSet every = [] {
+    simt::util::BitSet b(kSlots);
+    for (uint32_t i = 0; i < kSlots; ++i) b.set(i);
+    return b;
+  }();
+  const simt::util::BitSet& maybe_sync() const override { return every; }
   bool running(uint32_t s) const override { return run[s]; }
   uint32_t pc(uint32_t s) const override { return pcs[s]; }
   bool eligible(uint32_t s) const override { return elig[s]; }
