@@ -68,8 +68,11 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
     if (sig_mshrs_ || sig_queue_ || sig_down_queue_ || sig_hits_ || sig_misses_) wf_ = waveform;
   }
   if (pp.up_ports < 1 || pp.up_ports > 64) throw std::invalid_argument(n + ": 1 to 64 input ports");
-  for (uint32_t k = 1; k < pp.up_ports; ++k)
+  ups_.push_back(&up);
+  for (uint32_t k = 1; k < pp.up_ports; ++k) {
     more_up_.push_back(std::make_unique<MemResponder>(("up" + std::to_string(k)).c_str(), pp.in_queue));
+    ups_.push_back(more_up_.back().get());
+  }
   attach_to_clock(true);
   up.wake_on_request(*this);
   for (auto& u : more_up_) u->wake_on_request(*this);
@@ -81,25 +84,25 @@ uint32_t CacheModule::new_slot(const MemRequest& r, uint32_t port) {
   if (free_slots_.empty()) {
     s = static_cast<uint32_t>(slots_.size());
     slots_.push_back(r);
-    slot_port_.push_back(static_cast<uint8_t>(port));
+    if (!more_up_.empty()) slot_port_.push_back(static_cast<uint8_t>(port));
   } else {
     s = free_slots_.back();
     free_slots_.pop_back();
     slots_[s] = r;
-    slot_port_[s] = static_cast<uint8_t>(port);
+    if (!more_up_.empty()) slot_port_[s] = static_cast<uint8_t>(port);
   }
   return s;
 }
 
 bool CacheModule::any_request() const {
   if (up.has_request()) return true;
-  for (const auto& u : more_up_)
-    if (u->has_request()) return true;
+  for (size_t k = 0; k < more_up_.size(); ++k)
+    if (more_up_[k]->has_request()) return true;
   return false;
 }
 
 void CacheModule::answer(uint32_t slot) {
-  up_port(slot_port_[slot]).respond(slots_[slot]);
+  (more_up_.empty() ? up : *ups_[slot_port_[slot]]).respond(slots_[slot]);
   slots_[slot].payload = nullptr;
   free_slots_.push_back(slot);
 }
@@ -177,27 +180,15 @@ bool CacheModule::accept(const MemRequest& r, uint32_t port, uint64_t now) {
   return true;
 }
 
-void CacheModule::on_cycle(uint64_t now) {
-  take_responses(now);
-
-  while (!hits_.empty() && hits_.front().ready <= now) {
-    answer(hits_.front().slot);
-    hits_.pop_front();
-  }
-
-  if (!down_q_.empty() && down_q_.front().ready <= now && down.send(down_q_.front().req)) {
-    down_q_.pop_front();
-    ++down_requests_;
-  }
-
-  // `ports` lookups, over the input ports in round robin (one port: all
-  // from `up`); a stall ends the cycle's lookups.
+// Several input ports: `ports` lookups over them in round robin, starting
+// one port later each cycle; a stall ends the cycle's lookups.
+void CacheModule::lookup_ports(uint64_t now) {
   const uint32_t nup = pp_.up_ports;
   uint32_t looked = 0;
   bool stalled = false;
   for (uint32_t i = 0; i < nup && looked < pp_.ports && !stalled; ++i) {
     const uint32_t port = (up_rr_ + i) % nup;
-    MemResponder& in = up_port(port);
+    MemResponder& in = *ups_[port];
     while (looked < pp_.ports) {
       MemRequest r;
       if (!in.peek_request(r)) break;
@@ -216,14 +207,49 @@ void CacheModule::on_cycle(uint64_t now) {
       ++looked;
     }
   }
-  if (nup > 1) up_rr_ = (up_rr_ + 1) % nup;
+  up_rr_ = (up_rr_ + 1) % nup;
+}
+
+void CacheModule::on_cycle(uint64_t now) {
+  take_responses(now);
+
+  while (!hits_.empty() && hits_.front().ready <= now) {
+    answer(hits_.front().slot);
+    hits_.pop_front();
+  }
+
+  if (!down_q_.empty() && down_q_.front().ready <= now && down.send(down_q_.front().req)) {
+    down_q_.pop_front();
+    ++down_requests_;
+  }
+
+  // `ports` lookups, over the input ports in round robin (one port: all
+  // from `up`); a stall ends the cycle's lookups.
+  if (more_up_.empty()) {
+    for (uint32_t k = 0; k < pp_.ports; ++k) {
+      MemRequest r;
+      if (!up.peek_request(r)) break;
+      if (down_q_.size() >= pp_.down_queue) {
+        ++down_stalls_;
+        break;
+      }
+      if (!accept(r, 0, now)) {
+        ++stalls_;
+        break;
+      }
+      up.pop_request(r);
+      bytes_ += r.bytes;
+    }
+  } else {
+    lookup_ports(now);
+  }
 
   const bool clear_next = wf_ && write_signals(now);
 
   // Work that needs the next cycle: a visible request (accepted or stalled),
   // a response, or a down entry that is ready (a refused send retries).
   const bool down_ready = !down_q_.empty() && down_q_.front().ready <= now + 1;
-  if (any_request() || down.has_response() || down_ready || clear_next) {
+  if (up.has_request() || (!more_up_.empty() && any_request()) || down.has_response() || down_ready || clear_next) {
     wake_next();
     return;
   }

@@ -86,7 +86,7 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
 
   const Cache& cache() const { return cache_; }  // inspection (tests, VCD); no other block may hold it
   // Input port k (0 = `up`), k < CachePortParams::up_ports.
-  MemResponder& up_port(uint32_t k) { return k == 0 ? up : *more_up_.at(k - 1); }
+  MemResponder& up_port(uint32_t k) { return *ups_.at(k); }
 
  private:
 
@@ -106,6 +106,7 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   bool accept(const MemRequest& r, uint32_t port, uint64_t now);  // false: stall, leave it in `up`
   uint32_t new_slot(const MemRequest& r, uint32_t port);
   bool any_request() const;
+  void lookup_ports(uint64_t now);
   void answer(uint32_t slot);
   void push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool write, bool atomic, bool instruction,
                  uint32_t source, DownKind kind, uint64_t tag);
@@ -118,8 +119,9 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   Cache cache_;
   // Requests taken from `up` and not answered yet, by slot (= the Cache's req_id).
   std::vector<MemRequest> slots_;
-  std::vector<uint8_t> slot_port_;  // the input port each slot's request came from
+  std::vector<uint8_t> slot_port_;  // the input port each slot's request came from (several ports only)
   std::vector<std::unique_ptr<MemResponder>> more_up_;
+  std::vector<MemResponder*> ups_;  // every input port: `up`, then more_up_
   uint32_t up_rr_ = 0;              // the input port looked at first next cycle
   std::vector<uint32_t> free_slots_;
   std::deque<HitEntry> hits_;

@@ -45,6 +45,7 @@ size_t Coalescer::request_for(std::vector<LineRequest>& out, ptx::Space space, u
   return last_ = out.size() - 1;
 }
 
+template <bool Tagged>
 void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t tid, uint64_t addr,
                       uint32_t size, AccessKind kind, uint64_t member_bit) {
   const uint64_t lmask = uint64_t{p_.line} - 1;
@@ -54,7 +55,7 @@ void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t 
     const uint32_t piece = std::min<uint32_t>(size, p_.line - off);  // a piece never crosses a line
     const size_t r = request_for(out, space, line, kind);
     out[r].threads.set(tid);
-    out[r].members |= member_bit;
+    if (Tagged) out[r].members |= member_bit;
     uint64_t* m = &masks_[r * mask_words_];
     for (uint32_t b = off; b < off + piece; ++b) m[b >> 6] |= uint64_t{1} << (b & 63);
     addr += piece;
@@ -62,14 +63,12 @@ void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t 
   }
 }
 
-size_t Coalescer::coalesce(const std::vector<func::MemAccess>& accesses, AccessKind kind,
-                           std::vector<LineRequest>& out, const LocalLayout* layouts, size_t parts,
-                           const uint8_t* member) {
-  out.clear();
-  last_ = 0;
-  for (size_t i = 0; i < accesses.size(); ++i) {
-    const func::MemAccess& a = accesses[i];
-    const uint64_t mbit = member ? uint64_t{1} << member[i] : 0;
+template <bool Tagged>
+void Coalescer::add_all(const std::vector<func::MemAccess>& accesses, AccessKind kind, std::vector<LineRequest>& out,
+                        const LocalLayout* layouts, size_t parts, const uint8_t* member) {
+  const uint8_t* tag = member;
+  for (const func::MemAccess& a : accesses) {
+    const uint64_t mbit = Tagged ? uint64_t{1} << *tag++ : 0;
     switch (a.space) {
       case ptx::Space::Shared:
         continue;  // served by the shared-memory banks
@@ -87,7 +86,7 @@ size_t Coalescer::coalesce(const std::vector<func::MemAccess>& accesses, AccessK
           const uint32_t in_word = static_cast<uint32_t>(addr & 3);
           const uint32_t piece = std::min<uint32_t>(left, 4 - in_word);
           const uint64_t phys = local->base + ((addr >> 2) * local->threads + a.tid) * 4 + in_word;
-          touch(out, ptx::Space::Global, a.tid, phys, piece, kind, mbit);
+          touch<Tagged>(out, ptx::Space::Global, a.tid, phys, piece, kind, mbit);
           addr += piece;
           left -= piece;
         }
@@ -96,13 +95,24 @@ size_t Coalescer::coalesce(const std::vector<func::MemAccess>& accesses, AccessK
       case ptx::Space::Global:
       case ptx::Space::Const:
       case ptx::Space::Param:
-        touch(out, a.space, a.tid, a.addr, a.size, kind, mbit);
+        touch<Tagged>(out, a.space, a.tid, a.addr, a.size, kind, mbit);
         break;
       default:
         throw std::invalid_argument(std::string("coalescer: access in unexpected space ") +
                                     ptx::space_name(a.space));
     }
   }
+}
+
+size_t Coalescer::coalesce(const std::vector<func::MemAccess>& accesses, AccessKind kind,
+                           std::vector<LineRequest>& out, const LocalLayout* layouts, size_t parts,
+                           const uint8_t* member) {
+  out.clear();
+  last_ = 0;
+  if (member)
+    add_all<true>(accesses, kind, out, layouts, parts, member);
+  else
+    add_all<false>(accesses, kind, out, layouts, parts, member);
   if (out.empty()) return 0;
   for (size_t r = 0; r < out.size(); ++r) {
     uint32_t n = 0;

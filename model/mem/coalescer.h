@@ -65,8 +65,12 @@ class Coalescer {
   uint32_t line() const { return p_.line; }
 
  private:
+  template <bool Tagged>
   void touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t tid, uint64_t addr, uint32_t size,
              AccessKind kind, uint64_t member_bit);
+  template <bool Tagged>
+  void add_all(const std::vector<func::MemAccess>& accesses, AccessKind kind, std::vector<LineRequest>& out,
+               const LocalLayout* layouts, size_t parts, const uint8_t* member);
   size_t request_for(std::vector<LineRequest>& out, ptx::Space space, uint64_t line, AccessKind kind);
 
   CoalescerParams p_;

@@ -709,15 +709,17 @@ util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k
   }
 }
 
-bool IssueUnit::drain_latches(uint64_t now) {
+template <bool Slices>
+bool IssueUnit::drain_latches_in(uint64_t now) {
   bool any_full = false;
   latch_wait_until_ = ~uint64_t{0};
   held_offers_.clear();
-  constexpr size_t kLdst = static_cast<size_t>(PipeKind::Ldst);
-  if (lockstep_) any_full = drain_combined_ldst(now);
+  // Slices mode: the LDST latches (the last kind) go out combined.
+  static_assert(static_cast<size_t>(PipeKind::Ldst) == 2, "LDST is the last latch");
+  constexpr size_t kinds = Slices ? 2 : 3;
+  if (Slices) any_full = drain_combined_ldst(now);
   for (uint32_t s = 0; s < p_.schedulers; ++s)
-    for (size_t k = 0; k < 3; ++k) {
-      if (lockstep_ && k == kLdst) continue;
+    for (size_t k = 0; k < kinds; ++k) {
       Latch& l = latches_[s][k];
       if (l.empty()) continue;
       any_full = true;
@@ -746,24 +748,30 @@ bool IssueUnit::drain_latches(uint64_t now) {
   return any_full;
 }
 
-bool IssueUnit::send_credits() {
+template <bool Slices>
+bool IssueUnit::send_credits_in() {
   if (ideal_fetch_) return false;  // the ideal front end needs none
   // Round robin from credit_rr_ over the warps that may want credits, which
   // gives the same order as a round robin over every slot.
   const uint32_t n = p_.max_warps;
   // Slices mode: each slice (and the gang front end) has a fetch unit of its
   // own; one that refuses holds back only the credits for it.
+  constexpr bool slices = Slices;
   uint64_t refused = 0;
   uint32_t first_refused = n;
   const bool sent_all = want_credit_.for_each_from(credit_rr_, [&](uint32_t wi) {
     Warp& w = warps_[wi];
-    if (!running(wi) || (lockstep_ && lockstep_->fetch_leader(wi) != wi)) {
+    if (!running(wi) || (slices && lockstep_->fetch_leader(wi) != wi)) {
       want_credit_.reset(wi);  // a group member: its leader's fetches fill it
       return true;
     }
-    const bool group = lockstep_ && lockstep_->holds(wi);
-    const uint64_t route = lockstep_ ? uint64_t{1} << (group ? p_.schedulers : wi % p_.schedulers) : 0;
-    if (refused & route) return true;
+    bool group = false;
+    uint64_t route = 0;
+    if (slices) {
+      group = lockstep_->holds(wi);
+      route = uint64_t{1} << (group ? p_.schedulers : wi % p_.schedulers);
+      if (refused & route) return true;
+    }
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
       const KernelContext& k = *ctas_[w.cta].info->kernel;
@@ -777,7 +785,7 @@ bool IssueUnit::send_credits() {
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       credits->b_transport(c, t);
       if (!c.accepted) {
-        if (lockstep_) {
+        if (slices) {
           refused |= route;
           if (first_refused == n) first_refused = wi;
           return true;
@@ -799,5 +807,10 @@ bool IssueUnit::send_credits() {
   credit_rr_ = (credit_rr_ + 1) % n;
   return false;
 }
+
+template bool IssueUnit::drain_latches_in<false>(uint64_t);
+template bool IssueUnit::drain_latches_in<true>(uint64_t);
+template bool IssueUnit::send_credits_in<false>();
+template bool IssueUnit::send_credits_in<true>();
 
 }  // namespace simt::sm

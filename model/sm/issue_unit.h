@@ -309,13 +309,17 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void free_finished();
   void start_launches(uint64_t now);
   bool send_done();
-  void schedule(uint32_t s, uint64_t now);
+  void schedule(uint32_t s, uint64_t now) { lockstep_ ? schedule_in<true>(s, now) : schedule_in<false>(s, now); }
+  // Slices: slices mode (compiled apart so that the SIMT SM's loops stay as they were).
+  template <bool Slices> void schedule_in(uint32_t s, uint64_t now);
   void execute(uint32_t s, uint32_t w, uint64_t now);
   // Mixed: the warp holds threads of several CTAs (compiled apart so that
   // the one-CTA case keeps a loop of one).
   template <bool Mixed> void execute_warp(uint32_t s, uint32_t w, uint64_t now);
-  bool drain_latches(uint64_t now);
-  bool send_credits();
+  bool drain_latches(uint64_t now) { return lockstep_ ? drain_latches_in<true>(now) : drain_latches_in<false>(now); }
+  template <bool Slices> bool drain_latches_in(uint64_t now);
+  bool send_credits() { return lockstep_ ? send_credits_in<true>() : send_credits_in<false>(); }
+  template <bool Slices> bool send_credits_in();
   void release_barriers(Cta& c);
   struct PartTotals {
     uint32_t lanes = 0;                        // live threads
@@ -370,6 +374,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void apply_lockstep_changes();
   // Whether warp `wi` may issue now: eligible, no hazard, its pipe's latch free.
   bool ready_now(uint32_t wi);
+  // refresh() in slices mode: whether the warp's next instruction `in` (null:
+  // none buffered) synchronises its 32-thread group, and which lanes.
+  void note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws);
   // The lanes of its 32-thread group a warp-synchronous instruction names.
   uint32_t sync_lanes(const ptx::Instr& in, const WarpSlot& ws) const;
   // The LDST packets latched by several slices in the same cycle, offered as one.

@@ -37,7 +37,19 @@ bool IssueUnit::other_parts_wait_on_long(const WarpSlot& ws, const ptx::DefUse& 
   return w;
 }
 
-void IssueUnit::schedule(uint32_t s, uint64_t now) {
+void IssueUnit::note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws) {
+  Candidate& k = cand_[w];
+  k.sync = in && warp_synchronous(in->op);
+  if (k.sync) {
+    k.sync_lanes = sync_lanes(*in, ws);
+    maybe_sync_.set(w);
+  } else {
+    maybe_sync_.reset(w);
+  }
+}
+
+template <bool Slices>
+void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
   SchedView& v = views_[s];
   std::vector<WarpCandidate>& cands = v.cands;
@@ -51,7 +63,7 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
       if (k.stale) refresh(w);
       if (!k.eligible) return;
       // Slices mode: groups and warps that must meet are the unit's to issue.
-      if (lockstep_ && (k.sync || lockstep_->holds(w))) return;
+      if (Slices && (k.sync || lockstep_->holds(w))) return;
       const bool free = pipe_free(s, k.pipe);
       cands.push_back(k.offer);
       WarpCandidate& c = cands.back();
@@ -79,6 +91,9 @@ void IssueUnit::schedule(uint32_t s, uint64_t now) {
     throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");
   execute(s, cands[pick].warp, now);
 }
+
+template void IssueUnit::schedule_in<false>(uint32_t, uint64_t);
+template void IssueUnit::schedule_in<true>(uint32_t, uint64_t);
 
 uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
   const uint32_t ws = p_.warp_size;
@@ -119,7 +134,7 @@ void IssueUnit::refresh(uint32_t w) {
   const bool waits = !running(w) || wp.barrier >= 0;
   const ptx::Instr* in = waits ? nullptr : next_instr(w);
   k.eligible = in != nullptr;
-  if (lockstep_) maybe_sync_.reset(w);
+  if (lockstep_) note_sync(w, in, ws);
   if (!k.eligible) {
     if (!waits && ideal_fetch_) past_end(wp, ws.pc);  // fell through the last instruction
     return;
@@ -132,11 +147,6 @@ void IssueUnit::refresh(uint32_t w) {
     long_wait = long_wait || wp.long_pending > 0;
   }
   k.pipe = pipe_of(in->cls);
-  k.sync = lockstep_ && warp_synchronous(in->op);
-  if (k.sync) {
-    k.sync_lanes = sync_lanes(*in, ws);
-    maybe_sync_.set(w);
-  }
   WarpCandidate& c = k.offer;
   c.warp = w;
   c.cls = in->cls;

@@ -208,6 +208,21 @@ void LdstUnit::address_step(uint64_t now) {
   }
 }
 
+// Frees the slot of done_[best], whose instructions all wrote back.
+bool LdstUnit::free_slot(size_t best, uint64_t now) {
+  Slot& e = slots_[done_[best]];
+  e.used = false;
+  done_[best] = done_.back();
+  done_.pop_back();
+  --in_flight_;
+  if (freed_cycle_ != now) {
+    freed_cycle_ = now;
+    freed_count_ = 0;
+  }
+  ++freed_count_;
+  return true;
+}
+
 // Sends the write-back of the oldest completed instruction; true if one was
 // sent or refused (i.e. there is still write-back work next cycle).
 bool LdstUnit::try_writeback(uint64_t now) {
@@ -218,7 +233,21 @@ bool LdstUnit::try_writeback(uint64_t now) {
   }
   if (best == done_.size()) return false;
   Slot& e = slots_[done_[best]];
-  const uint64_t members = e.riders.empty() ? 1 : e.ready & ~e.written;
+  if (e.riders.empty()) {  // one instruction: its write-back frees the slot
+    WritebackPacket wb;
+    wb.warp = e.warp;
+    wb.instr = e.instr;
+    wb.long_latency = e.long_latency;
+    wb.ticket = e.ticket;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    writeback->b_transport(wb, t);
+    if (!wb.accepted) {
+      ++writeback_stall_cycles_;
+      return true;
+    }
+    return free_slot(best, now);
+  }
+  const uint64_t members = e.ready & ~e.written;
   for (uint64_t m = members; m; m &= m - 1) {
     const uint32_t k = static_cast<uint32_t>(__builtin_ctzll(m));
     WritebackPacket wb;
@@ -242,23 +271,14 @@ bool LdstUnit::try_writeback(uint64_t now) {
     }
     e.written |= uint64_t{1} << k;
   }
-  const uint64_t all = e.riders.empty() ? 1 : (uint64_t{2} << e.riders.size()) - 1;
-  if (!e.riders.empty() && e.written != all) {  // members still waiting for lines
+  const uint64_t all = (uint64_t{2} << e.riders.size()) - 1;
+  if (e.written != all) {  // members still waiting for lines
     e.in_done = false;
     done_[best] = done_.back();
     done_.pop_back();
     return true;
   }
-  e.used = false;
-  done_[best] = done_.back();
-  done_.pop_back();
-  --in_flight_;
-  if (freed_cycle_ != now) {
-    freed_cycle_ = now;
-    freed_count_ = 0;
-  }
-  ++freed_count_;
-  return true;
+  return free_slot(best, now);
 }
 
 void LdstUnit::members_done(uint32_t s) {

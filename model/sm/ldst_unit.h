@@ -130,6 +130,7 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
   void start(uint32_t slot, uint64_t now);
   void address_step(uint64_t now);
   bool try_writeback(uint64_t now);
+  bool free_slot(size_t done_index, uint64_t now);
   void write_signals();
 
   LdstParams p_;
