@@ -690,9 +690,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
     released_.clear();
     released_cta_.clear();
   }
-  const uint32_t depth = branch_->take_max_depth();
-  if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
-  if (depth > st_max_depth_.value) st_max_depth_.value = depth;
+  note_depth();
   // The I-buffer holds pc+1, pc+2, ...: anything else (a jump, divergence,
   // a reconvergence pop, a parked or regrouped warp) refetches.
   if (branch_->changes_one_slot())

@@ -328,6 +328,12 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   template <bool Mixed> PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
   template <bool Mixed> void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
   void finish_cta(uint32_t ci);
+  // The branch unit's deepest stack since the last look, into the per-kernel and overall maxima.
+  void note_depth() {
+    const uint32_t depth = branch_->take_max_depth();
+    if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
+    if (depth > st_max_depth_.value) st_max_depth_.value = depth;
+  }
   // Scoreboard checks of every CTA part of slot `ws` for `du`.
   Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
     const Hazard h = sb_.check(ws.cta, ws.scope, du);

@@ -123,9 +123,9 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   for (uint32_t m : g.slots)
     if (!ready_now(m) || branch_->slot(m).pc != pc || branch_->slot(m).cta != ci)
       throw std::logic_error(std::string(name()) + ": the " + lockstep_->name() + " unit picked warp " +
-                             std::to_string(m) + " (pc " + std::to_string(branch_->slot(m).pc) + ", ready " +
-                             std::to_string(ready_now(m)) + " elig " + std::to_string(cand_[m].eligible) + " hz " + std::to_string((int)cand_[m].hazard) + " pipe " + std::to_string((int)cand_[m].pipe) + " groups " + std::to_string(lockstep_->pick(*view_, now).size()) + ") with warp " + std::to_string(lead) + " (pc " +
-                             std::to_string(pc) + "); they cannot issue together");
+                             std::to_string(m) + " (pc " + std::to_string(branch_->slot(m).pc) + ", " +
+                             (ready_now(m) ? "ready" : "not ready") + ") with warp " + std::to_string(lead) +
+                             " (pc " + std::to_string(pc) + "); they cannot issue together");
   const KernelContext& k = *c.info->kernel;
   const ptx::Instr& in = k.prog->code[pc];
 
@@ -268,9 +268,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     released_.clear();
     released_cta_.clear();
   }
-  const uint32_t depth = branch_->take_max_depth();
-  if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
-  if (depth > st_max_depth_.value) st_max_depth_.value = depth;
+  note_depth();
   for (uint32_t m : g.slots) resync(m);
   lockstep_->moved(g.slots, *view_);
   apply_lockstep_changes();

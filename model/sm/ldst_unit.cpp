@@ -208,6 +208,18 @@ void LdstUnit::address_step(uint64_t now) {
   }
 }
 
+bool LdstUnit::send_writeback(uint32_t warp, const ptx::Instr* instr, bool long_latency, uint32_t ticket) {
+  WritebackPacket wb;
+  wb.warp = warp;
+  wb.instr = instr;
+  wb.long_latency = long_latency;
+  wb.ticket = ticket;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  writeback->b_transport(wb, t);
+  if (!wb.accepted) ++writeback_stall_cycles_;
+  return wb.accepted;
+}
+
 // Frees the slot of done_[best], whose instructions all wrote back.
 bool LdstUnit::free_slot(size_t best, uint64_t now) {
   Slot& e = slots_[done_[best]];
@@ -233,42 +245,15 @@ bool LdstUnit::try_writeback(uint64_t now) {
   }
   if (best == done_.size()) return false;
   Slot& e = slots_[done_[best]];
-  if (e.riders.empty()) {  // one instruction: its write-back frees the slot
-    WritebackPacket wb;
-    wb.warp = e.warp;
-    wb.instr = e.instr;
-    wb.long_latency = e.long_latency;
-    wb.ticket = e.ticket;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    writeback->b_transport(wb, t);
-    if (!wb.accepted) {
-      ++writeback_stall_cycles_;
-      return true;
-    }
-    return free_slot(best, now);
-  }
+  if (e.riders.empty())  // one instruction: its write-back frees the slot
+    return send_writeback(e.warp, e.instr, e.long_latency, e.ticket) ? free_slot(best, now) : true;
   const uint64_t members = e.ready & ~e.written;
   for (uint64_t m = members; m; m &= m - 1) {
     const uint32_t k = static_cast<uint32_t>(__builtin_ctzll(m));
-    WritebackPacket wb;
-    if (k == 0) {
-      wb.warp = e.warp;
-      wb.instr = e.instr;
-      wb.long_latency = e.long_latency;
-      wb.ticket = e.ticket;
-    } else {
-      const IssuePacket::Rider& r = e.riders[k - 1];
-      wb.warp = r.warp;
-      wb.instr = r.instr;
-      wb.long_latency = r.long_latency;
-      wb.ticket = r.ticket;
-    }
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    writeback->b_transport(wb, t);
-    if (!wb.accepted) {
-      ++writeback_stall_cycles_;
-      return true;
-    }
+    const bool sent = k == 0 ? send_writeback(e.warp, e.instr, e.long_latency, e.ticket)
+                             : send_writeback(e.riders[k - 1].warp, e.riders[k - 1].instr,
+                                              e.riders[k - 1].long_latency, e.riders[k - 1].ticket);
+    if (!sent) return true;
     e.written |= uint64_t{1} << k;
   }
   const uint64_t all = (uint64_t{2} << e.riders.size()) - 1;

@@ -131,6 +131,8 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
   void address_step(uint64_t now);
   bool try_writeback(uint64_t now);
   bool free_slot(size_t done_index, uint64_t now);
+  // One instruction's write-back; false (counted as a stall) when refused.
+  bool send_writeback(uint32_t warp, const ptx::Instr* instr, bool long_latency, uint32_t ticket);
   void write_signals();
 
   LdstParams p_;
