@@ -4,6 +4,7 @@
 #include "sm/block_priority_policy.h"
 #include "sm/gates_policy.h"
 #include "sm/gto_policy.h"
+#include "sm/lpc_policy.h"
 #include "sm/lrr_policy.h"
 #include "sm/majority_policy.h"
 #include "sm/two_level_policy.h"
@@ -12,7 +13,7 @@
 namespace simt::sm {
 
 const std::vector<std::string>& issue_policy_names() {
-  static const std::vector<std::string> names = {"lrr", "gto", "two_level", "gates", "age", "rrb", "srr", "majority"};
+  static const std::vector<std::string> names = {"lrr", "gto", "two_level", "gates", "age", "rrb", "srr", "majority", "lpc"};
   return names;
 }
 
@@ -21,7 +22,7 @@ void IssuePolicyParams::bind(config::ParamRegistry& r, const std::string& prefix
                "warp scheduler: lrr (loose round robin), gto (greedy-then-oldest), two_level "
                "(Gebhart et al. active/pending sets), gates (type-aware two-level, Warped-Gates), "
                "age / rrb / srr (thread-block prioritisation of seed 001, LRR inside a block), "
-               "majority (DWF: the PC with the most threads first)");
+               "majority (DWF: the PC with the most threads first), lpc (lowest PC first, seed 000 §6.3)");
   r.add(prefix + ".active_warps", active_warps,
         "active set size of the two_level and gates schedulers", 1, 4096);
 }
@@ -31,7 +32,7 @@ void IssuePolicyParams::validate(const std::string& prefix) const {
   for (const std::string& n : issue_policy_names()) known = known || n == policy;
   if (!known)
     throw input_error("option " + prefix + ".policy: unknown scheduler '" + policy +
-                      "' (lrr, gto, two_level, gates, age, rrb, srr, majority)");
+                      "' (lrr, gto, two_level, gates, age, rrb, srr, majority, lpc)");
   if (active_warps == 0) throw input_error("option " + prefix + ".active_warps: must be at least 1");
 }
 
@@ -45,6 +46,7 @@ std::unique_ptr<IssuePolicy> make_issue_policy(const IssuePolicyParams& p, const
   if (p.policy == "rrb") return std::make_unique<BlockPriorityPolicy>(BlockPriorityPolicy::Order::RoundRobin);
   if (p.policy == "srr") return std::make_unique<BlockPriorityPolicy>(BlockPriorityPolicy::Order::Sticky);
   if (p.policy == "majority") return std::make_unique<MajorityPolicy>();
+  if (p.policy == "lpc") return std::make_unique<LpcPolicy>();
   throw input_error("option " + prefix + ".policy: scheduler '" + p.policy + "' has no factory entry");
 }
 

@@ -147,6 +147,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
     sched_stats_.push_back(ss);
     policies_.push_back(make_issue_policy(p_.policy, stats_name));
   }
+  pc_priority_ = policies_.front()->wants_pc();
   branch_->register_stats(st, stats_name + ".branch");
   launch_q_.cap = 1;
   for (auto& per_sched : latches_)

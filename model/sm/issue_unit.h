@@ -458,6 +458,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::unique_ptr<BranchUnit> branch_;
   util::SlotPool<Reservation> tickets_;
   std::vector<std::unique_ptr<IssuePolicy>> policies_;   // per scheduler
+  bool pc_priority_ = false;  // the policy orders by PC (wants_pc): candidates carry it in `priority`
   std::vector<std::array<Latch, 3>> latches_;            // [scheduler][pipe kind]
   // Per scheduler: the candidate list of its last look, reused while nothing
   // it was built from changed (no warp of the scheduler went stale, its

@@ -154,6 +154,7 @@ void IssueUnit::refresh(uint32_t w) {
   c.long_wait = long_wait;
   c.block = wp.cta;
   c.block_age = ctas_[wp.cta].age;
+  if (pc_priority_) c.priority = ws.pc;
 }
 
 }  // namespace simt::sm

@@ -19,7 +19,7 @@ namespace {
 const char* kMachines[] = {"ws4",           "ws8",           "ws16",
                            "i-vws",         "e-vws",         "e-vws-impatientmem",
                            "i-vws-groupmem", "i-vws-impatientmem", "i-vws-gto",
-                           "i-vws-lrr",     "i-vws-lgto"};
+                           "i-vws-lrr",     "i-vws-lgto",    "i-vws-lpc"};
 
 fs::path scratch() { return test::scratch_dir("simtlab_vws_e2e"); }
 

@@ -11,6 +11,7 @@
 #include "sm/gates_policy.h"
 #include "sm/gto_policy.h"
 #include "sm/issue_policy_factory.h"
+#include "sm/lpc_policy.h"
 #include "sm/lrr_policy.h"
 #include "sm/two_level_policy.h"
 #include "util/error.h"
@@ -221,6 +222,22 @@ bool any_ready(const Cands& c) {
 }
 }  // namespace
 
+BOOST_AUTO_TEST_CASE(lpc_takes_the_lowest_pc_then_the_oldest) {
+  LpcPolicy p;
+  BOOST_TEST(p.wants_pc());
+  // PCs in `priority`: w0 at 40, w1 at 12, w2 at 12 (older than w1), w3 at 7 but not ready.
+  Cands c{C(0, true, I, 1), C(1, true, I, 5), C(2, true, I, 3), C(3, false, I, 0)};
+  c[0].priority = 40;
+  c[1].priority = 12;
+  c[2].priority = 12;
+  c[3].priority = 7;
+  BOOST_TEST(step(p, c, 0) == 2);
+  BOOST_TEST(step(p, c, 1) == 2);  // no greed: the same order again
+  c[3].ready = true;
+  BOOST_TEST(step(p, c, 2) == 3);
+  BOOST_TEST(step(p, Cands{C(0, false), C(1, false)}, 3) == -1);
+}
+
 BOOST_AUTO_TEST_CASE(every_policy_picks_only_ready_warps_and_is_deterministic) {
   for (const std::string& name : issue_policy_names()) {
     std::vector<int> picks[2];
@@ -241,7 +258,7 @@ BOOST_AUTO_TEST_CASE(every_policy_picks_only_ready_warps_and_is_deterministic) {
           p->on_issue(c[i].warp, c[i].cls, t);
           run.issued_warp(c[i]);
         }
-        if (name == "lrr" || name == "gto") BOOST_REQUIRE((i >= 0) == any_ready(c));  // work-conserving
+        if (name == "lrr" || name == "gto" || name == "lpc") BOOST_REQUIRE((i >= 0) == any_ready(c));  // work-conserving
         if (auto* tl = dynamic_cast<TwoLevelPolicy*>(p.get())) {
           BOOST_REQUIRE(tl->active().size() <= 4u);
           if (i >= 0)
