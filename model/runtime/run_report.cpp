@@ -130,7 +130,7 @@ nlohmann::json vws_report(const stats::Registry& reg, const nlohmann::json& conf
   auto pki = [&](const char* glob) { return ratio(1000.0 * static_cast<double>(reg.sum(glob)), thread_instr); };
   nlohmann::json v;
   v["fetches_per_cycle"] = per_cycle("sm*.*.fetch.fetches");  // slices' and gangs' (one per gang)
-  v["gang_fetches_per_cycle"] = per_cycle("sm*.gangs.fetch.fetches");
+  v["gang_fetches_per_cycle"] = per_cycle("sm*.gang*.fetch.fetches");
   v["decodes_per_cycle"] = per_cycle("sm*.*.decode.decoded");
   v["l1i_reads_per_cycle"] = per_cycle("sm*.l1i.accesses");
   v["l0i_reads_per_cycle"] = per_cycle("sm*.*.l0i.accesses");

@@ -1,23 +1,25 @@
 #include "vws/l1_fetch_arbiter_unit.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace simt::vws {
 
-L1FetchArbiterUnit::L1FetchArbiterUnit(sc_core::sc_module_name name, uint32_t slices, uint32_t ports,
-                                       stats::Registry& st, const std::string& n)
+L1FetchArbiterUnit::L1FetchArbiterUnit(sc_core::sc_module_name name, uint32_t slices, uint32_t gang_pipes,
+                                       uint32_t ports, stats::Registry& st, const std::string& n)
     : sc_core::sc_module(name),
       slices_(slices),
+      gang_pipes_(gang_pipes),
       arb_(ports, slices),
       gang_fetches_(st.counter(n + ".gang_fetches", "L1I reads granted to the gang front end")),
       slice_fetches_(st.counter(n + ".slice_fetches", "L1I reads granted to the slices' front ends")),
       waits_(st.counter(n + ".waits", "cycles a front end's read waited for an L1I port, summed over front ends")) {
-  for (uint32_t k = 0; k <= slices; ++k) {
-    const std::string in = k < slices ? "slice" + std::to_string(k) : std::string("gang");
+  for (uint32_t k = 0; k < slices + gang_pipes; ++k) {
+    const std::string in = k < slices ? "slice" + std::to_string(k) : "gang" + std::to_string(k - slices);
     in_.push_back(std::make_unique<mem::MemResponder>(in.c_str(), 2));
     in_.back()->wake_on_request(*this);
   }
-  const uint32_t n_out = ports == 0 ? slices + 1 : ports;
+  const uint32_t n_out = ports == 0 ? slices + gang_pipes : ports;
   for (uint32_t k = 0; k < n_out; ++k) {
     out_.push_back(std::make_unique<mem::MemRequester>(("l1i" + std::to_string(k)).c_str()));
     out_.back()->wake_on_response(*this);
@@ -69,11 +71,20 @@ void L1FetchArbiterUnit::on_cycle(uint64_t now) {
   uint8_t asking = 0;
   for (uint32_t k = 0; k < slices_; ++k)
     if (in_[k]->has_request()) asking |= static_cast<uint8_t>(1u << k);
-  const uint32_t gang_asks = in_[slices_]->has_request() ? 1 : 0;
+  uint32_t gang_asks = 0;
+  for (uint32_t k = 0; k < gang_pipes_; ++k) gang_asks += in_[slices_ + k]->has_request();
   bool waiting = false;
   if (asking || gang_asks) {
     const L1FetchArbiter::Grant g = arb_.arbitrate(gang_asks, asking);
-    if (g.gangs && pass(slices_, now)) ++gang_fetches_;
+    // The granted gang fetches, over the gang pipes that ask, in round robin.
+    uint32_t granted = g.gangs;
+    for (uint32_t i = 0; i < gang_pipes_ && granted > 0; ++i) {
+      const uint32_t k = (gang_rr_ + i) % gang_pipes_;
+      if (!in_[slices_ + k]->has_request()) continue;
+      --granted;
+      if (pass(slices_ + k, now)) ++gang_fetches_;
+    }
+    gang_rr_ = (gang_rr_ + 1) % std::max(1u, gang_pipes_);
     for (uint32_t k = 0; k < slices_; ++k)
       if (((g.slices >> k) & 1) && pass(k, now)) ++slice_fetches_;
     for (auto& in : in_)

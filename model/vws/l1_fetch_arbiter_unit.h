@@ -24,11 +24,12 @@ namespace simt::vws {
 
 class L1FetchArbiterUnit : public sc_core::sc_module, private util::Clocked {
  public:
-  // slice(k) for k < slices, then gang(); l1i(k) for k < ports() to the L1I's input ports.
-  L1FetchArbiterUnit(sc_core::sc_module_name name, uint32_t slices, uint32_t ports, stats::Registry& st,
-                     const std::string& stats_name);
+  // slice(k) for k < slices, gang(k) for k < gang_pipes (the gang front
+  // end's fetch pipes); l1i(k) for k < ports() to the L1I's input ports.
+  L1FetchArbiterUnit(sc_core::sc_module_name name, uint32_t slices, uint32_t gang_pipes, uint32_t ports,
+                     stats::Registry& st, const std::string& stats_name);
   mem::MemResponder& slice(uint32_t k) { return *in_.at(k); }
-  mem::MemResponder& gang() { return *in_.back(); }
+  mem::MemResponder& gang(uint32_t k) { return *in_.at(slices_ + k); }
   mem::MemRequester& l1i(uint32_t k) { return *out_.at(k); }
   uint32_t ports() const { return static_cast<uint32_t>(out_.size()); }
   uint64_t activations() const { return activations_; }
@@ -42,7 +43,8 @@ class L1FetchArbiterUnit : public sc_core::sc_module, private util::Clocked {
   void on_cycle(uint64_t now) override;
   bool pass(uint32_t input, uint64_t now);
 
-  uint32_t slices_;
+  uint32_t slices_, gang_pipes_;
+  uint32_t gang_rr_ = 0;  // the gang pipe served first next time
   L1FetchArbiter arb_;
   std::vector<std::unique_ptr<mem::MemResponder>> in_;
   std::vector<std::unique_ptr<mem::MemRequester>> out_;

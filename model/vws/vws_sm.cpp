@@ -75,6 +75,13 @@ mem::CacheParams l0_params(const sm::SmParams& p, const VwsParams& v) {
   return c;
 }
 
+// Gang fetch pipes: as many as gangs may issue in a cycle (not in the paper,
+// which does not give the gang front end's bandwidth).
+uint32_t gang_pipes(const sm::SmParams& p, const VwsParams& v) {
+  if (!v.ganging.ganging) return 1;  // unused
+  return v.ganging.gangs_per_cycle ? v.ganging.gangs_per_cycle : slices_of(p) / 2;
+}
+
 mem::CachePortParams l1i_ports(const sm::SmParams& p, uint32_t ports) {
   mem::CachePortParams q = p.l1i_port;
   q.up_ports = ports;
@@ -111,13 +118,13 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
              trace::WarpTrace* wt)
     : sm::Core(name),
       issue("issue", slice_issue(p), std::move(branch), st, sm_name(id), id, wf, wt),
-      gangs("gangs", p, st, sm_name(id) + ".gangs", wf),
-      l1i_arbiter("l1i_arbiter", slices_of(p), v.l1i_ports, st, sm_name(id) + ".l1i_arbiter"),
-      l1i("l1i", p.l1i, l1i_ports(p, v.l1i_ports ? v.l1i_ports : slices_of(p) + 1), st, sm_name(id) + ".l1i", wf),
+      l1i_arbiter("l1i_arbiter", slices_of(p), gang_pipes(p, v), v.l1i_ports, st, sm_name(id) + ".l1i_arbiter"),
+      l1i("l1i", p.l1i, l1i_ports(p, v.l1i_ports ? v.l1i_ports : slices_of(p) + gang_pipes(p, v)), st,
+          sm_name(id) + ".l1i", wf),
       ldst("ldst", p.ldst, st, sm_name(id) + ".ldst", id, wf),
       l1d("l1d", p.l1d, p.l1d_port, st, sm_name(id) + ".l1d", wf),
-      credits("credits", slices_of(p), slices_of(p) + 1),
-      fetched("fetched", slices_of(p) + 1),
+      credits("credits", slices_of(p), slices_of(p) + gang_pipes(p, v)),
+      fetched("fetched", slices_of(p) + gang_pipes(p, v)),
       to_sp("to_sp", slices_of(p), slices_of(p)),
       to_sfu("to_sfu", slices_of(p), slices_of(p)),
       wb_sp("wb_sp", slices_of(p)),
@@ -141,9 +148,13 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
     s.sp.writeback.bind(*wb_sp.in[k]);
     s.sfu.writeback.bind(*wb_sfu.in[k]);
   }
-  credits.out[n]->bind(gangs.fetch.credits);
-  gangs.fetch.icache.socket.bind(l1i_arbiter.gang().socket);
-  gangs.decode.out.bind(*fetched.in[n]);
+  for (uint32_t k = 0; k < gang_pipes(p, v); ++k) {
+    gang.push_back(std::make_unique<GangFrontEnd>(("gang" + std::to_string(k)).c_str(), p, st,
+                                                  sm_name(id) + ".gang" + std::to_string(k), wf));
+    credits.out[n + k]->bind(gang.back()->fetch.credits);
+    gang.back()->fetch.icache.socket.bind(l1i_arbiter.gang(k).socket);
+    gang.back()->decode.out.bind(*fetched.in[n + k]);
+  }
   for (uint32_t k = 0; k < l1i_arbiter.ports(); ++k) l1i_arbiter.l1i(k).socket.bind(l1i.up_port(k).socket);
   issue.to_sp.bind(to_sp.in);
   issue.to_sfu.bind(to_sfu.in);

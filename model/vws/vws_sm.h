@@ -9,7 +9,9 @@
 //   slice<k>     a slice: warp fetch scheduler, L0 I-cache (vws.l0i_size,
 //                0 = none), decode, and its datapath (4 SP lanes, its share
 //                of the SFU lanes)
-//   gangs        the gang front end: gang fetch scheduler and gang decode
+//   gang<k>      the gang front end: a gang fetch scheduler and decode per
+//                gang the ganging unit may issue in a cycle (vws.gangs_per_cycle;
+//                4 when unlimited), so fetch keeps up with issue
 //   l1i_arbiter  grants the L1I's vws.l1i_ports ports, gangs first
 //   l1i, ldst, l1d   shared: one L1I; one LDST unit that takes the memory
 //                instructions of all slices in a cycle as one access
@@ -65,7 +67,7 @@ class Slice : public sc_core::sc_module {
   mem::MemRequester& to_l1() { return l0i ? l0i->down : fetch.icache; }
 };
 
-// The gang front end: one fetch and one decode for all members of a gang.
+// A pipe of the gang front end: one fetch and one decode for all members of a gang.
 class GangFrontEnd : public sc_core::sc_module {
  public:
   GangFrontEnd(sc_core::sc_module_name name, const sm::SmParams& p, stats::Registry& st,
@@ -84,7 +86,7 @@ class VwsSm : public sm::Core {
 
   sm::IssueUnit issue;
   std::vector<std::unique_ptr<Slice>> slice;
-  GangFrontEnd gangs;
+  std::vector<std::unique_ptr<GangFrontEnd>> gang;
   L1FetchArbiterUnit l1i_arbiter;
   mem::CacheModule l1i;
   sm::LdstUnit ldst;
