@@ -487,15 +487,7 @@ inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx:
     Cta& c = ctas_[q.cta];
     func::CtaState& cta = *c.state;
     q.mask = (k == 0 ? ws.mask : ws.others[k - 1].mask).minus(cta.exited());
-    // Threads whose guard holds (before the instruction may change it).
-    q.active = q.mask;
-    if (in.guard.kind == ptx::Operand::Kind::Reg) {
-      q.active.clear();
-      const uint64_t* row = cta.reg_row(in.guard.reg);
-      q.mask.for_each([&](uint32_t t) {
-        if (((row[t] & 1) != 0) != in.guard.neg) q.active.set(t);
-      });
-    }
+    guard_threads(q, in, cta);
     const KernelContext& kc = *c.info->kernel;
     cta.clock = now;
     kc.exec->step(cta, kc.env, ws.pc, q.mask, q.r);

@@ -326,6 +326,16 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint64_t active_bits = 0, mask_bits = 0;   // lanes of those whose guard holds; of all (only while tracing)
   };
   template <bool Mixed> PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
+  // q.active = the threads of q.mask whose guard of `in` holds (before the instruction may change it).
+  static void guard_threads(PartRun& q, const ptx::Instr& in, const func::CtaState& cta) {
+    q.active = q.mask;
+    if (in.guard.kind != ptx::Operand::Kind::Reg) return;
+    q.active.clear();
+    const uint64_t* row = cta.reg_row(in.guard.reg);
+    q.mask.for_each([&](uint32_t t) {
+      if (((row[t] & 1) != 0) != in.guard.neg) q.active.set(t);
+    });
+  }
   template <bool Mixed> void reserve_parts(uint32_t wi, const ptx::DefUse& du, bool long_latency, IssuePacket& p);
   void finish_cta(uint32_t ci);
   // The branch unit's deepest stack since the last look, into the per-kernel and overall maxima.

@@ -136,14 +136,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   q.mask.clear();
   for (uint32_t m : g.slots) q.mask |= branch_->slot(m).mask;
   q.mask = q.mask.minus(cta.exited());
-  q.active = q.mask;
-  if (in.guard.kind == ptx::Operand::Kind::Reg) {
-    q.active.clear();
-    const uint64_t* row = cta.reg_row(in.guard.reg);
-    q.mask.for_each([&](uint32_t t) {
-      if (((row[t] & 1) != 0) != in.guard.neg) q.active.set(t);
-    });
-  }
+  guard_threads(q, in, cta);
   cta.clock = now;
   k.exec->step(cta, k.env, pc, q.mask, q.r);
   if (q.r.control == func::Control::Fault) fault(c, pc, q.r.fault);
