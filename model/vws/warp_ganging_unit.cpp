@@ -108,11 +108,9 @@ void WarpGangingUnit::add_slots(uint32_t set, uint8_t mask, bool refetch) {
     if (s == kNone) return;
     if (!changed_flag_[s]) {
       changed_.push_back(sm::LockstepChange{s, refetch});
-      changed_flag_[s] = static_cast<uint8_t>(changed_.size() > 255 ? 255 : changed_.size());
+      changed_flag_[s] = static_cast<uint32_t>(changed_.size());
     }
-    if (refetch)
-      for (sm::LockstepChange& c : changed_)
-        if (c.slot == s) c.refetch = true;
+    changed_[changed_flag_[s] - 1].refetch |= refetch;
   });
 }
 

@@ -116,7 +116,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<sm::LockstepGroup> groups_;
   std::vector<GangCandidate> cands_;
   std::vector<sm::LockstepChange> changed_, handed_;
-  std::vector<uint8_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
+  std::vector<uint32_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
   std::vector<uint32_t> next_pc_;
   uint64_t taken_ = 0;                 // slices used by this cycle's meets
   std::vector<uint32_t> meet_sets_;    // scratch: sets with a warp that may be at a sync point
