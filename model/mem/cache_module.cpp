@@ -48,6 +48,7 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
     : sc_core::sc_module(name),
       up("up", (pp.validate(n), pp.in_queue)),
       down("down"),
+      arbiter("arbiter"),
       pp_(pp),
       perform_atomics_(pp.atomics == "perform"),
       cache_(p, st, n),
@@ -182,7 +183,43 @@ bool CacheModule::accept(const MemRequest& r, uint32_t port, uint64_t now) {
 
 // Several input ports: `ports` lookups over them in round robin, starting
 // one port later each cycle; a stall ends the cycle's lookups.
+void CacheModule::end_of_elaboration() {
+  if (arbiter.size() == 0) return;
+  if (pp_.up_ports < 2 || pp_.up_ports > 32)
+    throw std::logic_error(std::string(name()) + ": an input arbiter needs 2 to 32 input ports");
+  arb_ = arbiter[0];
+}
+
+void CacheModule::lookup_granted(uint64_t now) {
+  uint32_t asking = 0;
+  for (uint32_t k = 0; k < pp_.up_ports; ++k)
+    if (ups_[k]->has_request()) asking |= 1u << k;
+  if (!asking) return;
+  uint8_t order[32];
+  const uint32_t n = std::min(arb_->grant(asking, order), pp_.ports);
+  uint32_t taken = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t port = order[i];
+    MemRequest r;
+    if (port >= pp_.up_ports || !ups_[port]->peek_request(r))
+      throw std::logic_error(std::string(name()) + ": the input arbiter granted a port with no request");
+    if (down_q_.size() >= pp_.down_queue) {
+      ++down_stalls_;
+      break;
+    }
+    if (!accept(r, port, now)) {
+      ++stalls_;
+      break;
+    }
+    ups_[port]->pop_request(r);
+    bytes_ += r.bytes;
+    taken |= 1u << port;
+  }
+  arb_->served(asking, taken);
+}
+
 void CacheModule::lookup_ports(uint64_t now) {
+  if (arb_) return lookup_granted(now);
   const uint32_t nup = pp_.up_ports;
   uint32_t looked = 0;
   bool stalled = false;

@@ -44,6 +44,7 @@
 
 #include "config/param_registry.h"
 #include "mem/cache.h"
+#include "mem/input_arbiter.h"
 #include "mem/mem_port.h"
 #include "stats/stats.h"
 #include "util/clock.h"
@@ -59,9 +60,10 @@ struct CachePortParams {
   uint32_t down_queue = 8;      // requests waiting to go down before the cache stalls
   std::string atomics = "forward";  // forward (L1: bypass) | perform (L2: read-modify-write here)
   uint32_t source = 0;          // `source` of its write-backs: set by the netlist, not an option
-  // Input ports (`up`, then more_up(k)), each taking one request a cycle
+  // Input ports (`up`, then up_port(k)), each taking one request a cycle
   // from its own sender; `ports` lookups a cycle are shared among them in
-  // round robin. Set by the netlist (seed 000's multi-ported L1I), not an option.
+  // round robin, or as CacheModule::arbiter grants. Set by the netlist
+  // (seed 000's multi-ported L1I), not an option.
   uint32_t up_ports = 1;
 
   void bind(config::ParamRegistry& r, const std::string& prefix);
@@ -72,6 +74,9 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
  public:
   MemResponder up;    // from the core side / previous level
   MemRequester down;  // to the next level: must be bound
+  // Optional, with up_ports > 1: decides which input ports are served each
+  // cycle (one request each), in the cycle the requests are visible.
+  sc_core::sc_port<InputArbiterIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> arbiter;
 
   // Counters: the Cache's under `stats_name` plus stalls, down_stalls,
   // atomics_forwarded, down_requests and bytes (payload bytes of every
@@ -102,11 +107,13 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   };
 
   void on_cycle(uint64_t now) override;  // run by util::Clock
+  void end_of_elaboration() override;
   void take_responses(uint64_t now);
   bool accept(const MemRequest& r, uint32_t port, uint64_t now);  // false: stall, leave it in `up`
   uint32_t new_slot(const MemRequest& r, uint32_t port);
   bool any_request() const;
   void lookup_ports(uint64_t now);
+  void lookup_granted(uint64_t now);
   void answer(uint32_t slot);
   void push_down(uint64_t ready, uint64_t addr, uint32_t bytes, bool write, bool atomic, bool instruction,
                  uint32_t source, DownKind kind, uint64_t tag);
@@ -123,6 +130,7 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   std::vector<std::unique_ptr<MemResponder>> more_up_;
   std::vector<MemResponder*> ups_;  // every input port: `up`, then more_up_
   uint32_t up_rr_ = 0;              // the input port looked at first next cycle
+  InputArbiterIf* arb_ = nullptr;   // `arbiter`, when bound
   std::vector<uint32_t> free_slots_;
   std::deque<HitEntry> hits_;
   std::deque<DownEntry> down_q_;

@@ -524,26 +524,19 @@ template <bool Slices>
 bool IssueUnit::send_credits_in() {
   if (ideal_fetch_) return false;  // the ideal front end needs none
   // Round robin from credit_rr_ over the warps that may want credits, which
-  // gives the same order as a round robin over every slot.
+  // gives the same order as a round robin over every slot. The fetch unit
+  // holds one credit per warp: a refusal means that warp's previous credit
+  // is still waiting there, so only that warp waits (it goes first next
+  // cycle); the other warps' credits still go out.
   const uint32_t n = p_.max_warps;
-  // Slices mode: each slice (and the gang front end) has a fetch unit of its
-  // own; one that refuses holds back only the credits for it.
-  constexpr bool slices = Slices;
-  uint64_t refused = 0;
   uint32_t first_refused = n;
-  const bool sent_all = want_credit_.for_each_from(credit_rr_, [&](uint32_t wi) {
+  want_credit_.for_each_from(credit_rr_, [&](uint32_t wi) {
     Warp& w = warps_[wi];
-    if (!running(wi) || (slices && lockstep_->fetch_leader(wi) != wi)) {
+    if (!running(wi) || (Slices && lockstep_->fetch_leader(wi) != wi)) {
       want_credit_.reset(wi);  // a group member: its leader's fetches fill it
       return true;
     }
-    bool group = false;
-    uint64_t route = 0;
-    if (slices) {
-      group = lockstep_->holds(wi);
-      route = uint64_t{1} << (group ? p_.schedulers : wi % p_.schedulers);
-      if (refused & route) return true;
-    }
+    const bool group = Slices && lockstep_->holds(wi);
     const size_t code = prog_of(w).code.size();
     while (ibuf_.space(wi) > w.credits && w.fetch_pc < code) {
       const KernelContext& k = *ctas_[w.cta].info->kernel;
@@ -557,13 +550,8 @@ bool IssueUnit::send_credits_in() {
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       credits->b_transport(c, t);
       if (!c.accepted) {
-        if (slices) {
-          refused |= route;
-          if (first_refused == n) first_refused = wi;
-          return true;
-        }
-        credit_rr_ = wi;  // this warp goes first next cycle
-        return false;
+        if (first_refused == n) first_refused = wi;
+        return true;  // still wants credits
       }
       ++w.credits;
       ++w.fetch_pc;
@@ -571,7 +559,6 @@ bool IssueUnit::send_credits_in() {
     want_credit_.reset(wi);  // wants none until it issues or refetches
     return true;
   });
-  if (!sent_all) return true;
   if (first_refused != n) {
     credit_rr_ = first_refused;  // the first refused warp goes first next cycle
     return true;

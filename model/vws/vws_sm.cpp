@@ -82,10 +82,12 @@ uint32_t gang_pipes(const sm::SmParams& p, const VwsParams& v) {
   return v.ganging.gangs_per_cycle ? v.ganging.gangs_per_cycle : slices_of(p) / 2;
 }
 
-mem::CachePortParams l1i_ports(const sm::SmParams& p, uint32_t ports) {
+// The L1I: one input port per front end (slices, then gang pipes), at least
+// as many lookups a cycle as the arbiter grants.
+mem::CachePortParams l1i_ports(const sm::SmParams& p, const VwsParams& v) {
   mem::CachePortParams q = p.l1i_port;
-  q.up_ports = ports;
-  q.ports = std::max(q.ports, ports);
+  q.up_ports = slices_of(p) + gang_pipes(p, v);
+  q.ports = std::max(q.ports, v.l1i_ports ? v.l1i_ports : q.up_ports);
   return q;
 }
 
@@ -119,7 +121,7 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
     : sm::Core(name),
       issue("issue", slice_issue(p), std::move(branch), st, sm_name(id), id, wf, wt),
       l1i_arbiter("l1i_arbiter", slices_of(p), gang_pipes(p, v), v.l1i_ports, st, sm_name(id) + ".l1i_arbiter"),
-      l1i("l1i", p.l1i, l1i_ports(p, v.l1i_ports ? v.l1i_ports : slices_of(p) + gang_pipes(p, v)), st,
+      l1i("l1i", p.l1i, l1i_ports(p, v), st,
           sm_name(id) + ".l1i", wf),
       ldst("ldst", p.ldst, st, sm_name(id) + ".ldst", id, wf),
       l1d("l1d", p.l1d, p.l1d_port, st, sm_name(id) + ".l1d", wf),
@@ -132,7 +134,8 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
   v.validate();
   const uint32_t n = slices_of(p);
   issue.set_lockstep(std::make_unique<WarpGangingUnit>(v.ganging, p.issue.max_warps, n));
-  // Front ends: credits -> slice or gang fetch -> (L0) -> L1 fetch arbiter -> L1I; decode -> I-buffers.
+  // Front ends: credits -> slice or gang fetch -> (L0) -> L1I, whose input
+  // ports the L1 fetch arbiter grants; decode -> I-buffers.
   issue.credits.bind(credits.in);
   fetched.out.bind(issue.fetched);
   for (uint32_t k = 0; k < n; ++k) {
@@ -140,7 +143,7 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
                                             sm_name(id) + ".slice" + std::to_string(k), wf));
     Slice& s = *slice.back();
     credits.out[k]->bind(s.fetch.credits);
-    s.to_l1().socket.bind(l1i_arbiter.slice(k).socket);
+    s.to_l1().socket.bind(l1i.up_port(k).socket);
     s.decode.out.bind(*fetched.in[k]);
     // Datapath: issue -> the slice's pipes -> write-back.
     to_sp.out[k]->bind(s.sp.in);
@@ -152,10 +155,10 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
     gang.push_back(std::make_unique<GangFrontEnd>(("gang" + std::to_string(k)).c_str(), p, st,
                                                   sm_name(id) + ".gang" + std::to_string(k), wf));
     credits.out[n + k]->bind(gang.back()->fetch.credits);
-    gang.back()->fetch.icache.socket.bind(l1i_arbiter.gang(k).socket);
+    gang.back()->fetch.icache.socket.bind(l1i.up_port(n + k).socket);
     gang.back()->decode.out.bind(*fetched.in[n + k]);
   }
-  for (uint32_t k = 0; k < l1i_arbiter.ports(); ++k) l1i_arbiter.l1i(k).socket.bind(l1i.up_port(k).socket);
+  l1i.arbiter.bind(l1i_arbiter.grants);
   issue.to_sp.bind(to_sp.in);
   issue.to_sfu.bind(to_sfu.in);
   wb_sp.out.bind(issue.wb_sp);

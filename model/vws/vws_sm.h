@@ -12,7 +12,8 @@
 //   gang<k>      the gang front end: a gang fetch scheduler and decode per
 //                gang the ganging unit may issue in a cycle (vws.gangs_per_cycle;
 //                4 when unlimited), so fetch keeps up with issue
-//   l1i_arbiter  grants the L1I's vws.l1i_ports ports, gangs first
+//   l1i_arbiter  grants the L1I's vws.l1i_ports ports, gangs first (no
+//                cycle: the L1I asks it when its requests are visible)
 //   l1i, ldst, l1d   shared: one L1I; one LDST unit that takes the memory
 //                instructions of all slices in a cycle as one access
 //   credits / fetched / to_sp / to_sfu / wb_sp / wb_sfu: the wires between
@@ -63,7 +64,7 @@ class Slice : public sc_core::sc_module {
   std::unique_ptr<mem::CacheModule> l0i;  // null when vws.l0i_size = 0
   sm::DecodeUnit decode;
   sm::ExecPipe sp, sfu;
-  // Its reads toward the L1 fetch arbiter (the L0's misses, or fetch itself).
+  // Its reads toward the L1I (the L0's misses, or fetch itself).
   mem::MemRequester& to_l1() { return l0i ? l0i->down : fetch.icache; }
 };
 
