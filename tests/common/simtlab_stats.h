@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include "common/simtlab_process.h"
@@ -71,6 +72,14 @@ inline StatsRun run_with_stats(const std::string& args, const std::filesystem::p
     r.stats = nlohmann::json::parse(f);
   }
   return r;
+}
+
+// The same, for a run that must succeed: a failed run fails the test case
+// here, with the command and its output.
+inline nlohmann::json require_stats(const std::string& args, const std::filesystem::path& dir, const std::string& tag) {
+  const StatsRun r = run_with_stats(args, dir, tag);
+  BOOST_TEST_REQUIRE(r.proc.code == 0, r.cmd << "\n" << r.proc.out << r.proc.err);
+  return r.stats;
 }
 
 // A file of 32-bit words (a manifest's output buffer); empty if missing.
