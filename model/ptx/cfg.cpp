@@ -169,6 +169,9 @@ Cfg::Cfg(const Program& p) {
   }
   compute_likely();
   compute_divergence(p);
+  sync_pc_.assign(block_of_pc_.size(), 0);
+  for (const BranchInfo& br : branches_)
+    if (!br.uniform && !br.provably_uniform && br.reconv_pc < sync_pc_.size()) sync_pc_[br.reconv_pc] = 1;
 }
 
 void Cfg::build_blocks(const Program& p) {

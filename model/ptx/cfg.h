@@ -117,6 +117,10 @@ class Cfg {
   }
   // Start PC of the IPDOM of pc's block (kNoPc: the function's exit).
   uint32_t reconv_pc(uint32_t pc) const;
+  // Whether pc starts the reconvergence block of a branch that may diverge:
+  // where a 32-wide ISA's compiler puts its stack sync instruction (seed
+  // 000's E-VWS-Sync waits there).
+  bool sync_point(uint32_t pc) const { return pc < sync_pc_.size() && sync_pc_[pc]; }
   // Likely-convergence PC of the bra at pc, kNoPc when none or not a bra.
   uint32_t likely_pc(uint32_t pc) const;
   const std::vector<BranchInfo>& branches() const { return branches_; }
@@ -132,6 +136,7 @@ class Cfg {
   std::vector<BasicBlock> blocks_;
   std::vector<uint32_t> block_of_pc_, branch_of_pc_, func_blocks_;
   std::vector<uint32_t> ipdom_, idom_, loop_of_;
+  std::vector<uint8_t> sync_pc_;  // per pc: sync_point()
   std::vector<uint8_t> reaches_exit_;
   std::vector<Loop> loops_;
   std::vector<BranchInfo> branches_;

@@ -294,7 +294,9 @@ void IssueUnit::cycle(uint64_t now) {
 
   check_watchdog(now);
 
-  const bool busy = issued_this_cycle_ || credit_blocked || done_blocked || request_blocked ||
+  // Warps the lock-step unit holds back (E-VWS-Sync) go on by themselves: look again next cycle.
+  const util::BitSet* held = lockstep_ ? lockstep_->held_back() : nullptr;
+  const bool busy = issued_this_cycle_ || credit_blocked || done_blocked || request_blocked || (held && held->any()) ||
                     branch_->peek_request() || !launch_q_.q.empty() || !fetched_q_.q.empty() ||
                     !wb_q_.q.empty() || !gen_q_.q.empty();
   if (busy || (latched && !can_wait_for_pipes(now))) {

@@ -24,6 +24,10 @@ class IssueUnit::View : public LockstepView {
     return k.eligible && k.hazard != Hazard::None && k.offer.long_wait;
   }
   const util::BitSet& maybe_sync() const override { return u_.maybe_sync_; }
+  bool at_reconvergence(uint32_t s) const override {
+    const ptx::Cfg* cfg = u_.ctas_[u_.warps_[s].cta].info->kernel->cfg;
+    return cfg && cfg->sync_point(u_.branch_->slot(s).pc);
+  }
   bool sync_point(uint32_t s, uint32_t& lanes) const override {
     const Candidate& k = fresh(s);
     lanes = k.sync_lanes;

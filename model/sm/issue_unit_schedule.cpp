@@ -54,7 +54,9 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
   SchedView& v = views_[s];
   std::vector<WarpCandidate>& cands = v.cands;
   const bool ranks = branch_->ranks_warps();  // priorities move every cycle: no reuse
-  if (v.dirty || ranks) {
+  // Warps the lock-step unit holds back change without notice: no reuse either.
+  const util::BitSet* held = Slices ? lockstep_->held_back() : nullptr;
+  if (v.dirty || ranks || held) {
     v.dirty = false;
     cands.clear();
     v.pipe_blocked = false;
@@ -63,7 +65,7 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
       if (k.stale) refresh(w);
       if (!k.eligible) return;
       // Slices mode: groups and warps that must meet are the unit's to issue.
-      if (Slices && (k.sync || lockstep_->holds(w))) return;
+      if (Slices && (k.sync || lockstep_->holds(w) || (held && held->test(w)))) return;
       const bool free = pipe_free(s, k.pipe);
       cands.push_back(k.offer);
       WarpCandidate& c = cands.back();

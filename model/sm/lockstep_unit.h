@@ -56,6 +56,9 @@ class LockstepView {
   // A superset of the slots for which sync_point() may be true (so that a
   // cycle need not ask every warp).
   virtual const util::BitSet& maybe_sync() const = 0;
+  // Its next PC is a reconvergence point of a branch that may diverge
+  // (ptx::Cfg::sync_point).
+  virtual bool at_reconvergence(uint32_t slot) const = 0;
 };
 
 struct LockstepChange {
@@ -76,6 +79,10 @@ class LockstepUnit {
 
   virtual void start_cta(uint32_t cta, const std::vector<uint32_t>& slots, const LockstepView& v) = 0;
   virtual bool holds(uint32_t slot) const = 0;
+  // Warps the unit holds back this cycle although their slice manages them
+  // (seed 000's E-VWS-Sync: waiting at a reconvergence point to regang);
+  // null when it never does. Valid after pick().
+  virtual const util::BitSet* held_back() const { return nullptr; }
   virtual uint32_t fetch_leader(uint32_t slot) const = 0;
   // The warps a leader's group fetch fills (the leader first); just the
   // leader when it is alone.

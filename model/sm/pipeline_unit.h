@@ -102,6 +102,7 @@ class PipelineUnit {
   template <class Mask>
   static uint64_t warp_bits(const Mask& m, uint32_t first, uint32_t width) {
     uint32_t w = first >> 6, s = first & 63;
+    if (w >= Mask::kWords) return 0;  // no such threads (and GCC sees the bound)
     uint64_t bits = m.word(w) >> s;
     if (s && w + 1 < Mask::kWords) bits |= m.word(w + 1) << (64 - s);
     return width >= 64 ? bits : bits & ((uint64_t{1} << width) - 1);

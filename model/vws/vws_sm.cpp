@@ -21,6 +21,10 @@ void VwsParams::bind(config::ParamRegistry& r) {
                "(the members ready together stay a gang)");
   r.add_choice("vws.reform", ganging.reform, {"none", "opportunistic"},
                "gang reformation: none (I-VWS) or opportunistic (E-VWS: one original gang a cycle, equal PCs merge)");
+  r.add("vws.sync_wait", ganging.sync_wait,
+        "cycles a gang or warp of a split original gang waits at a reconvergence point to be reganged (E-VWS-Sync<N>; "
+        "0 = none; needs vws.reform = opportunistic)",
+        0, 1000000);
   r.add("vws.l1i_ports", l1i_ports, "L1 I-cache ports shared by the gang and slice fetch schedulers (0 = one each)", 0,
         9);
   r.add("vws.l0i_size", l0i_size, "bytes of each slice's L0 I-cache, probed first by the slice's fetches (0 = none)", 0,
@@ -34,6 +38,8 @@ void VwsParams::validate() const {
   if (l0i_size && (l0i_size % l0i_line || l0i_size < l0i_line))
     throw bad("l0i_size", "must be a multiple of vws.l0i_line (" + std::to_string(l0i_line) + ")");
   if (ganging.gangs_per_cycle > 8) throw bad("gangs_per_cycle", "must be 0..8");
+  if (ganging.sync_wait && (!ganging.ganging || ganging.reform != "opportunistic"))
+    throw bad("sync_wait", "waiting at reconvergence points needs vws.ganging = true and vws.reform = opportunistic");
 }
 
 namespace {

@@ -34,10 +34,15 @@ WarpGangingUnit::WarpGangingUnit(const GangingParams& p, uint32_t warp_slots, ui
       sets_(table_.sets()),
       set_of_(warp_slots, kNone),
       changed_flag_(warp_slots, 0),
-      next_pc_(slices, 0) {
+      next_pc_(slices, 0),
+      wait_pc_(warp_slots, kNone),
+      wait_until_(warp_slots, 0),
+      held_(warp_slots) {
   if (p.split_on_memory != "none" && mem_split_ == MemSplit::None)
     throw std::invalid_argument("warp ganging: split_on_memory must be none, impatient or group");
   if (p.reform != "none" && !reform_) throw std::invalid_argument("warp ganging: reform must be none or opportunistic");
+  if (p.sync_wait && !(p.ganging && reform_))
+    throw std::invalid_argument("warp ganging: sync_wait needs ganging and opportunistic reformation");
 }
 
 void WarpGangingUnit::register_stats(stats::Registry& r, const std::string& prefix) {
@@ -46,6 +51,8 @@ void WarpGangingUnit::register_stats(stats::Registry& r, const std::string& pref
   st_reforms_ = &r.counter(prefix + ".reforms", "gangs reformed (opportunistic merges)");
   st_meets_ = &r.counter(prefix + ".meets",
                          "warp-synchronous instructions issued by warps that met outside one gang");
+  st_sync_waits_ = &r.counter(prefix + ".sync_waits",
+                              "warp-cycles held at a reconvergence point to regang (E-VWS-Sync)");
   st_gang_sizes_ = &r.histogram(prefix + ".issued_gang_size", 0, 1, 9, "gangs issued, by members");
 }
 
@@ -194,6 +201,8 @@ void WarpGangingUnit::retired(uint32_t slot) {
   Set& st = sets_[set];
   st.slot[k] = kNone;
   set_of_[slot] = kNone;
+  wait_pc_[slot] = kNone;
+  held_.reset(slot);
   for (uint32_t s : st.slot)
     if (s != kNone) return;
   st.used = false;
@@ -327,11 +336,43 @@ void WarpGangingUnit::find_meets(uint32_t set, const sm::LockstepView& v) {
   }
 }
 
-const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepView& v, uint64_t) {
+void WarpGangingUnit::hold_at_sync_points(uint32_t set, const sm::LockstepView& v, uint64_t now) {
+  const Set& st = sets_[set];
+  uint8_t running = 0;
+  for (uint32_t k = 0; k < slices_; ++k)
+    if (st.slot[k] != kNone && v.running(st.slot[k])) running |= static_cast<uint8_t>(1u << k);
+  // Whole again (one gang holds every running member): nobody waits.
+  bool whole = false;
+  for (uint32_t w = 0; w < GangTable::kWays; ++w)
+    whole = whole || (table_.entry(set, w).used && table_.entry(set, w).mask == running);
+  for (uint32_t k = 0; k < slices_; ++k) {
+    const uint32_t s = st.slot[k];
+    if (s == kNone) continue;
+    held_.reset(s);
+    if (!((running >> k) & 1) || whole || v.at_barrier(s) || !v.at_reconvergence(s)) {
+      wait_pc_[s] = kNone;
+      continue;
+    }
+    const uint32_t pc = v.pc(s);
+    if (wait_pc_[s] != pc) {  // just arrived
+      wait_pc_[s] = pc;
+      wait_until_[s] = now + p_.sync_wait;
+    }
+    if (now < wait_until_[s]) {
+      held_.set(s);
+      ++*st_sync_waits_;
+    }
+  }
+}
+
+const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepView& v, uint64_t now) {
   groups_.clear();
   cands_.clear();
   taken_ = 0;
   if (p_.ganging && reform_) reform_one(v);
+  if (p_.sync_wait)
+    for (uint32_t set = 0; set < sets_.size(); ++set)
+      if (sets_[set].used) hold_at_sync_points(set, v, now);
   if (p_.ganging && mem_split_ != MemSplit::None)
     for (uint32_t set = 0; set < sets_.size(); ++set)
       if (sets_[set].used) split_on_memory(set, v);
@@ -374,6 +415,13 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
       if (tracing_) {
         table_.set_ready(set, w, ready);
         table_.set_valid(set, w, valid);
+      }
+      // E-VWS-Sync: a gang waits while all its members do (a merged gang
+      // waits no longer than its first arrival).
+      if (ok && p_.sync_wait) {
+        bool all_held = true;
+        for_bits(e.mask, [&](uint32_t k) { all_held = all_held && held_.test(st.slot[k]); });
+        ok = !all_held;
       }
       if (ok) cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
     }

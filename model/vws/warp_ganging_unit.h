@@ -19,6 +19,13 @@
 //   ones a gang of their own.
 // - Reforming (vws.reform = opportunistic): one original gang a cycle, in
 //   round robin, merges its gangs and unganged warps that stand at one PC.
+//   E-VWS-Sync<N> (vws.sync_wait = N): a gang or unganged warp of a split
+//   original gang that reaches a reconvergence point (the start of the
+//   IPDOM block of a branch that may diverge: where a 32-wide ISA's compiler
+//   puts its stack sync instruction, ptx::Cfg::sync_point) is held there
+//   for up to N cycles, so that the rest of its original gang can catch up
+//   and be merged with it; the wait ends early once the original gang is
+//   one gang again. Warps at a CTA barrier never wait.
 // - Warp-synchronous instructions (shfl, vote, match, redux, bar.warp.sync)
 //   keep their 32-thread meaning: the warps of an original gang whose lanes
 //   the instruction's membermask names wait for each other and issue as one
@@ -48,6 +55,7 @@ struct GangingParams {
   std::string gang_scheduler = "bgto"; // bgto | lgto | gto | lrr | lpc
   std::string split_on_memory = "none";  // none | impatient | group
   std::string reform = "none";         // none | opportunistic
+  uint32_t sync_wait = 0;              // cycles to wait at reconvergence points (0 = none; E-VWS-Sync<N>)
 };
 
 class WarpGangingUnit : public sm::LockstepUnit {
@@ -60,6 +68,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   uint32_t slices() const override { return slices_; }
   void start_cta(uint32_t cta, const std::vector<uint32_t>& slots, const sm::LockstepView& v) override;
   bool holds(uint32_t slot) const override;
+  const util::BitSet* held_back() const override { return p_.sync_wait ? &held_ : nullptr; }
   uint32_t fetch_leader(uint32_t slot) const override;
   void members(uint32_t leader, std::vector<uint32_t>& out) const override;
   const std::vector<sm::LockstepGroup>& pick(const sm::LockstepView& v, uint64_t now) override;
@@ -102,6 +111,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   void split_on_memory(uint32_t set, const sm::LockstepView& v);
   void reform_one(const sm::LockstepView& v);
   void find_meets(uint32_t set, const sm::LockstepView& v);
+  void hold_at_sync_points(uint32_t set, const sm::LockstepView& v, uint64_t now);
 
   GangingParams p_;
   uint32_t slices_;
@@ -120,6 +130,11 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<uint32_t> next_pc_;
   uint64_t taken_ = 0;                 // slices used by this cycle's meets
   std::vector<uint32_t> meet_sets_;    // scratch: sets with a warp that may be at a sync point
+  // E-VWS-Sync: per slot, the reconvergence PC it waits at (kNone: none) and
+  // until when; held_ = the slots waiting this cycle.
+  std::vector<uint32_t> wait_pc_;
+  std::vector<uint64_t> wait_until_;
+  util::BitSet held_;
   bool tracing_ = false;               // VCD signals recorded: keep ReadyMask and valid up to date
   std::vector<stats::TimeSeries*> ser_sizes_;  // [k - 1]
 
@@ -131,6 +146,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   stats::Counter* st_memory_splits_ = nullptr;
   stats::Counter* st_reforms_ = nullptr;
   stats::Counter* st_meets_ = nullptr;
+  stats::Counter* st_sync_waits_ = nullptr;
   stats::Histogram* st_gang_sizes_ = nullptr;
 };
 

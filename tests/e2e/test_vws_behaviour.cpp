@@ -7,6 +7,8 @@
 //    convergent matmul (formerly coalesced accesses split up);
 //  - one gang a cycle is slower than two on a divergent kernel (cascade:
 //    its gangs split in two and both halves want the slices);
+//  - waiting at reconvergence points to regang (E-VWS-Sync) costs time on
+//    a divergent kernel (bfs) and merges more;
 //  - a 256 B L0 in front of each slice catches a loop's fetches (reduction
 //    on WS4: the L1I reads fall by more than 10x).
 // The thresholds leave room for model changes but fail if the effect goes.
@@ -74,6 +76,15 @@ BOOST_AUTO_TEST_CASE(one_gang_a_cycle_is_slower_than_two_on_a_divergent_kernel) 
                one = cycles(run("cascade", "i-vws", "--set vws.gangs_per_cycle=1", "_1gang"));
   BOOST_TEST_MESSAGE("cascade: 2 gangs a cycle " << two << ", 1 gang " << one << " cycles");
   BOOST_TEST(one > 1.04 * two);
+}
+
+BOOST_AUTO_TEST_CASE(waiting_at_reconvergence_points_costs_time_on_a_divergent_kernel) {
+  const nlohmann::json evws = run("bfs", "e-vws"), sync = run("bfs", "e-vws-sync50");
+  BOOST_TEST_MESSAGE("bfs: E-VWS " << cycles(evws) << ", E-VWS-Sync50 " << cycles(sync) << " cycles");
+  BOOST_TEST(cycles(sync) > 1.1 * cycles(evws));
+  BOOST_TEST(counter(sync, "sm0.ganging.sync_waits") > 0.0);
+  BOOST_TEST(counter(evws, "sm0.ganging.sync_waits") == 0.0);
+  BOOST_TEST(counter(sync, "sm0.ganging.reforms") > counter(evws, "sm0.ganging.reforms"));
 }
 
 BOOST_AUTO_TEST_CASE(the_l0_catches_a_loops_fetches) {

@@ -19,7 +19,8 @@ namespace {
 const char* kMachines[] = {"ws4",           "ws8",           "ws16",
                            "i-vws",         "e-vws",         "e-vws-impatientmem",
                            "i-vws-groupmem", "i-vws-impatientmem", "i-vws-gto",
-                           "i-vws-lrr",     "i-vws-lgto",    "i-vws-lpc"};
+                           "i-vws-lrr",     "i-vws-lgto",    "i-vws-lpc",
+                           "e-vws-sync50"};
 
 fs::path scratch() { return test::scratch_dir("simtlab_vws_e2e"); }
 

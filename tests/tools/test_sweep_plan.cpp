@@ -154,6 +154,21 @@ BOOST_AUTO_TEST_CASE(exclude_matches_files_written_relative_to_the_sweep_file) {
   BOOST_TEST(fs::path(p["runs"][0]["values"]["machine"].get<std::string>()).filename() == "vws-baseline.toml");
 }
 
+BOOST_AUTO_TEST_CASE(exclude_takes_one_overlay_value_or_a_list_of_them) {
+  const std::string rel = fs::relative(SIMT_SOURCE_DIR "/configs", scratch()).string() + "/";
+  const std::string axes = "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n\"vws.gangs_per_cycle\" = [1, 2, 0]\n"
+                           "[axes.overlays]\nscheme = [[\"" + rel + "ws32.toml\"], [\"" + rel + "i-vws.toml\"]]\n";
+  const json one = plan_json("excl_overlay.toml", axes + "[[exclude]]\n\"overlays.scheme\" = [\"" + rel +
+                                                      "ws32.toml\"]\n\"set.vws.gangs_per_cycle\" = [1, 0]\n");
+  BOOST_TEST(one["count"] == 4);  // WS32 only with 2 gangs a cycle
+  const json list = plan_json("excl_overlays.toml", axes + "[[exclude]]\n\"overlays.scheme\" = [[\"" + rel +
+                                                        "ws32.toml\"], [\"" + rel + "i-vws.toml\"]]\n"
+                                                        "\"set.vws.gangs_per_cycle\" = 0\n");
+  BOOST_TEST(list["count"] == 4);  // nothing with unlimited gangs
+  expect_error("excl_overlay_type.toml", axes + "[[exclude]]\n\"overlays.scheme\" = 3\n", 8,
+               "takes an overlay value (a list of files) or a list of them");
+}
+
 BOOST_AUTO_TEST_CASE(manifests_are_workloads_and_fix_their_own_size) {
   const json p = plan_json("manifest.toml", "[axes]\n"
                                             "workload = [\"manifest:" SIMT_SOURCE_DIR "/tests/cli/data/example.json\", \"saxpy\"]\n");

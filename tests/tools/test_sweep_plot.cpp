@@ -35,7 +35,9 @@ fs::path make_sweep(const std::string& name, const json& plot) {
       write_json(d / "run.json", {{"id", id}, {"values", {{"workload", w}, {"mode", "timing"}, {"set.l1d.size", size}}}});
       write_json(d / "stats.json", {{"cycles", 100000 / (size / 16384) + (w == "a" ? 0 : 5000)},
                              {"memory_pipeline_stalls", size / 64},
-                             {"series", {{"sm0.ipc", {{"interval", 1000}, {"values", {1.5, 2.0, 0.5}}}}}},
+                             {"series", {{"sm0.ipc", {{"interval", 1000}, {"values", {1.5, 2.0, 0.5}}}},
+                                         {"sm0.small", {{"interval", 1000}, {"values", {0, 4, 8}}}},
+                                         {"sm0.big", {{"interval", 1000}, {"values", {8, 4, 0}}}}}},
                              {"issue_breakdown", {{{"bin", "W0-idle"}, {"cycles", 30}}, {{"bin", "W1-4"}, {"cycles", 70}}}}});
       write_json(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
     }
@@ -100,6 +102,18 @@ BOOST_AUTO_TEST_CASE(where_keeps_only_the_runs_with_those_values) {
   BOOST_TEST(svg.find("16384") != std::string::npos);
   BOOST_TEST(svg.find("65536") != std::string::npos);
   BOOST_TEST(svg.find("32768") == std::string::npos);  // its runs are left out, so is its bar
+}
+
+BOOST_AUTO_TEST_CASE(a_list_of_series_is_drawn_stacked_a_panel_per_run) {
+  const fs::path dir = make_sweep("stacked", {{"kind", "series"}, {"name", "sizes"},
+                                              {"y", {"sm0.small", "sm0.big"}}, {"where", {{"set.l1d.size", {16384}}}}});
+  BOOST_TEST_REQUIRE(plot(dir) == 0, out());
+  const std::string svg = simt::test::slurp(dir / "plots" / "sizes.svg");
+  BOOST_TEST(svg.find("sm0.small") != std::string::npos);  // the legend names both
+  BOOST_TEST(svg.find("sm0.big") != std::string::npos);
+  const fs::path missing = make_sweep("stacked_missing", {{"kind", "series"}, {"y", {"sm0.small", "sm9.nothing"}}});
+  BOOST_TEST(plot(missing) == 2);
+  BOOST_TEST(out().find("sm9.nothing") != std::string::npos, out());
 }
 
 BOOST_AUTO_TEST_CASE(a_series_no_run_has_is_an_error_that_names_it) {

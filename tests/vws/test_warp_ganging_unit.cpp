@@ -29,6 +29,7 @@ struct Script : LockstepView {
                     sync = std::vector<bool>(kSlots, false), bar = std::vector<bool>(kSlots, false);
   std::vector<uint32_t> pcs = std::vector<uint32_t>(kSlots, 0);
   uint32_t lanes = 0xffffffffu;
+  uint32_t reconvergence_pc = ~0u;  // the one PC that is a reconvergence point
   simt::util::BitSet every = [] {
     simt::util::BitSet b(kSlots);
     for (uint32_t i = 0; i < kSlots; ++i) b.set(i);
@@ -41,6 +42,7 @@ struct Script : LockstepView {
   bool ready(uint32_t s) const override { return elig[s] && rdy[s]; }
   bool waits_on_memory(uint32_t s) const override { return mem[s]; }
   bool at_barrier(uint32_t s) const override { return bar[s]; }
+  bool at_reconvergence(uint32_t s) const override { return pcs[s] == reconvergence_pc; }
   bool sync_point(uint32_t s, uint32_t& l) const override {
     l = lanes;
     return sync[s];
@@ -193,6 +195,49 @@ BOOST_FIXTURE_TEST_CASE(reformation_merges_equal_pcs_but_not_barrier_waiters, Fi
   BOOST_TEST(!u->holds(2));
   const auto& ch = u->take_changed();
   BOOST_TEST(std::all_of(ch.begin(), ch.end(), [](const auto& c) { return c.refetch; }));
+}
+
+BOOST_FIXTURE_TEST_CASE(sync_wait_holds_arrivals_at_a_reconvergence_point_for_n_cycles, Fixture) {
+  GangingParams p;
+  p.reform = "opportunistic";
+  p.sync_wait = 5;
+  auto u = unit(p);
+  v.reconvergence_pc = 40;
+  // Split in two gangs: slices 0-3 at PC 20, slices 4-7 at PC 30.
+  for (uint32_t s : slots0) v.pcs[s] = s < 4 ? 20 : 30;
+  u->moved(slots0, v);
+  u->take_changed();
+  BOOST_TEST(u->pick(v, 0).size() == 2u);  // neither waits
+  BOOST_TEST(!u->held_back()->any());
+  // The first gang reaches the reconvergence point at cycle 1 and is held
+  // there until cycle 6, the second still elsewhere.
+  const std::vector<uint32_t> first = {0, 1, 2, 3}, second = {4, 5, 6, 7};
+  for (uint32_t s : first) v.pcs[s] = 40;
+  u->moved(first, v);
+  for (uint64_t now = 1; now < 6; ++now) {
+    const auto& g = u->pick(v, now);
+    BOOST_TEST(g.size() == 1u);
+    BOOST_TEST(g[0].slots.front() == 4u, "cycle " << now << ": only the second gang issues");
+    BOOST_TEST(u->held_back()->test(0));
+  }
+  BOOST_TEST(u->pick(v, 6).size() == 2u);  // waited 5 cycles: it goes on
+  BOOST_TEST(count("sync_waits") == 5u * 4u);
+  // Again at cycle 10; the second gang arrives at cycle 12 and reformation
+  // (one set a cycle, this SM has one) merges them: whole again, nobody waits.
+  for (uint32_t s : first) v.pcs[s] = 41;
+  u->moved(first, v);
+  u->pick(v, 9);
+  v.reconvergence_pc = 41;
+  u->pick(v, 10);
+  u->pick(v, 11);
+  BOOST_TEST(u->held_back()->test(0));
+  for (uint32_t s : second) v.pcs[s] = 41;
+  u->moved(second, v);
+  const auto& g = u->pick(v, 12);
+  BOOST_TEST(count("reforms") == 1u);
+  BOOST_TEST(members(*u, 0).size() == 8u);
+  BOOST_TEST(!u->held_back()->any());
+  BOOST_TEST(g.empty());  // the merged gang refetches first
 }
 
 BOOST_FIXTURE_TEST_CASE(finished_warps_leave_and_their_sets_are_reused, Fixture) {

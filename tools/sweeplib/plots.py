@@ -232,6 +232,8 @@ def draw_breakdown(plt, ctx, f):
 
 
 def draw_series(plt, ctx, f):
+    if isinstance(f["y"], list):
+        return draw_stacked_series(plt, ctx, f)
     name = f["y"]
     rows = [r for r in ctx.rows(f) if ((r["stats"] or {}).get("series") or {}).get(name)]
     if not rows:
@@ -251,6 +253,30 @@ def draw_series(plt, ctx, f):
         ax.set_xlabel(f.get("xlabel", "cycle"))
         ax.set_ylabel(f.get("ylabel", name))
     _legend(axes[-1], len(rows) if varying else 0)
+    return fig, axes
+
+
+def draw_stacked_series(plt, ctx, f):
+    """y = a list of series: a panel per run, the series stacked over cycles (e.g. warps by gang size)."""
+    names = f["y"]
+    rows = [r for r in ctx.rows(f) if all(((r["stats"] or {}).get("series") or {}).get(n) for n in names)]
+    if not rows:
+        raise ValueError("[plot] series: no successful run has all of the time series %s (timing mode, "
+                         "stats.interval > 0; names as in stats.json's \"series\")" % ", ".join(names))
+    varying = ctx.varying_in(rows)
+    fig, axes = _panels(plt, len(rows))
+    for ax, r in zip(axes, rows):
+        series = [r["stats"]["series"][n] for n in names]
+        step = series[0].get("interval") or 1
+        n = min(len(s.get("values") or []) for s in series)
+        xs = [(i + 1) * step for i in range(n)]
+        ax.stackplot(xs, *[(s.get("values") or [])[:n] for s in series], labels=names, linewidth=0)
+        label = ctx.label(r, varying)
+        w = collect._wname(r["values"]["workload"])
+        ax.set_title(w + (", " + label if label and label != w else ""), fontsize=9)
+        ax.set_xlabel(f.get("xlabel", "cycle"))
+        ax.set_ylabel(f.get("ylabel", "stacked"))
+    _legend(axes[-1], len(names))
     return fig, axes
 
 

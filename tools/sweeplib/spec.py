@@ -269,7 +269,14 @@ def load(path):
         for a, v in e.items():
             if a not in axes:
                 fail("[[exclude]] names '%s', which is not an axis" % a, "exclude", a, i)
-            vs = v if isinstance(v, list) and not is_overlay_axis(a) else [v]
+            if is_overlay_axis(a):
+                # One overlay value (a list of files) or a list of them.
+                vs = v if isinstance(v, list) and v and isinstance(v[0], list) else [v]
+                if not all(isinstance(x, list) and all(isinstance(p, str) for p in x) for x in vs):
+                    fail("[[exclude]] %s takes an overlay value (a list of files) or a list of them" % a,
+                         "exclude", a, i)
+            else:
+                vs = v if isinstance(v, list) else [v]
             rule[a] = [as_axis_value(a, x) for x in vs]  # file paths as the axis holds them
         excludes.append(rule)
 
@@ -306,10 +313,14 @@ def load(path):
         for k in f:
             if k not in PLOT_KEYS:
                 fail("[plot] has no key '%s' (%s)" % (k, ", ".join(PLOT_KEYS)), table, k, i)
+        kind = f.get("kind", "bars")
         for k in ("title", "xlabel", "ylabel", "y", "x", "name"):
+            if k == "y" and kind == "series" and isinstance(f.get(k), list):
+                if not f[k] or not all(isinstance(x, str) and x for x in f[k]):
+                    fail("[plot] y of a series is a series' name, or a list of them (drawn stacked)", table, k, i)
+                continue
             if k in f and not isinstance(f[k], str):
                 fail("[plot] %s must be a string" % k, table, k, i)
-        kind = f.get("kind", "bars")
         if kind not in PLOT_KINDS:
             fail("[plot] kind must be one of %s" % ", ".join(PLOT_KINDS), table, "kind", i)
         if kind == "lines" and f.get("x") not in axes:
