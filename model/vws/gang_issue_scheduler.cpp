@@ -63,20 +63,4 @@ bool GangIssueScheduler::before(const GangCandidate& a, const GangCandidate& b) 
   return false;
 }
 
-const std::vector<uint32_t>& GangIssueScheduler::pick(const std::vector<GangCandidate>& ready) {
-  order_.resize(ready.size());
-  for (uint32_t i = 0; i < ready.size(); ++i) order_[i] = i;
-  std::sort(order_.begin(), order_.end(), [&](uint32_t x, uint32_t y) { return before(ready[x], ready[y]); });
-  picked_.clear();
-  uint8_t used = 0;
-  for (uint32_t i : order_) {
-    if (per_cycle_ && picked_.size() == per_cycle_) break;
-    if (ready[i].mask & used) continue;  // a slice issues one warp a cycle
-    used |= ready[i].mask;
-    picked_.push_back(i);
-  }
-  if (!picked_.empty()) last_ = ready[picked_.front()].id;
-  return picked_;
-}
-
 }  // namespace simt::vws

@@ -36,7 +36,14 @@ class GangIssueScheduler {
 
   // The ready gangs of this cycle (in any order); returns the indices into
   // `ready` of the gangs to issue, in priority order, on disjoint slices.
-  const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& ready);
+  const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& ready) {
+    return pick(ready, [](uint32_t) { return true; });
+  }
+  // The same over gangs that may be ready: `is_ready(i)` settles candidate
+  // i, asked only in priority order and only until the cycle's gangs are
+  // found (the costly check is not made for gangs that would not issue).
+  template <class IsReady>
+  const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& maybe, IsReady&& is_ready);
 
  private:
   bool before(const GangCandidate& a, const GangCandidate& b) const;
@@ -44,7 +51,33 @@ class GangIssueScheduler {
   Policy policy_;
   uint32_t per_cycle_;
   uint32_t last_ = ~uint32_t{0};  // GangID issued most recently (greedy, round robin)
-  std::vector<uint32_t> order_, picked_;
+  std::vector<uint32_t> picked_;
+  std::vector<uint8_t> rejected_;
 };
+
+template <class IsReady>
+const std::vector<uint32_t>& GangIssueScheduler::pick(const std::vector<GangCandidate>& c, IsReady&& is_ready) {
+  // The best gang whose slices are still free, again and again: the same
+  // gangs as sorting by priority and taking the ready ones greedily,
+  // without the sort (at most per_cycle a cycle, one gang per slice).
+  picked_.clear();
+  rejected_.assign(c.size(), 0);
+  uint8_t used = 0;
+  const size_t n = c.size();
+  while (!per_cycle_ || picked_.size() < per_cycle_) {
+    size_t best = n;
+    for (size_t i = 0; i < n; ++i)
+      if (!rejected_[i] && !(c[i].mask & used) && (best == n || before(c[i], c[best]))) best = i;
+    if (best == n) break;
+    if (!is_ready(static_cast<uint32_t>(best))) {
+      rejected_[best] = 1;
+      continue;
+    }
+    used |= c[best].mask;  // a slice issues one warp a cycle
+    picked_.push_back(static_cast<uint32_t>(best));
+  }
+  if (!picked_.empty()) last_ = c[picked_.front()].id;
+  return picked_;
+}
 
 }  // namespace simt::vws

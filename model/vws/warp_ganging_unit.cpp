@@ -387,46 +387,61 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
   });
   for (uint32_t set : meet_sets_) find_meets(set, v);
   if (!p_.ganging) return groups_;
+  const util::BitSet& maybe_sync = v.maybe_sync();
+  // Whether a gang may issue now: every member ready (ReadyMask full; a
+  // member whose grouping just changed refetches first), and no member at a
+  // warp-synchronous instruction whose lanes reach outside the gang (that
+  // waits for a meet). `first` members from the lowest are looked at.
+  auto members_ready = [&](uint32_t set, uint8_t gang, uint32_t first) {
+    const Set& st = sets_[set];
+    const uint32_t width = 32 / slices_;
+    for (uint8_t todo = gang; todo && first; todo &= static_cast<uint8_t>(todo - 1), --first) {
+      const uint32_t s = st.slot[__builtin_ctz(todo)];
+      if (changed_flag_[s] || !v.ready(s)) return false;
+      uint32_t lanes = 0;
+      if (maybe_sync.test(s) && v.sync_point(s, lanes))
+        for (uint32_t j = 0; j < slices_; ++j)
+          if (((lanes >> (j * width)) & ((1u << width) - 1)) && !((gang >> j) & 1) && st.slot[j] != kNone &&
+              v.running(st.slot[j]))
+            return false;
+    }
+    return true;
+  };
   for (uint32_t set = 0; set < sets_.size(); ++set) {
     if (!sets_[set].used) continue;
     const Set& st = sets_[set];
     for (uint32_t w = 0; w < GangTable::kWays; ++w) {
       const GangEntry& e = table_.entry_unchecked(set, w);
       if (!e.used) continue;
-      uint8_t ready = 0;
-      bool ok = (e.mask & taken_) == 0, valid = true;
-      for_bits(e.mask, [&](uint32_t k) {
-        if (!ok && !tracing_) return;  // the first member that cannot issue settles it (ReadyMask only for VCD)
-        const uint32_t s = st.slot[k];
-        uint32_t lanes = 0;
-        if (tracing_) valid = valid && v.eligible(s);
-        if (!changed_flag_[s] && v.ready(s)) ready |= static_cast<uint8_t>(1u << k);  // changed: it refetches
-        else ok = false;
-        // A warp-synchronous instruction whose lanes reach outside the gang
-        // waits for a meet (find_meets).
-        if (ok && v.sync_point(s, lanes)) {
-          const uint32_t width = 32 / slices_;
-          for (uint32_t j = 0; j < slices_; ++j)
-            if (((lanes >> (j * width)) & ((1u << width) - 1)) && !((e.mask >> j) & 1) && st.slot[j] != kNone &&
-                v.running(st.slot[j]))
-              ok = false;
-        }
-      });
-      if (tracing_) {
+      if (tracing_) {  // the VCD shows every entry's ReadyMask and valid bit
+        uint8_t ready = 0;
+        bool valid = true;
+        for_bits(e.mask, [&](uint32_t k) {
+          valid = valid && v.eligible(st.slot[k]);
+          if (!changed_flag_[st.slot[k]] && v.ready(st.slot[k])) ready |= static_cast<uint8_t>(1u << k);
+        });
         table_.set_ready(set, w, ready);
         table_.set_valid(set, w, valid);
       }
+      if (e.mask & taken_) continue;
       // E-VWS-Sync: a gang waits while all its members do (a merged gang
       // waits no longer than its first arrival).
-      if (ok && p_.sync_wait) {
+      if (p_.sync_wait) {
         bool all_held = true;
         for_bits(e.mask, [&](uint32_t k) { all_held = all_held && held_.test(st.slot[k]); });
-        ok = !all_held;
+        if (all_held) continue;
       }
-      if (ok) cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
+      // Cheap filter: the lowest member; the rest only for gangs the
+      // scheduler would pick (below).
+      if (!members_ready(set, e.mask, 1)) continue;
+      cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
     }
   }
-  for (uint32_t i : sched_.pick(cands_)) {
+  const auto& picked = sched_.pick(cands_, [&](uint32_t i) {
+    const GangCandidate& c = cands_[i];
+    return members_ready(c.id / GangTable::kWays, c.mask, 8);
+  });
+  for (uint32_t i : picked) {
     const GangCandidate& c = cands_[i];
     const uint32_t set = c.id / GangTable::kWays;
     sm::LockstepGroup g;
