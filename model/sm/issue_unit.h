@@ -213,6 +213,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   struct KernelInfo {
     std::shared_ptr<const KernelContext> kernel;
     std::vector<ptx::DefUse> du;  // per PC
+    bool warp_sync = false;       // has warp-synchronous instructions (warp_synchronous())
     uint32_t users = 0;           // resident CTAs
   };
 
@@ -245,6 +246,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint32_t fetch_pc = 0;   // PC of the next credit
     uint32_t version = 0;    // branch unit slot version last seen
     uint64_t age = 0;
+    bool may_sync = false;   // its kernel has warp-synchronous instructions
   };
 
   // A register reservation in flight: the write-back finds it by ticket.
@@ -454,7 +456,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void mark_stale(uint32_t wi) {
     cand_[wi].stale = true;
     views_[wi % p_.schedulers].dirty = true;
-    if (lockstep_) maybe_sync_.set(wi);  // unknown until refreshed
+    if (lockstep_ && warps_[wi].may_sync) maybe_sync_.set(wi);  // unknown until refreshed
   }
   void mark_cta_stale(uint32_t ci) {
     for_each_slot_of(ci, [&](uint32_t wi) { mark_stale(wi); });

@@ -94,7 +94,10 @@ IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const Kernel
   auto ki = std::make_unique<KernelInfo>();
   ki->kernel = k;
   ki->du.reserve(prog.code.size());
-  for (const ptx::Instr& in : prog.code) ki->du.push_back(ptx::def_use(in));
+  for (const ptx::Instr& in : prog.code) {
+    ki->du.push_back(ptx::def_use(in));
+    ki->warp_sync = ki->warp_sync || warp_synchronous(in.op);
+  }
   kernels_.push_back(std::move(ki));
   return kernels_.back().get();
 }
@@ -155,6 +158,7 @@ void IssueUnit::start_launches(uint64_t now) {
       w = Warp{};
       w.live = true;
       w.cta = ci;
+      w.may_sync = ctas_[ci].info->warp_sync;
       w.age = next_age_++;
       w.version = branch_->slot(slot).version;
       ibuf_.flush(slot);
