@@ -45,6 +45,8 @@ class Gpu : public sc_core::sc_module {
 
   const MachineConfig& config() const { return cfg_; }
   uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
+  // SM k's netlist, for inspection (tests: its blocks' activations).
+  const sm::Core& core(uint32_t k) const { return *sms_.at(k); }
   // Deepest reconvergence stack on any SM since the last call (resets them):
   // the run report's per-kernel max_stack_depth.
   uint32_t take_max_stack_depth();
