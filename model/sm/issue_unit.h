@@ -403,6 +403,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::unique_ptr<LockstepView> view_;  // a View
   uint64_t slices_taken_ = 0;            // slices a group issued on this cycle
   util::BitSet maybe_sync_{0};           // stale candidates and those at a warp-synchronous instruction
+  util::BitSet touched_{0};              // slots marked stale since the unit's last pick()
   std::vector<uint32_t> group_moved_;    // scratch: members of the group just executed
   IssuePacket combined_;                 // scratch: the combined LDST access
   std::vector<uint32_t> combined_from_;  // the slices whose latched packets it holds
@@ -456,7 +457,10 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void mark_stale(uint32_t wi) {
     cand_[wi].stale = true;
     views_[wi % p_.schedulers].dirty = true;
-    if (lockstep_ && warps_[wi].may_sync) maybe_sync_.set(wi);  // unknown until refreshed
+    if (lockstep_) {
+      touched_.set(wi);
+      if (warps_[wi].may_sync) maybe_sync_.set(wi);  // unknown until refreshed
+    }
   }
   void mark_cta_stale(uint32_t ci) {
     for_each_slot_of(ci, [&](uint32_t wi) { mark_stale(wi); });

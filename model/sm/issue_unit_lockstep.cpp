@@ -18,6 +18,18 @@ class IssueUnit::View : public LockstepView {
   uint32_t pc(uint32_t s) const override { return u_.branch_->slot(s).pc; }
   bool eligible(uint32_t s) const override { return fresh(s).eligible; }
   bool ready(uint32_t s) const override { return u_.ready_now(s); }
+  bool unblocked(uint32_t s) const override {
+    const Candidate& k = fresh(s);
+    return k.eligible && k.hazard == Hazard::None;
+  }
+  uint32_t pipe(uint32_t s) const override { return static_cast<uint32_t>(fresh(s).pipe); }
+  uint64_t free_slices(uint32_t pipe) const override {
+    uint64_t m = 0;
+    for (uint32_t s = 0; s < u_.p_.schedulers; ++s)
+      if (u_.pipe_free(s, static_cast<PipeKind>(pipe))) m |= uint64_t{1} << s;
+    return m;
+  }
+  const util::BitSet& touched() const override { return u_.touched_; }
   bool at_barrier(uint32_t s) const override { return u_.warps_[s].barrier >= 0; }
   bool waits_on_memory(uint32_t s) const override {
     const Candidate& k = fresh(s);
@@ -50,6 +62,7 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
   lockstep_ = std::move(u);
   view_ = std::make_unique<View>(*this);
   maybe_sync_ = util::BitSet(p_.max_warps);
+  touched_ = util::BitSet(p_.max_warps);
   for (uint32_t w = 0; w < p_.max_warps; ++w)
     if (cand_[w].stale) maybe_sync_.set(w);
   // Registered here, so that machines without slices keep their stats keys.
@@ -111,6 +124,7 @@ void IssueUnit::issue_groups(uint64_t now) {
   slices_taken_ = 0;
   if (live_ctas_ == 0) return;
   const std::vector<LockstepGroup>& groups = lockstep_->pick(*view_, now);
+  touched_.clear();
   apply_lockstep_changes();  // memory-divergence splits, reformation
   for (const LockstepGroup& g : groups) {
     for (uint32_t m : g.slots) slices_taken_ |= uint64_t{1} << (m % p_.schedulers);

@@ -49,6 +49,18 @@ class LockstepView {
   virtual bool eligible(uint32_t slot) const = 0;  // next instruction buffered, not at a CTA barrier
   virtual bool at_barrier(uint32_t slot) const = 0;  // waits at a CTA barrier
   virtual bool ready(uint32_t slot) const = 0;     // eligible, and its scoreboard and pipe let it issue now
+  // ready() in two halves, for a unit that keeps the first across cycles:
+  // eligible and its scoreboard lets it issue (changes only for slots in
+  // touched()); and the pipe its next instruction needs (pipe(), a small
+  // number: the same for warps at one PC) is free on its slice
+  // (free_slices(pipe): bit k = slice k; changes every cycle).
+  virtual bool unblocked(uint32_t slot) const = 0;
+  virtual uint32_t pipe(uint32_t slot) const = 0;
+  virtual uint64_t free_slices(uint32_t pipe) const = 0;
+  // The slots whose state (anything but the pipes) may have changed since
+  // the last pick(): a unit that caches what it learnt of a slot looks again
+  // at these. The issue stage empties it after each pick().
+  virtual const util::BitSet& touched() const = 0;
   virtual bool waits_on_memory(uint32_t slot) const = 0;  // held up by a load in flight
   // Its next instruction synchronises its 32-thread group; `lanes` (bit l =
   // lane l of the group) must take part.

@@ -24,6 +24,9 @@ class BitSet {
   void set(uint32_t i) { w_[i >> 6] |= uint64_t{1} << (i & 63); }
   void reset(uint32_t i) { w_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   bool test(uint32_t i) const { return (w_[i >> 6] >> (i & 63)) & 1; }
+  void clear() {
+    for (uint64_t& w : w_) w = 0;
+  }
   bool any() const {
     for (uint64_t w : w_)
       if (w) return true;

@@ -35,6 +35,10 @@ WarpGangingUnit::WarpGangingUnit(const GangingParams& p, uint32_t warp_slots, ui
       set_of_(warp_slots, kNone),
       changed_flag_(warp_slots, 0),
       next_pc_(slices, 0),
+      unblocked_(table_.sets(), 0),
+      pipe_(table_.sets() * GangTable::kWays, 0),
+      dirty_(table_.sets()),
+      with_unblocked_(table_.sets()),
       wait_pc_(warp_slots, kNone),
       wait_until_(warp_slots, 0),
       held_(warp_slots) {
@@ -130,6 +134,7 @@ uint8_t WarpGangingUnit::members_of_ways(uint32_t set, uint8_t ways) const {
 }
 
 void WarpGangingUnit::note(uint32_t set, const GangChange& c, uint8_t before, bool merge) {
+  mark_dirty(set);
   const uint8_t now = members_of_ways(set, c.ways);
   add_slots(set, static_cast<uint8_t>(c.left | before | now), false);
   // A merged gang's members held different I-buffers: all refetch.
@@ -139,7 +144,10 @@ void WarpGangingUnit::note(uint32_t set, const GangChange& c, uint8_t before, bo
 const std::vector<sm::LockstepChange>& WarpGangingUnit::take_changed() {
   handed_.swap(changed_);
   changed_.clear();
-  for (const sm::LockstepChange& c : handed_) changed_flag_[c.slot] = 0;
+  for (const sm::LockstepChange& c : handed_) {
+    changed_flag_[c.slot] = 0;
+    if (set_of_[c.slot] != kNone) mark_dirty(set_of_[c.slot]);
+  }
   return handed_;
 }
 
@@ -153,6 +161,7 @@ void WarpGangingUnit::start_cta(uint32_t, const std::vector<uint32_t>& slots, co
     Set& st = sets_[set];
     st.used = true;
     st.age = next_age_++;
+    mark_dirty(set);
     st.slot.fill(kNone);
     uint8_t mask = 0;
     for (size_t i = first; i < slots.size() && i < first + slices_; ++i) {
@@ -201,6 +210,7 @@ void WarpGangingUnit::retired(uint32_t slot) {
   Set& st = sets_[set];
   st.slot[k] = kNone;
   set_of_[slot] = kNone;
+  mark_dirty(set);
   wait_pc_[slot] = kNone;
   held_.reset(slot);
   for (uint32_t s : st.slot)
@@ -328,9 +338,8 @@ void WarpGangingUnit::find_meets(uint32_t set, const sm::LockstepView& v) {
       ok = ok && !changed_flag_[st.slot[j]] && v.pc(st.slot[j]) == pc && v.ready(st.slot[j]);
     });
     if (!ok) continue;
-    sm::LockstepGroup g;
+    sm::LockstepGroup& g = new_group(false);
     for_bits(whole, [&](uint32_t j) { g.slots.push_back(st.slot[j]); });
-    groups_.push_back(std::move(g));
     taken_ |= whole;
     ++*st_meets_;
   }
@@ -365,7 +374,60 @@ void WarpGangingUnit::hold_at_sync_points(uint32_t set, const sm::LockstepView& 
   }
 }
 
+bool WarpGangingUnit::members_unblocked(uint32_t set, uint8_t gang, const sm::LockstepView& v) const {
+  const Set& st = sets_[set];
+  const uint32_t width = 32 / slices_;
+  const util::BitSet& maybe_sync = v.maybe_sync();
+  for (uint8_t todo = gang; todo; todo &= static_cast<uint8_t>(todo - 1)) {
+    const uint32_t s = st.slot[__builtin_ctz(todo)];
+    if (changed_flag_[s] || !v.unblocked(s)) return false;
+    uint32_t lanes = 0;
+    if (maybe_sync.test(s) && v.sync_point(s, lanes))
+      for (uint32_t j = 0; j < slices_; ++j)
+        if (((lanes >> (j * width)) & ((1u << width) - 1)) && !((gang >> j) & 1) && st.slot[j] != kNone &&
+            v.running(st.slot[j]))
+          return false;
+  }
+  return true;
+}
+
+void WarpGangingUnit::refresh_dirty_sets(const sm::LockstepView& v) {
+  v.touched().for_each([&](uint32_t s) {
+    if (s < set_of_.size() && set_of_[s] != kNone) mark_dirty(set_of_[s]);
+  });
+  dirty_.for_each([&](uint32_t set) {
+    uint8_t ok = 0;
+    if (sets_[set].used && p_.ganging)
+      for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+        const GangEntry& e = table_.entry_unchecked(set, w);
+        if (!e.used || !members_unblocked(set, e.mask, v)) continue;
+        ok |= static_cast<uint8_t>(1u << w);
+        const uint32_t pipe = v.pipe(sets_[set].slot[__builtin_ctz(e.mask)]);
+        if (pipe >= kPipes) throw std::logic_error("warp ganging: pipe number out of range");
+        pipe_[table_.gang_id(set, w)] = static_cast<uint8_t>(pipe);
+      }
+    unblocked_[set] = ok;
+    ok ? with_unblocked_.set(set) : with_unblocked_.reset(set);
+  });
+  dirty_.clear();
+}
+
+sm::LockstepGroup& WarpGangingUnit::new_group(bool gang) {
+  if (spare_.empty()) {
+    groups_.emplace_back();
+  } else {
+    groups_.push_back(std::move(spare_.back()));
+    spare_.pop_back();
+  }
+  groups_.back().gang = gang;
+  return groups_.back();
+}
+
 const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepView& v, uint64_t now) {
+  for (sm::LockstepGroup& g : groups_) {  // keep their storage: no allocation per cycle
+    g.slots.clear();
+    spare_.push_back(std::move(g));
+  }
   groups_.clear();
   cands_.clear();
   taken_ = 0;
@@ -387,68 +449,64 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
   });
   for (uint32_t set : meet_sets_) find_meets(set, v);
   if (!p_.ganging) return groups_;
-  const util::BitSet& maybe_sync = v.maybe_sync();
-  // Whether a gang may issue now: every member ready (ReadyMask full; a
-  // member whose grouping just changed refetches first), and no member at a
-  // warp-synchronous instruction whose lanes reach outside the gang (that
-  // waits for a meet). `first` members from the lowest are looked at.
-  auto members_ready = [&](uint32_t set, uint8_t gang, uint32_t first) {
-    const Set& st = sets_[set];
-    const uint32_t width = 32 / slices_;
-    for (uint8_t todo = gang; todo && first; todo &= static_cast<uint8_t>(todo - 1), --first) {
-      const uint32_t s = st.slot[__builtin_ctz(todo)];
-      if (changed_flag_[s] || !v.ready(s)) return false;
-      uint32_t lanes = 0;
-      if (maybe_sync.test(s) && v.sync_point(s, lanes))
-        for (uint32_t j = 0; j < slices_; ++j)
-          if (((lanes >> (j * width)) & ((1u << width) - 1)) && !((gang >> j) & 1) && st.slot[j] != kNone &&
-              v.running(st.slot[j]))
-            return false;
-    }
-    return true;
-  };
-  for (uint32_t set = 0; set < sets_.size(); ++set) {
-    if (!sets_[set].used) continue;
-    const Set& st = sets_[set];
-    for (uint32_t w = 0; w < GangTable::kWays; ++w) {
-      const GangEntry& e = table_.entry_unchecked(set, w);
-      if (!e.used) continue;
-      if (tracing_) {  // the VCD shows every entry's ReadyMask and valid bit
+  refresh_dirty_sets(v);
+  if (tracing_) {  // the VCD shows every entry's ReadyMask and valid bit
+    for (uint32_t set = 0; set < sets_.size(); ++set) {
+      if (!sets_[set].used) continue;
+      for (uint32_t w = 0; w < GangTable::kWays; ++w) {
+        const GangEntry& e = table_.entry_unchecked(set, w);
+        if (!e.used) continue;
         uint8_t ready = 0;
         bool valid = true;
         for_bits(e.mask, [&](uint32_t k) {
-          valid = valid && v.eligible(st.slot[k]);
-          if (!changed_flag_[st.slot[k]] && v.ready(st.slot[k])) ready |= static_cast<uint8_t>(1u << k);
+          const uint32_t s = sets_[set].slot[k];
+          valid = valid && v.eligible(s);
+          if (!changed_flag_[s] && v.ready(s)) ready |= static_cast<uint8_t>(1u << k);
         });
         table_.set_ready(set, w, ready);
         table_.set_valid(set, w, valid);
       }
-      if (e.mask & taken_) continue;
+    }
+  }
+  // A gang may issue now when its members are unblocked (kept across
+  // cycles) and the pipe its instruction needs is free on every member's
+  // slice (looked at each cycle).
+  free_.fill(~uint64_t{0});
+  with_unblocked_.for_each([&](uint32_t set) {
+    const Set& st = sets_[set];
+    for_bits(unblocked_[set], [&](uint32_t w) {
+      const GangEntry& e = table_.entry_unchecked(set, w);
+      if (e.mask & taken_) return;
       // E-VWS-Sync: a gang waits while all its members do (a merged gang
       // waits no longer than its first arrival).
       if (p_.sync_wait) {
         bool all_held = true;
         for_bits(e.mask, [&](uint32_t k) { all_held = all_held && held_.test(st.slot[k]); });
-        if (all_held) continue;
+        if (all_held) return;
       }
-      // Cheap filter: the lowest member; the rest only for gangs the
-      // scheduler would pick (below).
-      if (!members_ready(set, e.mask, 1)) continue;
+      uint64_t& free = free_[pipe_[table_.gang_id(set, w)]];
+      if (free == ~uint64_t{0}) free = v.free_slices(pipe_[table_.gang_id(set, w)]);
+      if (e.mask & ~free) return;
       cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
-    }
-  }
-  const auto& picked = sched_.pick(cands_, [&](uint32_t i) {
-    const GangCandidate& c = cands_[i];
-    return members_ready(c.id / GangTable::kWays, c.mask, 8);
+    });
   });
+#ifndef NDEBUG
+  // The kept half must equal a fresh look (a missed invalidation would
+  // change which gangs issue).
+  for (uint32_t set = 0; set < sets_.size(); ++set)
+    for (uint32_t w = 0; sets_[set].used && w < GangTable::kWays; ++w) {
+      const GangEntry& e = table_.entry_unchecked(set, w);
+      if (e.used && ((unblocked_[set] >> w) & 1) != members_unblocked(set, e.mask, v))
+        throw std::logic_error("warp ganging: stale readiness kept for gang " + std::to_string(table_.gang_id(set, w)));
+    }
+#endif
+  const auto& picked = sched_.pick(cands_);
   for (uint32_t i : picked) {
     const GangCandidate& c = cands_[i];
     const uint32_t set = c.id / GangTable::kWays;
-    sm::LockstepGroup g;
-    g.gang = true;
+    sm::LockstepGroup& g = new_group(true);
     for_bits(c.mask, [&](uint32_t k) { g.slots.push_back(sets_[set].slot[k]); });
     st_gang_sizes_->add(static_cast<int64_t>(g.slots.size()));
-    groups_.push_back(std::move(g));
   }
   return groups_;
 }

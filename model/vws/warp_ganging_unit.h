@@ -112,6 +112,13 @@ class WarpGangingUnit : public sm::LockstepUnit {
   void reform_one(const sm::LockstepView& v);
   void find_meets(uint32_t set, const sm::LockstepView& v);
   void hold_at_sync_points(uint32_t set, const sm::LockstepView& v, uint64_t now);
+  // Whether gang `gang` of `set` could issue but for its pipes: every member
+  // unblocked, none regrouped this cycle, none at a warp-synchronous
+  // instruction whose lanes reach outside the gang.
+  bool members_unblocked(uint32_t set, uint8_t gang, const sm::LockstepView& v) const;
+  // Recomputes unblocked_[set] for the sets that changed since the last cycle.
+  void refresh_dirty_sets(const sm::LockstepView& v);
+  void mark_dirty(uint32_t set) { dirty_.set(set); }
 
   GangingParams p_;
   uint32_t slices_;
@@ -123,13 +130,23 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<uint32_t> set_of_;  // per slot
   uint64_t next_age_ = 0;
   uint32_t reform_next_ = 0;      // the set opportunistic reformation looks at next
-  std::vector<sm::LockstepGroup> groups_;
+  std::vector<sm::LockstepGroup> groups_, spare_;  // spare_: emptied groups kept for their storage
+  sm::LockstepGroup& new_group(bool gang);
   std::vector<GangCandidate> cands_;
   std::vector<sm::LockstepChange> changed_, handed_;
   std::vector<uint32_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
   std::vector<uint32_t> next_pc_;
   uint64_t taken_ = 0;                 // slices used by this cycle's meets
   std::vector<uint32_t> meet_sets_;    // scratch: sets with a warp that may be at a sync point
+  // Gang readiness but the pipes, kept across cycles: per set, bit w = gang
+  // w's members are unblocked; recomputed only for the sets in dirty_ (a
+  // member went stale in the issue stage, or the set's gangs changed).
+  // with_unblocked_ = the sets with any such gang; pipe_[set * kWays + w] =
+  // the pipe gang w's instruction needs (LockstepView::pipe).
+  std::vector<uint8_t> unblocked_, pipe_;
+  static constexpr uint32_t kPipes = 4;
+  std::array<uint64_t, kPipes> free_;  // this cycle's free_slices per pipe, ~0 = not asked yet
+  util::BitSet dirty_, with_unblocked_;
   // E-VWS-Sync: per slot, the reconvergence PC it waits at (kNone: none) and
   // until when; held_ = the slots waiting this cycle.
   std::vector<uint32_t> wait_pc_;

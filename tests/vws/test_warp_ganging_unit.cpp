@@ -40,6 +40,12 @@ struct Script : LockstepView {
   uint32_t pc(uint32_t s) const override { return pcs[s]; }
   bool eligible(uint32_t s) const override { return elig[s]; }
   bool ready(uint32_t s) const override { return elig[s] && rdy[s]; }
+  // Scripts change any slot between cycles: every slot counts as touched,
+  // and the pipes are always free.
+  bool unblocked(uint32_t s) const override { return ready(s); }
+  uint32_t pipe(uint32_t) const override { return 0; }
+  uint64_t free_slices(uint32_t) const override { return ~uint64_t{0}; }
+  const simt::util::BitSet& touched() const override { return every; }
   bool waits_on_memory(uint32_t s) const override { return mem[s]; }
   bool at_barrier(uint32_t s) const override { return bar[s]; }
   bool at_reconvergence(uint32_t s) const override { return pcs[s] == reconvergence_pc; }
