@@ -402,9 +402,11 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::unique_ptr<LockstepUnit> lockstep_;
   std::unique_ptr<LockstepView> view_;  // a View
   uint64_t slices_taken_ = 0;            // slices a group issued on this cycle
+  std::vector<uint8_t> claimed_;         // per slice: pipes the unit claims this cycle (bit = PipeKind)
   util::BitSet maybe_sync_{0};           // stale candidates and those at a warp-synchronous instruction
   util::BitSet touched_{0};              // slots marked stale since the unit's last pick()
   std::vector<uint32_t> group_moved_;    // scratch: members of the group just executed
+  std::vector<uint32_t> group_words_;    // scratch: execute_group()'s members' first threads
   IssuePacket combined_;                 // scratch: the combined LDST access
   std::vector<uint32_t> combined_from_;  // the slices whose latched packets it holds
   func::StepResult member_step_;         // scratch: a group member's part of the step

@@ -63,6 +63,7 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
   view_ = std::make_unique<View>(*this);
   maybe_sync_ = util::BitSet(p_.max_warps);
   touched_ = util::BitSet(p_.max_warps);
+  claimed_.assign(p_.schedulers, 0);
   for (uint32_t w = 0; w < p_.max_warps; ++w)
     if (cand_[w].stale) maybe_sync_.set(w);
   // Registered here, so that machines without slices keep their stats keys.
@@ -125,6 +126,12 @@ void IssueUnit::issue_groups(uint64_t now) {
   if (live_ctas_ == 0) return;
   const std::vector<LockstepGroup>& groups = lockstep_->pick(*view_, now);
   touched_.clear();
+  if (const std::vector<uint8_t>* claimed = lockstep_->claimed_pipes())
+    for (uint32_t s = 0; s < p_.schedulers; ++s)
+      if ((*claimed)[s] != claimed_[s]) {  // the slice's ready warps change
+        claimed_[s] = (*claimed)[s];
+        views_[s].dirty = true;
+      }
   apply_lockstep_changes();  // memory-divergence splits, reformation
   for (const LockstepGroup& g : groups) {
     for (uint32_t m : g.slots) slices_taken_ |= uint64_t{1} << (m % p_.schedulers);
@@ -149,11 +156,25 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
 
   // One instruction over all members' threads: warp-wide PTX (shfl, vote)
   // sees the whole group.
+  // Slices mode: a member's threads are its static warp's (warp_size <= 16,
+  // aligned), so they sit in one word of a thread mask: its word index in
+  // word_[i], and per-member mask work is one word, not the whole CTA's.
   PartRun& q = parts_[0];
   q.cta = ci;
   q.mask.clear();
-  for (uint32_t m : g.slots) q.mask |= branch_->slot(m).mask;
-  q.mask = q.mask.minus(cta.exited());
+  group_words_.clear();
+  for (uint32_t m : g.slots) {
+    const WarpSlot& ws = branch_->slot(m);
+    const uint32_t first = ws.scope.first();
+    const uint32_t wd = first / 64;
+    group_words_.push_back(first);
+#ifndef NDEBUG
+    func::ThreadMask one;
+    one.set_word(wd, ws.mask.word(wd));
+    if (one != ws.mask) throw std::logic_error(std::string(name()) + ": a slice warp's threads span two mask words");
+#endif
+    q.mask.set_word(wd, q.mask.word(wd) | (ws.mask.word(wd) & ~cta.exited().word(wd)));
+  }
   guard_threads(q, in, cta);
   cta.clock = now;
   k.exec->step(cta, k.env, pc, q.mask, q.r);
@@ -170,13 +191,15 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   const ptx::DefUse& du = c.info->du[pc];
   const bool long_latency = in.cls == ptx::InstrClass::Ldst && du.defs.size() > 0;
   size_t next_access = 0;  // accesses are in thread order, members in slice (= thread) order
-  for (uint32_t m : g.slots) {
+  for (size_t i = 0; i < g.slots.size(); ++i) {
+    const uint32_t m = g.slots[i];
     const uint32_t s = m % p_.schedulers;
     Warp& w = warps_[m];
     const WarpSlot& ws = branch_->slot(m);
-    const func::ThreadMask live = ws.mask & q.mask;
-    const func::ThreadMask active = ws.mask & q.active;
-    const uint32_t lanes = live.count();
+    const uint32_t first = group_words_[i], wd = first / 64;
+    const uint64_t live_word = ws.mask.word(wd) & q.mask.word(wd);
+    const uint64_t active_word = ws.mask.word(wd) & q.active.word(wd);
+    const uint32_t lanes = static_cast<uint32_t>(__builtin_popcountll(live_word));
     if (!ideal_fetch_) {
       ibuf_.pop(m);
       want_credit_.set(m);
@@ -187,8 +210,8 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     st_active_lanes_ += lanes;
     ++*sched_stats_[s].issued;
     count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
-    const uint32_t first = ws.scope.first();  // a member's threads are its static warp's
-    const uint64_t lane_bits = PipelineUnit::warp_bits(live, first, p_.warp_size);
+    const uint64_t lane_mask = (uint64_t{1} << p_.warp_size) - 1;  // warp_size <= 16 here
+    const uint64_t lane_bits = (live_word >> (first % 64)) & lane_mask;
     if (tracing_) {
       trace_.issued_warp[s] = static_cast<int32_t>(m);
       trace_.active_mask[s] = lane_bits;
@@ -202,9 +225,10 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     p.warp = m;
     p.pc = pc;
     p.instr = &in;
-    p.active = active;
-    p.lanes = PipelineUnit::warp_bits(active, first, p_.warp_size);
-    p.active_lanes = active.count();
+    p.active.clear();
+    p.active.set_word(wd, active_word);
+    p.lanes = (active_word >> (first % 64)) & lane_mask;
+    p.active_lanes = static_cast<uint32_t>(__builtin_popcountll(active_word));
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;
     p.long_latency = long_latency;
@@ -224,12 +248,13 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     Reservation& res = tickets_[p.ticket];
     res.warp = m;
     res.cta = ci;
-    res.threads = live;
+    res.threads.clear();
+    res.threads.set_word(wd, live_word);
     res.du = &du;
     res.long_latency = long_latency;
     res.others.clear();
-    sb_.reserve(ci, live, du, long_latency);
-    mark_stale_overlapping(ci, live, m);
+    sb_.reserve(ci, res.threads, du, long_latency);
+    mark_stale_overlapping(ci, res.threads, m);
     ++c.inflight;
     if (long_latency) {
       ++w.long_pending;
@@ -270,9 +295,12 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   mr.bar_id = r.bar_id;
   mr.bar_count = r.bar_count;
   mr.bar_arrive = r.bar_arrive;
-  for (uint32_t m : g.slots) {
-    mr.taken = r.taken & branch_->slot(m).scope;
-    branch_->executed(m, in, mr, cta.exited());
+  mr.taken.clear();
+  for (size_t i = 0; i < g.slots.size(); ++i) {
+    const uint32_t wd = group_words_[i] / 64;
+    mr.taken.set_word(wd, r.taken.word(wd) & branch_->slot(g.slots[i]).scope.word(wd));
+    branch_->executed(g.slots[i], in, mr, cta.exited());
+    mr.taken.set_word(wd, 0);
   }
   if (!released_.empty()) {
     branch_->barrier_released(ci, released_);

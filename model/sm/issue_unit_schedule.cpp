@@ -66,7 +66,9 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
       if (!k.eligible) return;
       // Slices mode: groups and warps that must meet are the unit's to issue.
       if (Slices && (k.sync || lockstep_->holds(w) || (held && held->test(w)))) return;
-      const bool free = pipe_free(s, k.pipe);
+      // Slices mode: a pipe the lock-step unit claims for a waiting group
+      // is not the slice's to fill.
+      const bool free = pipe_free(s, k.pipe) && !(Slices && ((claimed_[s] >> static_cast<uint32_t>(k.pipe)) & 1));
       cands.push_back(k.offer);
       WarpCandidate& c = cands.back();
       c.ready = k.hazard == Hazard::None && free;

@@ -95,6 +95,11 @@ class LockstepUnit {
   // (seed 000's E-VWS-Sync: waiting at a reconvergence point to regang);
   // null when it never does. Valid after pick().
   virtual const util::BitSet* held_back() const { return nullptr; }
+  // Per slice, bit p = the slice may not issue its own warps to pipe p
+  // (LockstepView::pipe) this cycle: a group that has priority waits for
+  // that pipe there. Null when the unit never claims a pipe. Valid after
+  // pick().
+  virtual const std::vector<uint8_t>* claimed_pipes() const { return nullptr; }
   virtual uint32_t fetch_leader(uint32_t slot) const = 0;
   // The warps a leader's group fetch fills (the leader first); just the
   // leader when it is alone.

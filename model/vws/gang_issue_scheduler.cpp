@@ -33,34 +33,19 @@ const char* GangIssueScheduler::name(Policy p) {
 
 GangIssueScheduler::GangIssueScheduler(Policy p, uint32_t per_cycle) : policy_(p), per_cycle_(per_cycle) {}
 
-bool GangIssueScheduler::before(const GangCandidate& a, const GangCandidate& b) const {
-  // Greedy-then-oldest, the tie-break of bgto and lgto and the whole of gto.
-  auto gto = [&] {
-    const bool ga = a.id == last_, gb = b.id == last_;
-    if (ga != gb) return ga;
-    if (a.age != b.age) return a.age < b.age;
-    return a.id < b.id;
-  };
+GangIssueScheduler::Key GangIssueScheduler::key(const GangCandidate& g) const {
+  // Greedy-then-oldest is the tie-break of bgto and lgto and the whole of
+  // gto: the gang issued last first, then the oldest, then the lowest id.
+  const uint64_t not_greedy = g.id == last_ ? 0 : 1;
+  const uint64_t size = static_cast<uint64_t>(size_of(g));
   switch (policy_) {
-    case Policy::Bgto:
-      if (size_of(a) != size_of(b)) return size_of(a) > size_of(b);
-      return gto();
-    case Policy::Lgto:
-      if (size_of(a) != size_of(b)) return size_of(a) < size_of(b);
-      return gto();
-    case Policy::Gto:
-      return gto();
-    case Policy::Lrr: {
-      // Distance after the last issued id, wrapping.
-      const uint32_t da = a.id - (last_ + 1), db = b.id - (last_ + 1);
-      return da < db;
-    }
-    case Policy::Lpc:
-      if (a.pc != b.pc) return a.pc < b.pc;
-      if (a.age != b.age) return a.age < b.age;
-      return a.id < b.id;
+    case Policy::Bgto: return Key{(8 - size) * 2 + not_greedy, g.age, g.id};  // most warps first
+    case Policy::Lgto: return Key{size * 2 + not_greedy, g.age, g.id};        // fewest warps first
+    case Policy::Gto: return Key{not_greedy, g.age, g.id};
+    case Policy::Lrr: return Key{uint64_t{g.id - (last_ + 1)}, 0, 0};  // distance after the last issued id, wrapping
+    case Policy::Lpc: return Key{g.pc, g.age, g.id};
   }
-  return false;
+  return Key{};
 }
 
 }  // namespace simt::vws

@@ -44,40 +44,71 @@ class GangIssueScheduler {
   // found (the costly check is not made for gangs that would not issue).
   template <class IsReady>
   const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& maybe, IsReady&& is_ready);
+  // Gangs that would issue but for a structural hazard (a full pipe latch on
+  // some member slice), given the slices `used` by this cycle's picks: the
+  // ones that claim their slices' pipe, in the same order and limit as
+  // pick(), without counting as issued (the greedy state stays).
+  const std::vector<uint32_t>& claim(const std::vector<GangCandidate>& blocked, uint8_t used) {
+    claimed_.clear();
+    select(blocked, used, [](uint32_t) { return true; }, claimed_);
+    return claimed_;
+  }
 
  private:
-  bool before(const GangCandidate& a, const GangCandidate& b) const;
+  template <class IsReady>
+  void select(const std::vector<GangCandidate>& c, uint8_t used, IsReady&& is_ready, std::vector<uint32_t>& out);
+  // A candidate's priority as one comparable value (smaller = issues
+  // first), computed once a cycle per candidate instead of in every
+  // comparison.
+  struct Key {
+    uint64_t a = 0, b = 0;
+    uint32_t c = 0;
+    bool operator<(const Key& o) const {
+      if (a != o.a) return a < o.a;
+      if (b != o.b) return b < o.b;
+      return c < o.c;
+    }
+  };
+  Key key(const GangCandidate& g) const;
 
   Policy policy_;
   uint32_t per_cycle_;
   uint32_t last_ = ~uint32_t{0};  // GangID issued most recently (greedy, round robin)
-  std::vector<uint32_t> picked_;
+  std::vector<uint32_t> picked_, claimed_;
   std::vector<uint8_t> rejected_;
+  std::vector<Key> keys_;
 };
 
 template <class IsReady>
 const std::vector<uint32_t>& GangIssueScheduler::pick(const std::vector<GangCandidate>& c, IsReady&& is_ready) {
+  picked_.clear();
+  select(c, 0, is_ready, picked_);
+  if (!picked_.empty()) last_ = c[picked_.front()].id;
+  return picked_;
+}
+
+template <class IsReady>
+void GangIssueScheduler::select(const std::vector<GangCandidate>& c, uint8_t used, IsReady&& is_ready,
+                                std::vector<uint32_t>& out) {
   // The best gang whose slices are still free, again and again: the same
   // gangs as sorting by priority and taking the ready ones greedily,
   // without the sort (at most per_cycle a cycle, one gang per slice).
-  picked_.clear();
   rejected_.assign(c.size(), 0);
-  uint8_t used = 0;
+  keys_.resize(c.size());
+  for (size_t i = 0; i < c.size(); ++i) keys_[i] = key(c[i]);
   const size_t n = c.size();
-  while (!per_cycle_ || picked_.size() < per_cycle_) {
+  while (!per_cycle_ || out.size() < per_cycle_) {
     size_t best = n;
     for (size_t i = 0; i < n; ++i)
-      if (!rejected_[i] && !(c[i].mask & used) && (best == n || before(c[i], c[best]))) best = i;
+      if (!rejected_[i] && !(c[i].mask & used) && (best == n || keys_[i] < keys_[best])) best = i;
     if (best == n) break;
     if (!is_ready(static_cast<uint32_t>(best))) {
       rejected_[best] = 1;
       continue;
     }
     used |= c[best].mask;  // a slice issues one warp a cycle
-    picked_.push_back(static_cast<uint32_t>(best));
+    out.push_back(static_cast<uint32_t>(best));
   }
-  if (!picked_.empty()) last_ = c[picked_.front()].id;
-  return picked_;
 }
 
 }  // namespace simt::vws

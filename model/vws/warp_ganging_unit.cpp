@@ -33,6 +33,7 @@ WarpGangingUnit::WarpGangingUnit(const GangingParams& p, uint32_t warp_slots, ui
       sched_(GangIssueScheduler::parse(p.gang_scheduler), p.gangs_per_cycle),
       sets_(table_.sets()),
       set_of_(warp_slots, kNone),
+      claimed_(slices, 0),
       changed_flag_(warp_slots, 0),
       next_pc_(slices, 0),
       unblocked_(table_.sets(), 0),
@@ -430,6 +431,9 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
   }
   groups_.clear();
   cands_.clear();
+  blocked_.clear();
+  blocked_pipe_.clear();
+  std::fill(claimed_.begin(), claimed_.end(), 0);
   taken_ = 0;
   if (p_.ganging && reform_) reform_one(v);
   if (p_.sync_wait)
@@ -484,10 +488,16 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
         for_bits(e.mask, [&](uint32_t k) { all_held = all_held && held_.test(st.slot[k]); });
         if (all_held) return;
       }
-      uint64_t& free = free_[pipe_[table_.gang_id(set, w)]];
-      if (free == ~uint64_t{0}) free = v.free_slices(pipe_[table_.gang_id(set, w)]);
-      if (e.mask & ~free) return;
-      cands_.push_back(GangCandidate{table_.gang_id(set, w), e.mask, e.pc, st.age});
+      const uint8_t pipe = pipe_[table_.gang_id(set, w)];
+      uint64_t& free = free_[pipe];
+      if (free == ~uint64_t{0}) free = v.free_slices(pipe);
+      const GangCandidate c{table_.gang_id(set, w), e.mask, e.pc, st.age};
+      if (e.mask & ~free) {
+        blocked_.push_back(c);
+        blocked_pipe_.push_back(pipe);
+        return;
+      }
+      cands_.push_back(c);
     });
   });
 #ifndef NDEBUG
@@ -507,6 +517,13 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
     sm::LockstepGroup& g = new_group(true);
     for_bits(c.mask, [&](uint32_t k) { g.slots.push_back(sets_[set].slot[k]); });
     st_gang_sizes_->add(static_cast<int64_t>(g.slots.size()));
+  }
+  // Gangs waiting only for a pipe latch claim it on their slices.
+  if (!blocked_.empty()) {
+    uint8_t used = static_cast<uint8_t>(taken_);
+    for (uint32_t i : picked) used |= cands_[i].mask;
+    for (uint32_t i : sched_.claim(blocked_, used))
+      for_bits(blocked_[i].mask, [&](uint32_t k) { claimed_[k] |= static_cast<uint8_t>(1u << blocked_pipe_[i]); });
   }
   return groups_;
 }

@@ -26,6 +26,13 @@
 //   for up to N cycles, so that the rest of its original gang can catch up
 //   and be merged with it; the wait ends early once the original gang is
 //   one gang again. Warps at a CTA barrier never wait.
+// - Issue priority (§4.2: gangs before the slices' warps): a gang that
+//   could issue but for a full pipe latch on some member slice claims that
+//   pipe on its slices (the best such gangs, as many as may issue a cycle,
+//   on slices no issued gang took), so the slices do not refill the latch
+//   with their own warps and the gang goes once it drains. Without the
+//   claim a gang on slices whose own warps keep the LDST latch busy waited
+//   hundreds of thousands of cycles (nqueens, docs/vws.md).
 // - Warp-synchronous instructions (shfl, vote, match, redux, bar.warp.sync)
 //   keep their 32-thread meaning: the warps of an original gang whose lanes
 //   the instruction's membermask names wait for each other and issue as one
@@ -69,6 +76,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   void start_cta(uint32_t cta, const std::vector<uint32_t>& slots, const sm::LockstepView& v) override;
   bool holds(uint32_t slot) const override;
   const util::BitSet* held_back() const override { return p_.sync_wait ? &held_ : nullptr; }
+  const std::vector<uint8_t>* claimed_pipes() const override { return p_.ganging ? &claimed_ : nullptr; }
   uint32_t fetch_leader(uint32_t slot) const override;
   void members(uint32_t leader, std::vector<uint32_t>& out) const override;
   const std::vector<sm::LockstepGroup>& pick(const sm::LockstepView& v, uint64_t now) override;
@@ -133,6 +141,9 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<sm::LockstepGroup> groups_, spare_;  // spare_: emptied groups kept for their storage
   sm::LockstepGroup& new_group(bool gang);
   std::vector<GangCandidate> cands_;
+  std::vector<GangCandidate> blocked_;  // scratch: gangs held up only by a full pipe latch
+  std::vector<uint8_t> blocked_pipe_;   // and the pipe each one needs
+  std::vector<uint8_t> claimed_;        // per slice: the pipes gangs claim this cycle (claimed_pipes)
   std::vector<sm::LockstepChange> changed_, handed_;
   std::vector<uint32_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
   std::vector<uint32_t> next_pc_;

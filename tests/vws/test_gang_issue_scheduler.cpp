@@ -83,3 +83,16 @@ BOOST_AUTO_TEST_CASE(policy_names) {
     BOOST_TEST(GangIssueScheduler::name(GangIssueScheduler::parse(n)) == std::string(n));
   BOOST_CHECK_THROW(GangIssueScheduler::parse("oldest"), std::invalid_argument);
 }
+
+BOOST_AUTO_TEST_CASE(claims_follow_the_priority_on_free_slices_and_keep_the_greedy_state) {
+  const std::vector<GangCandidate> g = gangs();
+  GangIssueScheduler s(Policy::Bgto, 2);
+  // Slices 2-5 went to an issued gang: the 8-warp gang cannot claim; the
+  // two 2-warp gangs can, oldest-then-lowest id first.
+  BOOST_TEST(ids(g, s.claim(g, 0x3c)) == (std::vector<uint32_t>{0, 2}), boost::test_tools::per_element());
+  // Claims do not make a gang "greedy": the next pick still takes the
+  // 8-warp gang first.
+  BOOST_TEST(ids(g, s.pick(g)) == (std::vector<uint32_t>{8}), boost::test_tools::per_element());
+  GangIssueScheduler one(Policy::Bgto, 1);
+  BOOST_TEST(one.claim(g, 0xff).empty());
+}

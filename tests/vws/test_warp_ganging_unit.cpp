@@ -44,7 +44,8 @@ struct Script : LockstepView {
   // and the pipes are always free.
   bool unblocked(uint32_t s) const override { return ready(s); }
   uint32_t pipe(uint32_t) const override { return 0; }
-  uint64_t free_slices(uint32_t) const override { return ~uint64_t{0}; }
+  uint64_t free_slices(uint32_t) const override { return free; }
+  uint64_t free = ~uint64_t{0};  // slices whose pipe latch has room
   const simt::util::BitSet& touched() const override { return every; }
   bool waits_on_memory(uint32_t s) const override { return mem[s]; }
   bool at_barrier(uint32_t s) const override { return bar[s]; }
@@ -258,4 +259,30 @@ BOOST_FIXTURE_TEST_CASE(finished_warps_leave_and_their_sets_are_reused, Fixture)
   std::fill(v.run.begin(), v.run.end(), true);
   u->start_cta(1, slots0, v);
   BOOST_TEST(members(*u, 0).size() == 8u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_gang_held_up_by_a_full_pipe_latch_claims_that_pipe_on_its_slices, Fixture) {
+  auto u = unit();
+  for (uint32_t s : slots0) v.pcs[s] = s < 4 ? 10 : 20;
+  u->moved(slots0, v);
+  u->take_changed();
+  // Slice 2's latch is full: gang {0-3} waits and claims pipe 0 on slices
+  // 0-3 (their own warps may not refill it); gang {4-7} issues and claims nothing.
+  v.free = ~uint64_t{0} & ~(uint64_t{1} << 2);
+  const std::vector<LockstepGroup>& g = u->pick(v, 1);
+  BOOST_TEST_REQUIRE(g.size() == 1u);
+  BOOST_TEST(g[0].slots.front() == 4u);
+  const std::vector<uint8_t>* claimed = u->claimed_pipes();
+  BOOST_TEST_REQUIRE(claimed != nullptr);
+  for (uint32_t k = 0; k < kSlices; ++k) BOOST_TEST((*claimed)[k] == (k < 4 ? 1u : 0u), "slice " << k);
+  // The latch drained: the gang issues, and no pipe stays claimed.
+  v.free = ~uint64_t{0};
+  BOOST_TEST(u->pick(v, 2).size() == 2u);
+  for (uint32_t k = 0; k < kSlices; ++k) BOOST_TEST((*u->claimed_pipes())[k] == 0u, "slice " << k);
+}
+
+BOOST_FIXTURE_TEST_CASE(slice_only_machines_claim_no_pipes, Fixture) {
+  GangingParams p;
+  p.ganging = false;
+  BOOST_TEST(unit(p)->claimed_pipes() == nullptr);
 }
