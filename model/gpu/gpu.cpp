@@ -38,6 +38,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
     pp.source = p;
     auto l2 = std::make_unique<mem::CacheModule>(("l2_" + std::to_string(p)).c_str(), cfg.l2, pp, stats,
                                                  "l2." + std::to_string(p), waveform);
+    l2->index_within_partition(cfg.dram.interleave, cfg.dram.channels);
     xbar_.partition_port(p).socket.bind(l2->up.socket);
     l2->down.socket.bind(dram_.channel_port(p).socket);
     l2_.push_back(std::move(l2));

@@ -190,6 +190,12 @@ bool Cache::dirty(uint64_t addr) const {
   return w && w->dirty;
 }
 
+void Cache::index_within_partition(uint32_t interleave, uint32_t parts) {
+  if (interleave == 0 || parts == 0) throw std::invalid_argument("cache: interleave and partitions must be positive");
+  interleave_ = interleave;
+  parts_ = parts;
+}
+
 void Cache::invalidate_all() {
   for (Way& w : ways_) w.valid = w.dirty = false;
 }

@@ -15,6 +15,7 @@
 
 #include "config/param_registry.h"
 #include "mem/mshr_table.h"
+#include "mem/partition_map.h"
 #include "stats/stats.h"
 
 namespace simt::mem {
@@ -78,6 +79,11 @@ class Cache {
   uint64_t line_addr(uint64_t addr) const { return addr & ~line_mask_; }
   const CacheParams& params() const { return p_; }
   uint32_t sets() const { return sets_; }
+  // An L2 partition sees only the addresses of its own chunks (`interleave`
+  // bytes out of every `parts` chunks): it picks the set from the
+  // partition-local address (partition_local), not the global one, whose
+  // partition bits would be the same for every line it holds.
+  void index_within_partition(uint32_t interleave, uint32_t parts);
 
  private:
   struct Way {
@@ -89,13 +95,17 @@ class Cache {
 
   Way* find(uint64_t line);
   const Way* find(uint64_t line) const;
-  uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>((line >> line_shift_) & (sets_ - 1)); }
+  uint32_t set_of(uint64_t line) const {
+    const uint64_t a = parts_ > 1 ? partition_local(line, interleave_, parts_) : line;
+    return static_cast<uint32_t>((a >> line_shift_) & (sets_ - 1));
+  }
   Outcome miss(uint64_t line, bool write, uint64_t req_id);
 
   CacheParams p_;
   WritePolicy policy_;
   uint32_t sets_;
   uint32_t line_shift_;
+  uint32_t interleave_ = 1, parts_ = 1;  // index_within_partition()
   uint64_t line_mask_;
   uint64_t clock_ = 0;  // LRU stamp source, bumped per touch
   std::vector<Way> ways_;  // [set * assoc + way]

@@ -90,6 +90,8 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
               stats::Registry& stats, const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   const Cache& cache() const { return cache_; }  // inspection (tests, VCD); no other block may hold it
+  // As an L2 partition: set index from the partition-local address (Cache::index_within_partition).
+  void index_within_partition(uint32_t interleave, uint32_t parts) { cache_.index_within_partition(interleave, parts); }
   // Input port k (0 = `up`), k < CachePortParams::up_ports.
   MemResponder& up_port(uint32_t k) { return *ups_.at(k); }
 

@@ -75,7 +75,7 @@ Dram::Dram(const DramParams& p, stats::Registry& stats, const std::string& stats
 
 DramAddress Dram::decode(uint64_t addr) const {
   const uint64_t chunk = addr / p_.interleave;
-  const uint64_t local = (chunk / p_.channels) * p_.interleave + addr % p_.interleave;
+  const uint64_t local = partition_local(addr, p_.interleave, p_.channels);
   DramAddress a;
   a.channel = uint32_t(chunk % p_.channels);
   a.bank = uint32_t((local / p_.row_bytes) % p_.banks);

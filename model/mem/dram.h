@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "config/param_registry.h"
+#include "mem/partition_map.h"
 #include "stats/stats.h"
 
 namespace simt::mem {
@@ -61,12 +62,6 @@ struct DramParams {
   // Throws simt::input_error("option <prefix>.<name>: ...") on a bad value.
   void validate(const std::string& prefix) const;
 };
-
-// The channel (= L2 partition) that owns `addr`: chunks of `interleave`
-// bytes rotate over `parts`. Shared by Dram and the crossbar's routing.
-inline uint32_t partition_of(uint64_t addr, uint32_t interleave, uint32_t parts) {
-  return uint32_t((addr / interleave) % parts);
-}
 
 struct DramRequest {
   uint64_t id = 0;     // returned in tick()'s done_ids

@@ -349,3 +349,31 @@ BOOST_AUTO_TEST_CASE(params_bind_to_dotted_names) {
   BOOST_TEST(p.write_policy == "write-evict");
   BOOST_CHECK_THROW(r.set("sm.l1d.write_policy", "bogus", "test"), simt::Error);
 }
+
+// An L2 partition holds only its own chunks. As partition 0 of 4 with
+// 128-byte chunks, its lines are 0, 64, 512, 576, 1024, ...: by the global
+// address they fall in sets 0 and 1 only, by the partition-local address
+// they cover all four sets, so eight of them fit the 8-line cache.
+BOOST_AUTO_TEST_CASE(an_l2_partition_indexes_its_sets_by_the_partition_local_address) {
+  constexpr uint32_t kInterleave = 128, kParts = 4;
+  auto fill_partition0 = [](Cache& c) {
+    uint64_t id = 0;
+    for (uint64_t chunk = 0; chunk < 4; ++chunk)
+      for (uint64_t off = 0; off < kInterleave; off += 64) {
+        const uint64_t a = chunk * kParts * kInterleave + off;
+        BOOST_TEST_REQUIRE(c.access(a, false, id++) == Outcome::Miss);
+        c.fill(a);
+      }
+    uint32_t present = 0;
+    for (uint64_t chunk = 0; chunk < 4; ++chunk)
+      for (uint64_t off = 0; off < kInterleave; off += 64)
+        present += c.probe(chunk * kParts * kInterleave + off) == Cache::Probe::Present;
+    return present;
+  };
+  simt::stats::Registry st;
+  Cache l2(small(), st, "l2");
+  l2.index_within_partition(kInterleave, kParts);
+  BOOST_TEST(fill_partition0(l2) == 8u);
+  Cache global(small(), st, "global");  // the global index: half the sets stay empty
+  BOOST_TEST(fill_partition0(global) == 4u);
+}
