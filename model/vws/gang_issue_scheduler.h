@@ -79,6 +79,21 @@ class GangIssueScheduler {
   std::vector<Key> keys_;
 };
 
+inline GangIssueScheduler::Key GangIssueScheduler::key(const GangCandidate& g) const {
+  // Greedy-then-oldest is the tie-break of bgto and lgto and the whole of
+  // gto: the gang issued last first, then the oldest, then the lowest id.
+  const uint64_t not_greedy = g.id == last_ ? 0 : 1;
+  const uint64_t size = static_cast<uint64_t>(__builtin_popcount(g.mask));
+  switch (policy_) {
+    case Policy::Bgto: return Key{(8 - size) * 2 + not_greedy, g.age, g.id};  // most warps first
+    case Policy::Lgto: return Key{size * 2 + not_greedy, g.age, g.id};        // fewest warps first
+    case Policy::Gto: return Key{not_greedy, g.age, g.id};
+    case Policy::Lrr: return Key{uint64_t{g.id - (last_ + 1)}, 0, 0};  // distance after the last issued id, wrapping
+    case Policy::Lpc: return Key{g.pc, g.age, g.id};
+  }
+  return Key{};
+}
+
 template <class IsReady>
 const std::vector<uint32_t>& GangIssueScheduler::pick(const std::vector<GangCandidate>& c, IsReady&& is_ready) {
   picked_.clear();

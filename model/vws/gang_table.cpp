@@ -15,19 +15,8 @@ GangTable::GangTable(uint32_t sets, uint32_t slices) : sets_(sets), slices_(slic
   if (slices < 2 || slices > 8) throw std::invalid_argument("gang table: 2 to 8 slices, not " + std::to_string(slices));
 }
 
-std::size_t GangTable::at(uint32_t set, uint32_t way) const {
-  if (set >= sets_ || way >= kWays)
-    throw std::out_of_range("gang table: set " + std::to_string(set) + " way " + std::to_string(way));
-  return size_t{set} * kWays + way;
-}
-
-int GangTable::way_of(uint32_t set, uint32_t slice) const {
-  if (set >= sets_) throw std::out_of_range("gang table: set " + std::to_string(set));
-  for (uint32_t w = 0; w < kWays; ++w) {
-    const GangEntry& g = entry_unchecked(set, w);
-    if (g.used && ((g.mask >> slice) & 1)) return static_cast<int>(w);
-  }
-  return -1;
+void GangTable::out_of_range(uint32_t set, uint32_t way) {
+  throw std::out_of_range("gang table: set " + std::to_string(set) + " way " + std::to_string(way));
 }
 
 uint8_t GangTable::ganged(uint32_t set) const {

@@ -64,7 +64,14 @@ class GangTable {
   const GangEntry& entry_unchecked(uint32_t set, uint32_t way) const { return e_[size_t{set} * kWays + way]; }
   uint32_t gang_id(uint32_t set, uint32_t way) const { return set * kWays + way; }
   // The way holding slice `slice`'s warp of `set`, or -1 if it is unganged.
-  int way_of(uint32_t set, uint32_t slice) const;
+  int way_of(uint32_t set, uint32_t slice) const {
+    if (set >= sets_) out_of_range(set, 0);
+    for (uint32_t w = 0; w < kWays; ++w) {
+      const GangEntry& g = entry_unchecked(set, w);
+      if (g.used && ((g.mask >> slice) & 1)) return static_cast<int>(w);
+    }
+    return -1;
+  }
   // Warps of the set in some gang.
   uint8_t ganged(uint32_t set) const;
   // Gangs in use in the set.
@@ -86,7 +93,11 @@ class GangTable {
   void set_ready(uint32_t set, uint32_t way, uint8_t ready) { e_[at(set, way)].ready = ready & e_[at(set, way)].mask; }
 
  private:
-  std::size_t at(uint32_t set, uint32_t way) const;
+  std::size_t at(uint32_t set, uint32_t way) const {
+    if (set >= sets_ || way >= kWays) out_of_range(set, way);
+    return size_t{set} * kWays + way;
+  }
+  [[noreturn]] static void out_of_range(uint32_t set, uint32_t way);
   uint8_t all() const { return static_cast<uint8_t>((1u << slices_) - 1); }
   int free_way(uint32_t set) const;
   // Entry `way` becomes the gang `mask` at `pc` (a fresh gang: not valid, not ready).
