@@ -405,6 +405,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::vector<uint8_t> claimed_;         // per slice: pipes the unit claims this cycle (bit = PipeKind)
   util::BitSet maybe_sync_{0};           // stale candidates and those at a warp-synchronous instruction
   util::BitSet touched_{0};              // slots marked stale since the unit's last pick()
+  util::BitSet solo_{0};                 // slots the unit does not hold: their slice schedules them
+  // solo_ for one slot, after launch or a change the unit reported.
+  void note_solo(uint32_t wi) { lockstep_->holds(wi) ? solo_.reset(wi) : solo_.set(wi); }
   std::vector<uint32_t> group_moved_;    // scratch: members of the group just executed
   std::vector<uint32_t> group_words_;    // scratch: execute_group()'s members' first threads
   IssuePacket combined_;                 // scratch: the combined LDST access

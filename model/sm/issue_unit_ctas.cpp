@@ -172,7 +172,10 @@ void IssueUnit::start_launches(uint64_t now) {
     bk.prog = k.prog;
     bk.cfg = k.cfg;
     branch_->start_cta(ci, bk, func::ThreadMask::range(0, threads), c.slots);
-    if (lockstep_) lockstep_->start_cta(ci, c.slots, *view_);
+    if (lockstep_) {
+      lockstep_->start_cta(ci, c.slots, *view_);
+      for (uint32_t slot : c.slots) note_solo(slot);
+    }
     resync_cta(ci);
     ++live_ctas_;
     ++st_ctas_launched_;

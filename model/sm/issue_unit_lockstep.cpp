@@ -63,6 +63,7 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
   view_ = std::make_unique<View>(*this);
   maybe_sync_ = util::BitSet(p_.max_warps);
   touched_ = util::BitSet(p_.max_warps);
+  solo_ = util::BitSet(p_.max_warps);
   claimed_.assign(p_.schedulers, 0);
   for (uint32_t w = 0; w < p_.max_warps; ++w)
     if (cand_[w].stale) maybe_sync_.set(w);
@@ -103,6 +104,7 @@ void IssueUnit::apply_lockstep_changes() {
   for (const LockstepChange& ch : lockstep_->take_changed()) {
     const uint32_t wi = ch.slot;
     Warp& w = warps_[wi];
+    note_solo(wi);
     if (!w.live) continue;
     mark_stale(wi);
     if (!running(wi)) continue;

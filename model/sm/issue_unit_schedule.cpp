@@ -60,12 +60,14 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
     v.dirty = false;
     cands.clear();
     v.pipe_blocked = false;
-    sched_live_[s].for_each([&](uint32_t w) {
+    // Slices mode: the warps the lock-step unit holds (its groups) are its
+    // to issue; the slice looks only at the others.
+    auto look = [&](uint32_t w) {
       const Candidate& k = cand_[w];
       if (k.stale) refresh(w);
       if (!k.eligible) return;
-      // Slices mode: groups and warps that must meet are the unit's to issue.
-      if (Slices && (k.sync || lockstep_->holds(w) || (held && held->test(w)))) return;
+      // Slices mode: warps that must meet are the unit's to issue too.
+      if (Slices && (k.sync || (held && held->test(w)))) return;
       // Slices mode: a pipe the lock-step unit claims for a waiting group
       // is not the slice's to fill.
       const bool free = pipe_free(s, k.pipe) && !(Slices && ((claimed_[s] >> static_cast<uint32_t>(k.pipe)) & 1));
@@ -75,7 +77,19 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
       if (ranks) c.priority = branch_->priority(w);
       v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !free);
       if (!ideal_fetch_) ibuf_.set_ready(w, c.ready);
-    });
+    };
+    if (Slices) {
+#ifndef NDEBUG
+      sched_live_[s].for_each([&](uint32_t w) {
+        if (solo_.test(w) == lockstep_->holds(w))
+          throw std::logic_error(std::string(name()) + ": warp " + std::to_string(w) + " is " +
+                                 (solo_.test(w) ? "" : "not ") + "listed as its slice's own, wrongly");
+      });
+#endif
+      sched_live_[s].for_each_and(solo_, look);
+    } else {
+      sched_live_[s].for_each(look);
+    }
   }
   if (cands.empty()) {
     if (wt_) trace_stall(s, now);

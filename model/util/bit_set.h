@@ -41,6 +41,14 @@ class BitSet {
       for (uint64_t w = w_[k]; w; w &= w - 1) f(k * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
   }
 
+  // Calls f(i) for every member of both this set and `o` (the same size),
+  // ascending; the same rules for f as for_each.
+  template <class F>
+  void for_each_and(const BitSet& o, F&& f) const {
+    for (uint32_t k = 0; k < w_.size(); ++k)
+      for (uint64_t w = w_[k] & o.w_[k]; w; w &= w - 1) f(k * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
+  }
+
   // Like for_each, but in the order first, first+1, ..., size-1, 0, ...,
   // first-1 (round robin from `first`); stops early when f returns false.
   // Returns false when f stopped it.
