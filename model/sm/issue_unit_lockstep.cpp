@@ -159,8 +159,9 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   // One instruction over all members' threads: warp-wide PTX (shfl, vote)
   // sees the whole group.
   // Slices mode: a member's threads are its static warp's (warp_size <= 16,
-  // aligned), so they sit in one word of a thread mask: its word index in
-  // word_[i], and per-member mask work is one word, not the whole CTA's.
+  // aligned), so they sit in one word of a thread mask: group_words_[i] is
+  // member i's first thread, and per-member mask work is that one word, not
+  // the whole CTA's.
   PartRun& q = parts_[0];
   q.cta = ci;
   q.mask.clear();
@@ -193,6 +194,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   const ptx::DefUse& du = c.info->du[pc];
   const bool long_latency = in.cls == ptx::InstrClass::Ldst && du.defs.size() > 0;
   size_t next_access = 0;  // accesses are in thread order, members in slice (= thread) order
+  const uint64_t lane_mask = (uint64_t{1} << p_.warp_size) - 1;  // warp_size <= 16 here
   for (size_t i = 0; i < g.slots.size(); ++i) {
     const uint32_t m = g.slots[i];
     const uint32_t s = m % p_.schedulers;
@@ -212,7 +214,6 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     st_active_lanes_ += lanes;
     ++*sched_stats_[s].issued;
     count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
-    const uint64_t lane_mask = (uint64_t{1} << p_.warp_size) - 1;  // warp_size <= 16 here
     const uint64_t lane_bits = (live_word >> (first % 64)) & lane_mask;
     if (tracing_) {
       trace_.issued_warp[s] = static_cast<int32_t>(m);

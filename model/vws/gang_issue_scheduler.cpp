@@ -26,4 +26,33 @@ const char* GangIssueScheduler::name(Policy p) {
 
 GangIssueScheduler::GangIssueScheduler(Policy p, uint32_t per_cycle) : policy_(p), per_cycle_(per_cycle) {}
 
+const std::vector<uint32_t>& GangIssueScheduler::pick(const std::vector<GangCandidate>& c) {
+  picked_.clear();
+  select(c, 0, picked_);
+  if (!picked_.empty()) last_ = c[picked_.front()].id;
+  return picked_;
+}
+
+const std::vector<uint32_t>& GangIssueScheduler::claim(const std::vector<GangCandidate>& blocked, uint8_t used) {
+  claimed_.clear();
+  select(blocked, used, claimed_);
+  return claimed_;
+}
+
+void GangIssueScheduler::select(const std::vector<GangCandidate>& c, uint8_t used, std::vector<uint32_t>& out) {
+  // The same gangs as sorting by priority and taking them greedily, without
+  // the sort (at most per_cycle a cycle, one gang per slice).
+  keys_.resize(c.size());
+  for (size_t i = 0; i < c.size(); ++i) keys_[i] = key(c[i]);
+  const size_t n = c.size();
+  while (!per_cycle_ || out.size() < per_cycle_) {
+    size_t best = n;
+    for (size_t i = 0; i < n; ++i)
+      if (!(c[i].mask & used) && (best == n || keys_[i] < keys_[best])) best = i;
+    if (best == n) break;
+    used |= c[best].mask;  // a slice issues one warp a cycle
+    out.push_back(static_cast<uint32_t>(best));
+  }
+}
+
 }  // namespace simt::vws

@@ -36,27 +36,17 @@ class GangIssueScheduler {
 
   // The ready gangs of this cycle (in any order); returns the indices into
   // `ready` of the gangs to issue, in priority order, on disjoint slices.
-  const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& ready) {
-    return pick(ready, [](uint32_t) { return true; });
-  }
-  // The same over gangs that may be ready: `is_ready(i)` settles candidate
-  // i, asked only in priority order and only until the cycle's gangs are
-  // found (the costly check is not made for gangs that would not issue).
-  template <class IsReady>
-  const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& maybe, IsReady&& is_ready);
+  const std::vector<uint32_t>& pick(const std::vector<GangCandidate>& ready);
   // Gangs that would issue but for a structural hazard (a full pipe latch on
   // some member slice), given the slices `used` by this cycle's picks: the
   // ones that claim their slices' pipe, in the same order and limit as
   // pick(), without counting as issued (the greedy state stays).
-  const std::vector<uint32_t>& claim(const std::vector<GangCandidate>& blocked, uint8_t used) {
-    claimed_.clear();
-    select(blocked, used, [](uint32_t) { return true; }, claimed_);
-    return claimed_;
-  }
+  const std::vector<uint32_t>& claim(const std::vector<GangCandidate>& blocked, uint8_t used);
 
  private:
-  template <class IsReady>
-  void select(const std::vector<GangCandidate>& c, uint8_t used, IsReady&& is_ready, std::vector<uint32_t>& out);
+  // The best gang of `c` whose slices are not in `used`, again and again,
+  // into `out` (at most per_cycle).
+  void select(const std::vector<GangCandidate>& c, uint8_t used, std::vector<uint32_t>& out);
   // A candidate's priority as one comparable value (smaller = issues
   // first), computed once a cycle per candidate instead of in every
   // comparison.
@@ -75,7 +65,6 @@ class GangIssueScheduler {
   uint32_t per_cycle_;
   uint32_t last_ = ~uint32_t{0};  // GangID issued most recently (greedy, round robin)
   std::vector<uint32_t> picked_, claimed_;
-  std::vector<uint8_t> rejected_;
   std::vector<Key> keys_;
 };
 
@@ -92,38 +81,6 @@ inline GangIssueScheduler::Key GangIssueScheduler::key(const GangCandidate& g) c
     case Policy::Lpc: return Key{g.pc, g.age, g.id};
   }
   return Key{};
-}
-
-template <class IsReady>
-const std::vector<uint32_t>& GangIssueScheduler::pick(const std::vector<GangCandidate>& c, IsReady&& is_ready) {
-  picked_.clear();
-  select(c, 0, is_ready, picked_);
-  if (!picked_.empty()) last_ = c[picked_.front()].id;
-  return picked_;
-}
-
-template <class IsReady>
-void GangIssueScheduler::select(const std::vector<GangCandidate>& c, uint8_t used, IsReady&& is_ready,
-                                std::vector<uint32_t>& out) {
-  // The best gang whose slices are still free, again and again: the same
-  // gangs as sorting by priority and taking the ready ones greedily,
-  // without the sort (at most per_cycle a cycle, one gang per slice).
-  rejected_.assign(c.size(), 0);
-  keys_.resize(c.size());
-  for (size_t i = 0; i < c.size(); ++i) keys_[i] = key(c[i]);
-  const size_t n = c.size();
-  while (!per_cycle_ || out.size() < per_cycle_) {
-    size_t best = n;
-    for (size_t i = 0; i < n; ++i)
-      if (!rejected_[i] && !(c[i].mask & used) && (best == n || keys_[i] < keys_[best])) best = i;
-    if (best == n) break;
-    if (!is_ready(static_cast<uint32_t>(best))) {
-      rejected_[best] = 1;
-      continue;
-    }
-    used |= c[best].mask;  // a slice issues one warp a cycle
-    out.push_back(static_cast<uint32_t>(best));
-  }
 }
 
 }  // namespace simt::vws

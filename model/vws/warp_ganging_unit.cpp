@@ -432,7 +432,6 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
   groups_.clear();
   cands_.clear();
   blocked_.clear();
-  blocked_pipe_.clear();
   std::fill(claimed_.begin(), claimed_.end(), 0);
   taken_ = 0;
   if (p_.ganging && reform_) reform_one(v);
@@ -492,12 +491,7 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
       uint64_t& free = free_[pipe];
       if (free == ~uint64_t{0}) free = v.free_slices(pipe);
       const GangCandidate c{table_.gang_id(set, w), e.mask, e.pc, st.age};
-      if (e.mask & ~free) {
-        blocked_.push_back(c);
-        blocked_pipe_.push_back(pipe);
-        return;
-      }
-      cands_.push_back(c);
+      (e.mask & ~free ? blocked_ : cands_).push_back(c);
     });
   });
 #ifndef NDEBUG
@@ -523,7 +517,7 @@ const std::vector<sm::LockstepGroup>& WarpGangingUnit::pick(const sm::LockstepVi
     uint8_t used = static_cast<uint8_t>(taken_);
     for (uint32_t i : picked) used |= cands_[i].mask;
     for (uint32_t i : sched_.claim(blocked_, used))
-      for_bits(blocked_[i].mask, [&](uint32_t k) { claimed_[k] |= static_cast<uint8_t>(1u << blocked_pipe_[i]); });
+      for_bits(blocked_[i].mask, [&](uint32_t k) { claimed_[k] |= static_cast<uint8_t>(1u << pipe_[blocked_[i].id]); });
   }
   return groups_;
 }

@@ -141,8 +141,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   std::vector<sm::LockstepGroup> groups_, spare_;  // spare_: emptied groups kept for their storage
   sm::LockstepGroup& new_group(bool gang);
   std::vector<GangCandidate> cands_;
-  std::vector<GangCandidate> blocked_;  // scratch: gangs held up only by a full pipe latch
-  std::vector<uint8_t> blocked_pipe_;   // and the pipe each one needs
+  std::vector<GangCandidate> blocked_;  // scratch: gangs held up only by a full pipe latch (pipe: pipe_[id])
   std::vector<uint8_t> claimed_;        // per slice: the pipes gangs claim this cycle (claimed_pipes)
   std::vector<sm::LockstepChange> changed_, handed_;
   std::vector<uint32_t> changed_flag_;  // per slot: its index in changed_ + 1, 0 = not in it
