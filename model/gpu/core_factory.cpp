@@ -2,6 +2,7 @@
 
 #include "config/param_registry.h"
 #include "gpu/machine_config.h"
+#include "power/lane_power_controller.h"
 #include "sm/pdom_branch_unit.h"
 #include "tbc/dwf_branch_unit.h"
 #include "tbc/tbc_branch_unit.h"
@@ -31,6 +32,7 @@ void TechniqueParams::bind(config::ParamRegistry& r) {
                "SM netlist: simt (the SIMT SM) or vws (seed 000's Variable Warp Sizing SM: 32 lanes in slices of "
                "sm.warp_size, with the warp ganging unit; vws.*)");
   vws.bind(r);
+  power.bind(r);
 }
 
 void TechniqueParams::validate() const {
@@ -52,6 +54,9 @@ void TechniqueParams::validate() const {
     throw input_error("option gpu.core: the VWS SM keeps a PDOM stack per narrow warp; it needs "
                       "sm.reconvergence = pdom without sm.likely_convergence");
   vws.validate();
+  power.validate();
+  if (core == "vws" && power.mode() != power::Gating::None)
+    throw input_error("option power.gating: lane power gating is built for the SIMT SM (gpu.core = simt), not vws");
 }
 
 const std::vector<std::string>& branch_unit_names() {
@@ -90,6 +95,22 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
       c->out.bind(s.issue.from_compactor);
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       blocks.push_back(std::move(c));
+      return blocks;
+    };
+  }
+  // Power gating: one lane power controller per SP unit.
+  if (t.power.mode() != power::Gating::None) {
+    auto previous = std::move(tech.add_blocks);
+    tech.add_blocks = [previous, &t, &p, &stats, name](sm::Sm& s) {
+      std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
+      if (previous) blocks = previous(s);
+      for (uint32_t u = 0; u < p.sp.units; ++u) {
+        const std::string unit = "sp" + std::to_string(u);
+        auto c = std::make_unique<power::LanePowerController>(("power_" + unit).c_str(), t.power, p.sp.lanes, stats,
+                                                              name + ".power." + unit, name + ".power");
+        s.sp.power[u].bind(c->in);
+        blocks.push_back(std::move(c));
+      }
       return blocks;
     };
   }

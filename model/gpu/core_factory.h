@@ -11,6 +11,8 @@
 //   simt  the SIMT SM (sm/sm.h) with the branch unit above
 //   vws   seed 000's Variable Warp Sizing SM (vws/vws_sm.h, vws.*): slices of
 //         sm.warp_size lanes, per-warp PDOM stacks, the warp ganging unit
+// and, with power.gating other than none, a lane power controller per SP
+// unit of the SIMT SM (power/lane_power_controller.h, power.*).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "power/power_params.h"
 #include "sm/sm.h"
 #include "tbc/thread_compactor_unit.h"
 #include "vws/vws_sm.h"
@@ -45,6 +48,7 @@ struct TechniqueParams {
   std::string pool = "cta";
   std::string core = "simt";             // gpu.core: simt | vws
   vws::VwsParams vws;                    // vws.*
+  power::PowerParams power;              // power.*
 
   void bind(config::ParamRegistry& r);
   // Throws simt::input_error naming the option for a bad combination.

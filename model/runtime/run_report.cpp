@@ -124,6 +124,35 @@ std::string config_str(const nlohmann::json& config, const char* key) {
 // end per cycle (fetches by the gang and slice front ends, L1I reads, L0
 // hits), the L1D per thousand thread instructions, the gangs, and the area
 // of the configured structures (vws/vws_area.h).
+// power.gating: every SM's lane power totals per pipeline type (int, fp),
+// and seed 003's net saving as a share of what the lanes leak without gating.
+nlohmann::json power_report(const stats::Registry& reg, const nlohmann::json& config) {
+  const uint64_t bet = config_uint(config, "power.bet", 14);
+  nlohmann::json out;
+  out["gating"] = config_str(config, "power.gating");
+  out["domain"] = config_str(config, "power.domain");
+  out["wakeup_stall_cycles"] = reg.sum("sm*.sp.wakeup_stall_cycles");
+  for (const char* type : {"int", "fp"}) {
+    const std::string pre = std::string("sm*.power.") + type + ".";
+    auto get = [&](const char* what) { return reg.sum(pre + what); };
+    nlohmann::json t;
+    const uint64_t lane_cycles = get("lane_cycles");
+    const uint64_t gated = get("gated_uncompensated_cycles") + get("gated_compensated_cycles");
+    const uint64_t events = get("gating_events");
+    for (const char* what : {"busy_cycles", "idle_cycles", "gated_uncompensated_cycles", "gated_compensated_cycles",
+                             "waking_cycles", "gating_events", "delayed_issues", "lane_cycles"})
+      t[what] = get(what);
+    const int64_t net = static_cast<int64_t>(gated) - static_cast<int64_t>(events * bet);
+    t["net_saved_cycles"] = net;
+    const double lc = lane_cycles > 0 ? static_cast<double>(lane_cycles) : 1.0;
+    t["net_saving_share"] = static_cast<double>(net) / lc;
+    t["gating_overhead_share"] = static_cast<double>(events * bet) / lc;
+    t["gated_share"] = static_cast<double>(gated) / lc;
+    out[type] = t;
+  }
+  return out;
+}
+
 nlohmann::json vws_report(const stats::Registry& reg, const nlohmann::json& config, double cycles,
                           double thread_instr) {
   auto per_cycle = [&](const char* glob) { return ratio(static_cast<double>(reg.sum(glob)), cycles); };
@@ -220,6 +249,11 @@ const std::map<std::string, std::string>& field_descriptions() {
        "gpu.core = vws: fetches and decodes per cycle (gang and slice front ends), L1I and L0 reads per cycle, L0 hit "
        "rate, L1D hits / misses / MSHR merges per 1000 thread instructions, gangs issued and their mean size, gang "
        "splits, reforms and meets, and the area of the VWS structures by seed 000 Table 2's method (docs/vws.md)"},
+      {"power",
+       "power.gating: lane power totals of every SM's SP units per pipeline type (int, fp) in lane-cycles; "
+       "net_saved_cycles = gated - gating_events x power.bet (seed 003's metric); net_saving_share = that / "
+       "lane_cycles, the share of the no-gating leakage saved; wakeup_stall_cycles = issue attempts refused while "
+       "lanes woke (docs/power.md)"},
       {"derived.hit_rate", "per cache: hits / accesses"},
       {"derived.dram_bandwidth_utilisation",
        "DRAM bytes / (cycles x dram.channels x dram.bytes_per_cycle): share of peak DRAM bandwidth used"},
@@ -277,6 +311,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
     const double fetches = static_cast<double>(reg->sum("sm*.fetch.fetches") + reg->sum("sm*.*.fetch.fetches"));
     r["fetches_per_cycle"] = cycles > 0 ? fetches / cycles : 0.0;
     if (config_str(config, "gpu.core") == "vws") r["vws"] = vws_report(*reg, config, cycles, t.thread_instructions);
+    const std::string gating = config_str(config, "power.gating");
+    if (!gating.empty() && gating != "none") r["power"] = power_report(*reg, config);
     r["memory_pipeline_stalls"] = reg->sum("sm*.ldst.mem_pipeline_stall_cycles");
     // Bytes each level was asked for by the level above it; l2_bytes is the
     // traffic leaving the cores (seed 001 §6.3, Fig. 16).

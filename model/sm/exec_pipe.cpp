@@ -13,12 +13,15 @@ ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLa
     : sc_core::sc_module(name),
       in("in", this, &ExecPipe::on_issue),
       writeback("writeback"),
+      power("power", p.units),
       unit_(p, ops, reg, stats_name),
       lane_activity_(p.units, 0),
       structural_stalls_(reg.counter(stats_name + ".structural_stalls",
                                      "issue attempts refused because every unit was busy")),
       wb_stall_cycles_(reg.counter(stats_name + ".writeback_stall_cycles",
-                                   "cycles a due write-back was refused by issue")) {
+                                   "cycles a due write-back was refused by issue")),
+      reg_(reg),
+      stats_name_(stats_name) {
   if (waveform && waveform->enabled()) {
     bool any = false;
     for (uint32_t u = 0; u < p.units; ++u) {
@@ -38,6 +41,46 @@ void ExecPipe::set_tracing(bool on) {
   if (!on) std::fill(lane_activity_.begin(), lane_activity_.end(), 0);
 }
 
+void ExecPipe::end_of_elaboration() {
+  gated_ = power.size() > 0 && power[0].size() > 0;
+  for (size_t u = 0; u < power.size(); ++u)
+    if ((power[u].size() > 0) != gated_)
+      throw std::logic_error("exec pipe " + std::string(name()) + ": bind a lane power controller to every unit or none");
+  pass_lanes_.assign(unit_.passes(64), 0);
+  if (gated_)
+    wakeup_stalls_ = &reg_.counter(stats_name_ + ".wakeup_stall_cycles",
+                                   "issue attempts refused while the lanes they need wake up (power gating)");
+}
+
+uint32_t ExecPipe::power_unit(IssuePacket& p, uint64_t now) {
+  const OpTiming t = unit_.timing_for(*p.instr);
+  LaneUseRequest r;
+  r.fp = p.instr->cls == ptx::InstrClass::Fp;
+  r.now = now;
+  r.passes = unit_.passes(p.warp_width);
+  r.ii = t.ii;
+  r.latency = t.latency;
+  const uint64_t mask = p.warp_width < 64 ? p.lanes & ((uint64_t{1} << p.warp_width) - 1) : p.lanes;
+  for (uint32_t k = 0; k < r.passes; ++k) pass_lanes_[k] = unit_.pass_lanes(mask, k);
+  r.pass_lanes = pass_lanes_.data();
+  uint32_t first_free = PipelineUnit::kAnyUnit;
+  for (uint32_t u = 0; u < unit_.units(); ++u) {
+    if (!unit_.unit_free(u, now)) continue;
+    if (first_free == PipelineUnit::kAnyUnit) first_free = u;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    r.kind = LaneUseRequest::TryUse;
+    r.accepted = false;
+    power[u]->b_transport(r, zero);
+    if (r.accepted) return u;
+  }
+  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+  r.kind = LaneUseRequest::Wake;
+  power[first_free]->b_transport(r, zero);
+  p.retry_at = std::max(r.ready_at, now + 1);
+  p.refusals = wakeup_stalls_;
+  return PipelineUnit::kAnyUnit;
+}
+
 void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   if (!p.instr) throw std::logic_error("exec pipe " + std::string(name()) + ": issue packet without an instruction");
   uint64_t now = util::now_cycle();
@@ -47,9 +90,17 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
     p.refusals = &structural_stalls_;
     return;
   }
+  uint32_t unit = PipelineUnit::kAnyUnit;
+  if (gated_) {
+    unit = power_unit(p, now);
+    if (unit == PipelineUnit::kAnyUnit) {
+      ++*wakeup_stalls_;
+      return;
+    }
+  }
   // Lane bits come with the packet: threads keep their home lane (t % W)
   // in every warp formation (static, compacted, dynamic).
-  uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width);
+  uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width, unit);
   p.accepted = true;
 
   Pending w;

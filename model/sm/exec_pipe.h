@@ -9,6 +9,12 @@
 //   (issue cycle + (passes - 1) * ii + latency), and is retried every cycle
 //   while issue refuses it. Write-backs due in the same cycle leave in issue
 //   order.
+// - With lane power gating (power.gating), unit u's `power[u]` socket is
+//   bound to that unit's lane power controller: before an instruction's
+//   passes enter a unit the pipe asks whether the lanes it needs are ON,
+//   preferring a free unit whose lanes are; when none is, it asks the lowest
+//   free unit's controller to wake them and refuses the issue until they are
+//   ON (wakeup_stall_cycles). Unbound sockets cost nothing.
 // - With tracing on, lane_activity() holds, for every unit, the lanes that
 //   receive a thread in the current cycle (bit l = lane l), refreshed every
 //   cycle a unit is busy; without tracing it stays zero and costs nothing.
@@ -35,6 +41,8 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
  public:
   util::PacketTarget<ExecPipe, IssuePacket> in;             // from issue
   util::PacketInitiator<ExecPipe, WritebackPacket> writeback; // to issue
+  // Per unit, to its lane power controller (left unbound without gating).
+  sc_core::sc_vector<util::OptionalPacketInitiator<ExecPipe, LaneUseRequest>> power;
 
   // Counters go under `stats_name` (e.g. "sm0.sp"), beside the PipelineUnit's.
   // `waveform` (may be null) offers <stats_name>.u<k>_lanes per unit (bit l =
@@ -66,6 +74,11 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   };
 
   void on_issue(IssuePacket& p, sc_core::sc_time& t);
+  void end_of_elaboration() override;
+  // Power gating: the free unit whose lanes are ON for `p` (recorded as used
+  // by its controller), or PipelineUnit::kAnyUnit after asking the lowest
+  // free unit's lanes to wake (p.retry_at says until when).
+  uint32_t power_unit(IssuePacket& p, uint64_t now);
   void on_cycle(uint64_t now) override;  // run by util::Clock
   void refresh_lanes(uint64_t now);
   void write_lane_signals(uint64_t now);
@@ -81,9 +94,16 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
   sc_core::sc_event lane_event_;
+  bool gated_ = false;                 // power sockets bound
+  std::vector<uint64_t> pass_lanes_;   // scratch for lane requests
 
   stats::Counter& structural_stalls_;
   stats::Counter& wb_stall_cycles_;
+  // Registered only when the power sockets are bound (end_of_elaboration):
+  // machines without gating keep exactly their counters.
+  stats::Registry& reg_;
+  std::string stats_name_;
+  stats::Counter* wakeup_stalls_ = nullptr;
 };
 
 }  // namespace simt::sm

@@ -138,4 +138,23 @@ struct GeneratedWarp {
   bool accepted = false;
 };
 
+// An execution pipe -> the lane power controller of one of its units
+// (power.gating; power/lane_power_controller.h). TryUse: may the passes of
+// this instruction enter the unit's lanes from `now` on? If every lane they
+// need is ON the controller records the use and accepts; otherwise it
+// answers when they could be ON. Wake: start waking the lanes the passes
+// need (the issue then waits until ready_at).
+struct LaneUseRequest {
+  enum Kind : uint8_t { TryUse, Wake };
+  Kind kind = TryUse;
+  bool fp = false;                       // the lanes' FP pipelines (else INT)
+  uint64_t now = 0;                      // cycle the first pass enters
+  const uint64_t* pass_lanes = nullptr;  // per pass: the lanes receiving a thread
+  uint32_t passes = 0;
+  uint32_t ii = 1;                       // cycles between passes
+  uint32_t latency = 1;                  // cycles from a pass entering to its result
+  uint64_t ready_at = 0;                 // answer: first cycle every needed lane is ON
+  bool accepted = false;
+};
+
 }  // namespace simt::sm

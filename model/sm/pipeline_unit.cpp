@@ -89,14 +89,19 @@ uint64_t PipelineUnit::next_free(uint64_t now) const {
   return best;
 }
 
-uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t) {
+uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t, uint32_t unit) {
   if (warp_width < 1 || warp_width > 64)
     throw std::logic_error("pipeline: warp width " + std::to_string(warp_width) + " outside 1..64");
   if (t.latency == 0) t.latency = p_.latency;
   if (t.ii == 0) t.ii = p_.ii;
   uint32_t u = 0;
-  while (u < p_.units && unit_[u].busy_until > now) ++u;
-  if (u == p_.units) throw std::logic_error("pipeline: accept() while every unit is busy");
+  if (unit == kAnyUnit) {
+    while (u < p_.units && unit_[u].busy_until > now) ++u;
+    if (u == p_.units) throw std::logic_error("pipeline: accept() while every unit is busy");
+  } else {
+    if (!unit_free(unit, now)) throw std::logic_error("pipeline: accept() on a busy unit " + std::to_string(unit));
+    u = unit;
+  }
 
   if (warp_width < 64) lane_mask &= (uint64_t{1} << warp_width) - 1;
   uint32_t n = passes(warp_width);
@@ -119,7 +124,7 @@ uint64_t PipelineUnit::lane_activity(uint32_t unit, uint64_t now) const {
   const UnitState& s = unit_[unit];
   if (s.passes == 0 || now < s.start || now >= s.busy_until) return 0;
   uint64_t pass = (now - s.start) / s.ii;
-  return (s.mask >> (pass * p_.lanes)) & lane_all_;
+  return pass_lanes(s.mask, static_cast<uint32_t>(pass));
 }
 
 }  // namespace simt::sm

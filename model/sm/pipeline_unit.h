@@ -82,13 +82,25 @@ class PipelineUnit {
   // Earliest cycle >= now at which some unit is free.
   uint64_t next_free(uint64_t now) const;
 
-  // Issues a warp instruction in cycle `now` to the lowest-numbered free unit.
-  // `lane_mask` bit t = thread t of the warp is active; `warp_width` 1..64.
-  // Returns the cycle its result is ready. Throws std::logic_error when no
-  // unit is free (the caller must check can_accept()).
-  uint64_t accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t = {});
-  uint64_t accept(uint64_t now, const ptx::Instr& in, uint64_t lane_mask, uint32_t warp_width) {
-    return accept(now, lane_mask, warp_width, timing_for(in));
+  // True when unit `u` can take an instruction in cycle `now`.
+  bool unit_free(uint32_t u, uint64_t now) const { return u < p_.units && unit_[u].busy_until <= now; }
+
+  // Issues a warp instruction in cycle `now` to unit `unit`, or to the
+  // lowest-numbered free unit (kAnyUnit). `lane_mask` bit t = thread t of the
+  // warp is active; `warp_width` 1..64. Returns the cycle its result is
+  // ready. Throws std::logic_error when that unit is busy (the caller must
+  // check can_accept() / unit_free()).
+  static constexpr uint32_t kAnyUnit = ~0u;
+  uint64_t accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t = {}, uint32_t unit = kAnyUnit);
+  uint64_t accept(uint64_t now, const ptx::Instr& in, uint64_t lane_mask, uint32_t warp_width,
+                  uint32_t unit = kAnyUnit) {
+    return accept(now, lane_mask, warp_width, timing_for(in), unit);
+  }
+  // Lanes that pass `k` of a warp of `warp_width` threads with active
+  // threads `lane_mask` gives a thread (thread t runs on lane t % lanes in
+  // pass t / lanes).
+  uint64_t pass_lanes(uint64_t lane_mask, uint32_t k) const {
+    return k * p_.lanes >= 64 ? 0 : (lane_mask >> (k * p_.lanes)) & lane_all_;
   }
   // Unit that took the last accepted instruction.
   uint32_t last_unit() const { return last_unit_; }

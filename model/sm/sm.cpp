@@ -1,6 +1,7 @@
 #include "sm/sm.h"
 
 #include "config/param_registry.h"
+#include "sm/stats_settler.h"
 
 namespace simt::sm {
 
@@ -75,6 +76,12 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, s
   ldst.l1d.socket.bind(l1d.up.socket);
   // The technique's own blocks (e.g. TBC's thread compactor).
   if (technique.add_blocks) technique_blocks = technique.add_blocks(*this);
+}
+
+void Sm::sample_until(uint64_t now) {
+  issue.sample_until(now);
+  for (const auto& b : technique_blocks)
+    if (auto* s = dynamic_cast<StatsSettler*>(b.get())) s->settle_stats(now);
 }
 
 void Sm::set_tracing(bool on) {

@@ -82,7 +82,8 @@ class Sm : public Core {
   mem::MemRequester& instruction_port() override { return l1i.down; }
   mem::MemRequester& data_port() override { return l1d.down; }
   void rethrow_fault() const override { issue.rethrow_fault(); }
-  void sample_until(uint64_t now) override { issue.sample_until(now); }
+  // Also brings the technique blocks' lazily kept counters up to date (sm/stats_settler.h).
+  void sample_until(uint64_t now) override;
   uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }
 };
 

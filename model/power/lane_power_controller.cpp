@@ -1,0 +1,147 @@
+#include "power/lane_power_controller.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace simt::power {
+
+namespace {
+const char* const kType[2] = {"int", "fp"};
+}
+
+LanePowerController::Counters LanePowerController::counters(stats::Registry& reg, const std::string& p) {
+  Counters c;
+  c.busy = &reg.counter(p + ".busy_cycles", "lane-cycles ON with work in the pipeline");
+  c.idle = &reg.counter(p + ".idle_cycles", "lane-cycles ON and empty (idle detect, or idle periods not gated)");
+  c.gated_uncomp = &reg.counter(p + ".gated_uncompensated_cycles",
+                                "lane-cycles gated within power.bet cycles of the gating (not yet paid back)");
+  c.gated_comp = &reg.counter(p + ".gated_compensated_cycles", "lane-cycles gated beyond power.bet cycles");
+  c.waking = &reg.counter(p + ".waking_cycles", "lane-cycles waking up");
+  c.events = &reg.counter(p + ".gating_events", "times a lane gated");
+  c.delayed = &reg.counter(p + ".delayed_issues", "lane wake-ups that made an issue wait");
+  c.lane_cycles = &reg.counter(p + ".lane_cycles", "lanes x cycles: what leaks without gating");
+  return c;
+}
+
+LanePowerController::LanePowerController(sc_core::sc_module_name name, const PowerParams& p, uint32_t lanes,
+                                         stats::Registry& reg, const std::string& stats_name,
+                                         const std::string& sm_stats_name)
+    : sc_core::sc_module(name),
+      in("in", this, &LanePowerController::on_request),
+      timing_(GateTiming::from(p)),
+      lanes_(lanes),
+      dsize_(p.domain_lanes(lanes)),
+      domains_((lanes + dsize_ - 1) / dsize_) {
+  p.validate();
+  if (lanes < 1 || lanes > 64) throw std::logic_error("lane power controller: lanes must be 1..64");
+  for (int fp = 0; fp < 2; ++fp) {
+    gates_[fp].assign(domains_, LaneGate(timing_));
+    const std::string u = stats_name + "." + kType[fp], s = sm_stats_name + "." + kType[fp];
+    unit_[fp] = counters(reg, u);
+    sm_[fp] = counters(reg, s);
+    auto hist = [&](const std::string& what, const std::string& doc) {
+      stats::Histogram& h = reg.histogram(u + "." + what + "_by_lane", 0, 1, lanes, doc + ", per lane (bin = lane)");
+      h.labels.clear();
+      for (uint32_t l = 0; l < lanes; ++l) h.labels.push_back("lane" + std::to_string(l));
+      return &h;
+    };
+    by_lane_[fp].busy = hist("busy_cycles", "cycles ON with work");
+    by_lane_[fp].idle = hist("idle_cycles", "cycles ON and empty");
+    by_lane_[fp].gated_uncomp = hist("gated_uncompensated_cycles", "cycles gated within BET");
+    by_lane_[fp].gated_comp = hist("gated_compensated_cycles", "cycles gated beyond BET");
+    by_lane_[fp].waking = hist("waking_cycles", "cycles waking");
+    by_lane_[fp].events = hist("gating_events", "gatings");
+  }
+}
+
+uint32_t LanePowerController::lanes_in(uint32_t d) const { return std::min(dsize_, lanes_ - d * dsize_); }
+
+uint64_t LanePowerController::domains_of(uint64_t lanes) const {
+  if (dsize_ == 1) return lanes;
+  uint64_t d = 0;
+  const uint64_t group = dsize_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << dsize_) - 1;
+  for (uint32_t i = 0; i < domains_; ++i)
+    if ((lanes >> (i * dsize_)) & group) d |= uint64_t{1} << i;
+  return d;
+}
+
+void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
+  if (!r.pass_lanes && r.passes) throw std::logic_error(std::string(name()) + ": a lane request without its lanes");
+  std::vector<LaneGate>& g = gates_[r.fp ? 1 : 0];
+  uint64_t all = 0;
+  for (uint32_t k = 0; k < r.passes; ++k) all |= r.pass_lanes[k];
+  const uint64_t doms = domains_of(all);
+  uint64_t ready = r.now;
+  for (uint64_t m = doms; m; m &= m - 1) ready = std::max(ready, g[__builtin_ctzll(m)].ready_at(r.now));
+  r.ready_at = ready;
+  if (r.kind == sm::LaneUseRequest::Wake) {
+    for (uint64_t m = doms; m; m &= m - 1) r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now));
+    for (uint64_t m = doms; m; m &= m - 1) g[__builtin_ctzll(m)].hold(r.ready_at);
+    r.accepted = true;
+    return;
+  }
+  if (ready > r.now) {
+    r.accepted = false;
+    return;
+  }
+  for (uint32_t k = 0; k < r.passes; ++k) {
+    const uint64_t in = r.now + uint64_t{k} * r.ii;
+    for (uint64_t m = domains_of(r.pass_lanes[k]); m; m &= m - 1) g[__builtin_ctzll(m)].use(in, in + r.latency);
+  }
+  r.accepted = true;
+}
+
+LaneState LanePowerController::state(bool fp, uint32_t lane, uint64_t now) const {
+  return gates_[fp ? 1 : 0].at(lane / dsize_).state(now);
+}
+
+GateTotals LanePowerController::lane_totals(bool fp, uint32_t lane, uint64_t now) const {
+  return gates_[fp ? 1 : 0].at(lane / dsize_).totals(now);
+}
+
+GateTotals LanePowerController::unit_totals(bool fp, uint64_t now) const {
+  GateTotals sum;
+  for (uint32_t d = 0; d < domains_; ++d) {
+    const GateTotals t = gates_[fp ? 1 : 0][d].totals(now);
+    for (uint32_t l = 0; l < lanes_in(d); ++l) sum += t;
+  }
+  return sum;
+}
+
+void LanePowerController::settle_stats(uint64_t now) {
+  for (int fp = 0; fp < 2; ++fp) {
+    GateTotals sum;
+    ByLane& h = by_lane_[fp];
+    for (uint32_t d = 0; d < domains_; ++d) {
+      const GateTotals t = gates_[fp][d].totals(now);
+      for (uint32_t l = d * dsize_; l < d * dsize_ + lanes_in(d); ++l) {
+        sum += t;
+        h.busy->bins[l] = t.busy;
+        h.idle->bins[l] = t.idle;
+        h.gated_uncomp->bins[l] = t.gated_uncomp;
+        h.gated_comp->bins[l] = t.gated_comp;
+        h.waking->bins[l] = t.waking;
+        h.events->bins[l] = t.events;
+      }
+    }
+    // Unit counters hold the totals; the SM's sums take this unit's change
+    // (modular arithmetic: an ideal-mode idle period may move from idle to
+    // gated between two settles).
+    const GateTotals& old = reported_[fp];
+    auto put = [](stats::Counter* unit, stats::Counter* sm, uint64_t now_v, uint64_t old_v) {
+      unit->value = now_v;
+      sm->value += now_v - old_v;
+    };
+    put(unit_[fp].busy, sm_[fp].busy, sum.busy, old.busy);
+    put(unit_[fp].idle, sm_[fp].idle, sum.idle, old.idle);
+    put(unit_[fp].gated_uncomp, sm_[fp].gated_uncomp, sum.gated_uncomp, old.gated_uncomp);
+    put(unit_[fp].gated_comp, sm_[fp].gated_comp, sum.gated_comp, old.gated_comp);
+    put(unit_[fp].waking, sm_[fp].waking, sum.waking, old.waking);
+    put(unit_[fp].events, sm_[fp].events, sum.events, old.events);
+    put(unit_[fp].delayed, sm_[fp].delayed, sum.delayed, old.delayed);
+    put(unit_[fp].lane_cycles, sm_[fp].lane_cycles, sum.cycles(), old.cycles());
+    reported_[fp] = sum;
+  }
+}
+
+}  // namespace simt::power

@@ -1,0 +1,78 @@
+// Sleep-transistor lane controllers of one SP unit (seeds 003 and 004): a
+// LaneGate per gating domain for the unit's INT pipelines and one for its FP
+// pipelines, behind one socket. The SP pipe asks before an instruction's
+// passes enter the unit (sm::LaneUseRequest): lanes that are ON take it and
+// the use is recorded; gated lanes must be woken first, and the pipe refuses
+// the issue until they are ON (the wait shows as the pipe's
+// wakeup_stall_cycles and in the issue breakdown's stall bin).
+//
+// No process runs per cycle or per lane: the gates are lazy (lane_gate.h)
+// and the counters are brought up to date at the end of every kernel
+// (settle_stats, called by the SM).
+//
+// Stats under `stats_name` (e.g. sm0.power.sp0), per type int / fp:
+//   <type>.{busy,idle,gated_uncompensated,gated_compensated,waking}_cycles,
+//   <type>.gating_events, <type>.delayed_issues, <type>.lane_cycles (lanes x
+//   cycles: the no-gating leakage) and per-lane histograms
+//   <type>.<state>_cycles_by_lane, <type>.gating_events_by_lane (bin = lane).
+// The same totals summed over the SM's units go under `sm_name`.power.<type>.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "power/lane_gate.h"
+#include "power/power_params.h"
+#include "sm/packets.h"
+#include "sm/stats_settler.h"
+#include "stats/stats.h"
+#include "util/packet_socket.h"
+
+namespace simt::power {
+
+class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
+ public:
+  util::PacketTarget<LanePowerController, sm::LaneUseRequest> in;  // from the SP pipe
+
+  // `lanes`: the unit's lanes. Counters go under `stats_name`; the SM's sums
+  // under `sm_stats_name` (e.g. "sm0.power").
+  LanePowerController(sc_core::sc_module_name name, const PowerParams& p, uint32_t lanes, stats::Registry& reg,
+                      const std::string& stats_name, const std::string& sm_stats_name);
+
+  void settle_stats(uint64_t now) override;
+
+  LaneState state(bool fp, uint32_t lane, uint64_t now) const;
+  // One lane's totals over [0, now) (its domain's).
+  GateTotals lane_totals(bool fp, uint32_t lane, uint64_t now) const;
+  // The unit's totals for a pipeline type: every lane's, summed.
+  GateTotals unit_totals(bool fp, uint64_t now) const;
+  uint32_t lanes() const { return lanes_; }
+  uint32_t domain_lanes() const { return dsize_; }
+
+ private:
+  struct Counters {
+    stats::Counter *busy, *idle, *gated_uncomp, *gated_comp, *waking, *events, *delayed, *lane_cycles;
+  };
+  struct ByLane {
+    stats::Histogram *busy, *idle, *gated_uncomp, *gated_comp, *waking, *events;
+  };
+
+  void on_request(sm::LaneUseRequest& r, sc_core::sc_time& t);
+  // Domains (bit d = domain d) holding any of `lanes`.
+  uint64_t domains_of(uint64_t lanes) const;
+  uint32_t lanes_in(uint32_t domain) const;
+  static Counters counters(stats::Registry& reg, const std::string& prefix);
+
+  GateTiming timing_;
+  uint32_t lanes_, dsize_, domains_;
+  std::array<std::vector<LaneGate>, 2> gates_;  // [fp][domain]
+  std::array<Counters, 2> unit_, sm_;
+  std::array<ByLane, 2> by_lane_;
+  std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit
+};
+
+}  // namespace simt::power

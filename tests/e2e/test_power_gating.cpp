@@ -1,0 +1,123 @@
+// Lane power gating end to end on configs/fermi-gtx480.toml (issue 13):
+//  - gating changes timing, never results: every overlay leaves the memory
+//    of the functional run;
+//  - the ideal oracle (seed 003) never changes timing; conventional gating
+//    delays issues on wake-ups and shows them;
+//  - the report's lane-cycles add up (every lane of every SM, every cycle)
+//    and its net saving is gated - events x BET;
+//  - a longer BET lowers the savings monotonically, at the same timing;
+//  - a machine without gating carries no power counters at all.
+#define BOOST_TEST_MODULE power_gating
+#include <boost/test/unit_test.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_stats.h"
+
+using simt::test::require_stats;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_power_gating");
+
+nlohmann::json run(const std::string& workload, const std::string& overlay, const std::string& extra = "",
+                   const std::string& tag = "") {
+  return require_stats("--workload " + workload + " --config " SIMT_SOURCE_DIR "/configs/fermi-gtx480.toml --config " +
+                           SIMT_SOURCE_DIR "/configs/" + overlay + ".toml " + extra,
+                       scratch(), workload + "_" + overlay + tag);
+}
+
+uint64_t u(const nlohmann::json& j) { return j.get<uint64_t>(); }
+
+// The report's power section is consistent with the machine and itself.
+void check_power_section(const nlohmann::json& r, const std::string& what) {
+  BOOST_TEST_REQUIRE(r.contains("power"), what);
+  const uint64_t lanes = 15 * 2 * 16;  // SMs x SP units x lanes
+  for (const char* type : {"int", "fp"}) {
+    const nlohmann::json& t = r["power"][type];
+    BOOST_TEST(u(t["lane_cycles"]) == lanes * u(r["cycles"]), what << " " << type);
+    const uint64_t sum = u(t["busy_cycles"]) + u(t["idle_cycles"]) + u(t["gated_uncompensated_cycles"]) +
+                         u(t["gated_compensated_cycles"]) + u(t["waking_cycles"]);
+    BOOST_TEST(sum == u(t["lane_cycles"]), what << " " << type);
+    const int64_t gated = static_cast<int64_t>(u(t["gated_uncompensated_cycles"]) + u(t["gated_compensated_cycles"]));
+    const int64_t bet = static_cast<int64_t>(u(r["config"]["power.bet"]));
+    BOOST_TEST(t["net_saved_cycles"].get<int64_t>() == gated - static_cast<int64_t>(u(t["gating_events"])) * bet);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(gating_changes_timing_never_results) {
+  for (const char* w : {"bfs", "blackscholes", "matmul"}) {
+    const nlohmann::json f = require_stats(std::string("--workload ") + w + " --mode functional", scratch(),
+                                           std::string(w) + "_functional");
+    const nlohmann::json none = run(w, "pg-none");
+    const nlohmann::json ideal = run(w, "pg-ideal");
+    const nlohmann::json conv = run(w, "pg-conventional");
+    for (const auto* r : {&none, &ideal, &conv}) BOOST_TEST((*r)["memory_checksum"] == f["memory_checksum"], w);
+    BOOST_TEST(!none.contains("power"), w << ": no controllers without gating");
+    for (const auto& [k, v] : none["counters"].items()) BOOST_TEST(k.find(".power.") == std::string::npos, k);
+    check_power_section(ideal, std::string(w) + " ideal");
+    check_power_section(conv, std::string(w) + " conventional");
+    // The oracle never delays anything.
+    BOOST_TEST(u(ideal["cycles"]) == u(none["cycles"]), w);
+    BOOST_TEST(u(ideal["power"]["wakeup_stall_cycles"]) == 0u, w);
+    BOOST_TEST(u(ideal["power"]["int"]["delayed_issues"]) == 0u, w);
+    // Conventional gating wakes lanes for issues, and the issues wait.
+    BOOST_TEST(u(conv["power"]["int"]["delayed_issues"]) > 0u, w);
+    BOOST_TEST(u(conv["power"]["wakeup_stall_cycles"]) > 0u, w);
+    BOOST_TEST(u(conv["power"]["int"]["waking_cycles"]) > 0u, w);
+    BOOST_TEST(conv["power"]["int"]["net_saving_share"].get<double>() > 0.0, w);
+    BOOST_TEST(conv["power"]["int"]["net_saving_share"].get<double>() < 1.0, w);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fp_lanes_of_an_integer_kernel_sleep_almost_always) {
+  // reduction sums ints: its FP pipelines never run, so they gate once and stay gated.
+  const nlohmann::json r = run("reduction", "pg-conventional");
+  const nlohmann::json& fp = r["power"]["fp"];
+  BOOST_TEST(u(fp["busy_cycles"]) == 0u);
+  BOOST_TEST(u(fp["gating_events"]) == 15u * 32u);
+  BOOST_TEST(fp["net_saving_share"].get<double>() > 0.9);
+}
+
+BOOST_AUTO_TEST_CASE(longer_bet_lowers_savings_at_the_same_timing) {
+  for (const char* overlay : {"pg-ideal", "pg-conventional"}) {
+    double last = 2.0;
+    uint64_t cycles = 0;
+    for (uint32_t bet : {14u, 50u, 100u, 200u}) {
+      const nlohmann::json r =
+          run("bfs", overlay, "--set power.bet=" + std::to_string(bet), "_bet" + std::to_string(bet));
+      const double share = r["power"]["int"]["net_saving_share"].get<double>();
+      BOOST_TEST(share < last, overlay << " BET " << bet);
+      last = share;
+      if (!cycles) cycles = u(r["cycles"]);
+      BOOST_TEST(u(r["cycles"]) == cycles, overlay << ": BET only prices gatings (no blackout)");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(blackout_and_unit_domains_cost_more_time) {
+  const nlohmann::json lane = run("bfs", "pg-conventional");
+  const nlohmann::json blackout = run("bfs", "pg-conventional", "--set power.blackout=true", "_blackout");
+  const nlohmann::json unit = run("bfs", "pg-conventional", "--set power.domain=unit", "_unit");
+  check_power_section(blackout, "blackout");
+  check_power_section(unit, "unit");
+  BOOST_TEST(u(blackout["cycles"]) >= u(lane["cycles"]));
+  // Blackout never gates for less than BET: no gating ends with a loss.
+  BOOST_TEST(blackout["power"]["int"]["net_saved_cycles"].get<int64_t>() >= 0);
+  // A whole unit gates only when all its lanes idle: less of the lanes' time gated.
+  BOOST_TEST(unit["power"]["int"]["gated_share"].get<double>() < lane["power"]["int"]["gated_share"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(gating_is_refused_on_the_vws_core) {
+  const simt::test::StatsRun r = simt::test::run_with_stats(
+      "--workload saxpy --config " SIMT_SOURCE_DIR "/configs/vws-baseline.toml --config " SIMT_SOURCE_DIR
+      "/configs/i-vws.toml --set power.gating=conventional",
+      scratch(), "vws_refused");
+  BOOST_TEST(r.proc.code == 2);
+  BOOST_TEST(r.proc.err.find("power.gating") != std::string::npos, r.proc.err);
+}
