@@ -101,13 +101,13 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
   // Power gating: one lane power controller per SP unit.
   if (t.power.mode() != power::Gating::None) {
     auto previous = std::move(tech.add_blocks);
-    tech.add_blocks = [previous, &t, &p, &stats, name](sm::Sm& s) {
+    tech.add_blocks = [previous, &t, &p, &stats, name, waveform](sm::Sm& s) {
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       if (previous) blocks = previous(s);
       for (uint32_t u = 0; u < p.sp.units; ++u) {
         const std::string unit = "sp" + std::to_string(u);
         auto c = std::make_unique<power::LanePowerController>(("power_" + unit).c_str(), t.power, p.sp.lanes, stats,
-                                                              name + ".power." + unit, name + ".power");
+                                                              name + ".power." + unit, name + ".power", waveform);
         s.sp.power[u].bind(c->in);
         blocks.push_back(std::move(c));
       }

@@ -34,7 +34,8 @@
 
 namespace simt::power {
 
-enum class LaneState : uint8_t { On, IdleDetect, GatedUncompensated, GatedCompensated, Waking };
+// The values are the VCD encoding (docs/power.md).
+enum class LaneState : uint8_t { On = 0, IdleDetect = 1, GatedUncompensated = 2, GatedCompensated = 3, Waking = 4 };
 const char* state_name(LaneState s);
 inline std::ostream& operator<<(std::ostream& o, LaneState s) { return o << state_name(s); }
 

@@ -1,7 +1,12 @@
+// sc_spawn needs this before the first <systemc>.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "power/lane_power_controller.h"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "trace/waveform.h"
+#include "util/cycle.h"
 
 namespace simt::power {
 
@@ -25,7 +30,7 @@ LanePowerController::Counters LanePowerController::counters(stats::Registry& reg
 
 LanePowerController::LanePowerController(sc_core::sc_module_name name, const PowerParams& p, uint32_t lanes,
                                          stats::Registry& reg, const std::string& stats_name,
-                                         const std::string& sm_stats_name)
+                                         const std::string& sm_stats_name, trace::Waveform* waveform)
     : sc_core::sc_module(name),
       in("in", this, &LanePowerController::on_request),
       timing_(GateTiming::from(p)),
@@ -51,7 +56,31 @@ LanePowerController::LanePowerController(sc_core::sc_module_name name, const Pow
     by_lane_[fp].gated_comp = hist("gated_compensated_cycles", "cycles gated beyond BET");
     by_lane_[fp].waking = hist("waking_cycles", "cycles waking");
     by_lane_[fp].events = hist("gating_events", "gatings");
+    sig_[fp].assign(lanes, nullptr);
+    if (waveform && waveform->enabled())
+      for (uint32_t l = 0; l < lanes; ++l) {
+        sig_[fp][l] = waveform->signal<uint8_t>(u + ".lane" + std::to_string(l) + "_state", 0);
+        if (sig_[fp][l]) wf_ = waveform;
+      }
   }
+  if (wf_) {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(&wf_->clock()->posedge_event());
+    sc_core::sc_spawn([this] { write_states(); }, "lane_states", &o);
+  }
+}
+
+void LanePowerController::write_states() {
+  const uint64_t now = util::now_cycle();
+  if (!wf_->in_window(now)) return;
+  for (int fp = 0; fp < 2; ++fp)
+    for (uint32_t d = 0; d < domains_; ++d) {
+      const uint8_t code = static_cast<uint8_t>(gates_[fp][d].state(now));
+      for (uint32_t l = d * dsize_; l < d * dsize_ + lanes_in(d); ++l)
+        if (sig_[fp][l]) sig_[fp][l]->write(code);
+    }
 }
 
 uint32_t LanePowerController::lanes_in(uint32_t d) const { return std::min(dsize_, lanes_ - d * dsize_); }

@@ -16,6 +16,11 @@
 //   cycles: the no-gating leakage) and per-lane histograms
 //   <type>.<state>_cycles_by_lane, <type>.gating_events_by_lane (bin = lane).
 // The same totals summed over the SM's units go under `sm_name`.power.<type>.
+//
+// VCD (when asked for): <stats_name>.<type>.lane<l>_state, the lane's state
+// as 0 ON, 1 IDLE-DETECT, 2 GATED (uncompensated), 3 GATED (compensated),
+// 4 WAKING. Only then does the controller run a process: on the waveform's
+// clock, which stops when the rest of the model is idle.
 #pragma once
 
 #include <array>
@@ -32,6 +37,8 @@
 #include "stats/stats.h"
 #include "util/packet_socket.h"
 
+namespace simt::trace { class Waveform; }
+
 namespace simt::power {
 
 class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
@@ -41,7 +48,8 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   // `lanes`: the unit's lanes. Counters go under `stats_name`; the SM's sums
   // under `sm_stats_name` (e.g. "sm0.power").
   LanePowerController(sc_core::sc_module_name name, const PowerParams& p, uint32_t lanes, stats::Registry& reg,
-                      const std::string& stats_name, const std::string& sm_stats_name);
+                      const std::string& stats_name, const std::string& sm_stats_name,
+                      trace::Waveform* waveform = nullptr);
 
   void settle_stats(uint64_t now) override;
 
@@ -62,6 +70,7 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   };
 
   void on_request(sm::LaneUseRequest& r, sc_core::sc_time& t);
+  void write_states();  // tracing only: the lane states of this cycle
   // Domains (bit d = domain d) holding any of `lanes`.
   uint64_t domains_of(uint64_t lanes) const;
   uint32_t lanes_in(uint32_t domain) const;
@@ -73,6 +82,8 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   std::array<Counters, 2> unit_, sm_;
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit
+  trace::Waveform* wf_ = nullptr;       // set when some lane state is traced
+  std::array<std::vector<sc_core::sc_signal<uint8_t>*>, 2> sig_;  // [fp][lane], null = not traced
 };
 
 }  // namespace simt::power

@@ -96,11 +96,25 @@ bool Waveform::wants(const std::string& n) const {
 }
 
 void Waveform::clock_edge() {
-  clk_->write(!clk_->read());
-  // Keep ticking while anything else is scheduled; otherwise stop, so that
-  // sc_start() returns when the model is idle (kick() restarts it).
-  if (sc_core::sc_pending_activity_at_future_time() || clk_->read())
+  // Tick while anything else is scheduled later; otherwise stop, so
+  // that sc_start() returns when the model is idle (kick() restarts it) and
+  // the clock never runs past the model's last event. After a kick the model
+  // may still be settling in delta cycles with nothing scheduled later yet:
+  // look again in the next delta instead of stopping.
+  const bool later = sc_core::sc_pending_activity_at_future_time();
+  if (!ticking_) {
+    if (!later) {
+      if (sc_core::sc_pending_activity_at_current_time()) next_trigger(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    ticking_ = true;
+  }
+  // The clock is recorded inside the window only, like every other signal.
+  if (in_window(util::now_cycle())) clk_->write(!clk_->read());
+  if (later)
     next_trigger(util::cycle_time() / 2);
+  else
+    ticking_ = false;  // asleep on kick_ again
 }
 
 }  // namespace simt::trace

@@ -94,6 +94,10 @@ class Waveform : public sc_core::sc_module {
     return s.get();
   }
   uint32_t signal_count() const { return signals_; }
+  // The traced clock (null when tracing is off). It ticks only while the
+  // model has other work, so a block that writes lazily kept state on its
+  // edges never keeps the simulation going.
+  const sc_core::sc_signal<bool>* clock() const { return clk_; }
 
   // The traced clock runs only while the rest of the model has work, so a
   // finished kernel still lets sc_start() return; call after starting work.
@@ -107,6 +111,7 @@ class Waveform : public sc_core::sc_module {
   std::vector<std::shared_ptr<void>> owned_;
   sc_core::sc_signal<bool>* clk_ = nullptr;
   sc_core::sc_event kick_;
+  bool ticking_ = false;  // the clock toggles every half cycle
   uint32_t signals_ = 0;
 };
 
