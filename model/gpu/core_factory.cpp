@@ -2,6 +2,7 @@
 
 #include "config/param_registry.h"
 #include "gpu/machine_config.h"
+#include "power/issue_control_policy.h"
 #include "power/lane_power_controller.h"
 #include "sm/pdom_branch_unit.h"
 #include "tbc/dwf_branch_unit.h"
@@ -57,6 +58,9 @@ void TechniqueParams::validate() const {
   power.validate();
   if (core == "vws" && power.mode() != power::Gating::None)
     throw input_error("option power.gating: lane power gating is built for the SIMT SM (gpu.core = simt), not vws");
+  if (core == "vws" && power.issue_control())
+    throw input_error("option power.*: thread issue control (compaction, splitting, folding, lane shifting) is built "
+                      "for the SIMT SM (gpu.core = simt), not vws");
 }
 
 const std::vector<std::string>& branch_unit_names() {
@@ -98,13 +102,17 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
       return blocks;
     };
   }
-  // Power gating: one lane power controller per SP unit.
-  if (t.power.mode() != power::Gating::None) {
+  // Power gating: one lane power controller per SP unit; issue control: the
+  // SP pipe's lane map policy.
+  if (t.power.mode() != power::Gating::None || t.power.issue_control()) {
     auto previous = std::move(tech.add_blocks);
     tech.add_blocks = [previous, &t, &p, &stats, name, waveform](sm::Sm& s) {
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       if (previous) blocks = previous(s);
-      for (uint32_t u = 0; u < p.sp.units; ++u) {
+      if (t.power.issue_control())
+        s.sp.set_lane_policy(
+            std::make_unique<power::IssueControlPolicy>(t.power, p.sp.units, stats, name + ".sp.issue_control"));
+      for (uint32_t u = 0; u < p.sp.units && t.power.mode() != power::Gating::None; ++u) {
         const std::string unit = "sp" + std::to_string(u);
         auto c = std::make_unique<power::LanePowerController>(("power_" + unit).c_str(), t.power, p.sp.lanes, stats,
                                                               name + ".power." + unit, name + ".power", waveform);

@@ -6,13 +6,15 @@
 //   ON           an instruction is in the domain's pipeline (from the cycle
 //                its pass enters until its result leaves: the pipe cannot
 //                gate with work in flight, seed 004's N_pipeflush)
-//   IDLE-DETECT  empty, counting idle cycles (idle_detect; 1 with eager)
+//   IDLE-DETECT  empty, counting idle cycles (idle_detect)
 //   GATED-U      gated, not yet paid back: the first BET gated cycles
 //   GATED-C      gated beyond BET: leakage actually saved
 //   WAKING       a wake-up request arrived; ON again `wakeup` cycles later
 // With blackout, a wake-up request during GATED-U waits until BET has passed.
 // While an issue waits for the lanes it needs to wake, those already ON stay
-// ON (hold): idle detection restarts when the last of them is ON.
+// ON (hold): idle detection restarts when the last of them is ON. Eager
+// gating (seed 004 §3.3): when a folded instruction issues, the lanes that
+// folding leaves idle gate after their first idle cycle (gate_early).
 //
 // The controller is lazy: nothing runs per cycle. Each domain keeps the start
 // of its open period and when its pipeline drains, and classifies an idle
@@ -63,7 +65,6 @@ struct GateTiming {
   uint32_t idle_detect = 5, bet = 14, wakeup = 3;
   bool eager = false, blackout = false;
   static GateTiming from(const PowerParams& p);
-  uint32_t detect() const { return eager ? 1 : idle_detect; }
 };
 
 class LaneGate {
@@ -81,6 +82,10 @@ class LaneGate {
   // `until` (the other domains it needs are still waking): the domain does
   // not count idle cycles before then, so it cannot gate again meanwhile.
   void hold(uint64_t until);
+  // Eager gating: the domain's current idle period gates after its first
+  // idle cycle, or at `now` if later, instead of after idle_detect cycles
+  // (conventional only; not while a wake-up request holds it ON).
+  void gate_early(uint64_t now);
   // A pass enters the domain's pipeline at `in` (ready_at(in) == in, in not
   // before an earlier use) and its result leaves at `drain`.
   void use(uint64_t in, uint64_t drain);
@@ -94,13 +99,21 @@ class LaneGate {
   // Adds the idle period [s, e) to `to` as the mode classifies it.
   void classify_idle(uint64_t s, uint64_t e, GateTotals& to) const;
   // Conventional: the cycle an idle period starting at `s` gates.
-  uint64_t gate_at(uint64_t s) const { return (s > hold_ ? s : hold_) + t_.detect(); }
+  uint64_t gate_at(uint64_t s) const {
+    uint64_t g = (s > hold_ ? s : hold_) + t_.idle_detect;
+    if (early_ != UINT64_MAX && early_ >= s && early_ >= hold_) {
+      const uint64_t e = early_ > s + 1 ? early_ : s + 1;
+      g = e < g ? e : g;
+    }
+    return g;
+  }
 
   GateTiming t_;
   GateTotals done_;   // every cycle before acc_
   uint64_t acc_ = 0;  // start of the open period (after a wake-up: the cycle the domain is ON)
   uint64_t drain_ = 0;  // the pipeline holds work until drain_ (busy [acc_, drain_))
   uint64_t hold_ = 0;   // a pending wake-up request keeps it ON until hold_
+  uint64_t early_ = UINT64_MAX;  // eager gating asked for at this cycle (counts within the open idle period)
 };
 
 }  // namespace simt::power

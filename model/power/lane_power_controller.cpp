@@ -39,6 +39,13 @@ LanePowerController::LanePowerController(sc_core::sc_module_name name, const Pow
       domains_((lanes + dsize_ - 1) / dsize_) {
   p.validate();
   if (lanes < 1 || lanes > 64) throw std::logic_error("lane power controller: lanes must be 1..64");
+  // Domains made only of lanes 2 and 3 of 4-lane clusters: those folding idles.
+  if (lanes % 4 == 0)
+    for (uint32_t d = 0; d < domains_; ++d) {
+      bool upper = true;
+      for (uint32_t l = d * dsize_; l < d * dsize_ + lanes_in(d); ++l) upper = upper && l % 4 >= 2;
+      if (upper) upper_domains_ |= uint64_t{1} << d;
+    }
   for (int fp = 0; fp < 2; ++fp) {
     gates_[fp].assign(domains_, LaneGate(timing_));
     const std::string u = stats_name + "." + kType[fp], s = sm_stats_name + "." + kType[fp];
@@ -117,6 +124,9 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
     const uint64_t in = r.now + uint64_t{k} * r.ii;
     for (uint64_t m = domains_of(r.pass_lanes[k]); m; m &= m - 1) g[__builtin_ctzll(m)].use(in, in + r.latency);
   }
+  // Eager gating: folding leaves the high pair of every cluster idle.
+  if (r.folded && timing_.eager)
+    for (uint64_t m = upper_domains_; m; m &= m - 1) g[__builtin_ctzll(m)].gate_early(r.now);
   r.accepted = true;
 }
 

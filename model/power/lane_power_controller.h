@@ -82,6 +82,7 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   std::array<Counters, 2> unit_, sm_;
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit
+  uint64_t upper_domains_ = 0;          // domains of cluster lanes 2-3 only (eager gating under folding)
   trace::Waveform* wf_ = nullptr;       // set when some lane state is traced
   std::array<std::vector<sc_core::sc_signal<uint8_t>*>, 2> sig_;  // [fp][lane], null = not traced
 };

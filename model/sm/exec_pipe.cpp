@@ -46,23 +46,22 @@ void ExecPipe::end_of_elaboration() {
   for (size_t u = 0; u < power.size(); ++u)
     if ((power[u].size() > 0) != gated_)
       throw std::logic_error("exec pipe " + std::string(name()) + ": bind a lane power controller to every unit or none");
-  pass_lanes_.assign(unit_.passes(64), 0);
+  pass_lanes_.assign(max_lane_passes(64, unit_.lanes()), 0);
   if (gated_)
     wakeup_stalls_ = &reg_.counter(stats_name_ + ".wakeup_stall_cycles",
                                    "issue attempts refused while the lanes they need wake up (power gating)");
 }
 
-uint32_t ExecPipe::power_unit(IssuePacket& p, uint64_t now) {
+uint32_t ExecPipe::power_unit(IssuePacket& p, uint64_t now, LaneMap map) {
   const OpTiming t = unit_.timing_for(*p.instr);
   LaneUseRequest r;
   r.fp = p.instr->cls == ptx::InstrClass::Fp;
   r.now = now;
-  r.passes = unit_.passes(p.warp_width);
+  r.passes = map_lanes(map, p.lanes, p.warp_width, unit_.lanes(), pass_lanes_.data());
   r.ii = t.ii;
-  r.latency = t.latency;
-  const uint64_t mask = p.warp_width < 64 ? p.lanes & ((uint64_t{1} << p.warp_width) - 1) : p.lanes;
-  for (uint32_t k = 0; k < r.passes; ++k) pass_lanes_[k] = unit_.pass_lanes(mask, k);
+  r.latency = t.latency + (lane_policy_ ? lane_policy_->extra_latency() : 0);
   r.pass_lanes = pass_lanes_.data();
+  r.folded = folds(map);
   uint32_t first_free = PipelineUnit::kAnyUnit;
   for (uint32_t u = 0; u < unit_.units(); ++u) {
     if (!unit_.unit_free(u, now)) continue;
@@ -90,17 +89,23 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
     p.refusals = &structural_stalls_;
     return;
   }
+  // SP instructions may move to other lanes (power techniques).
+  const ptx::InstrClass cls = p.instr->cls;
+  const bool sp = cls == ptx::InstrClass::Int || cls == ptx::InstrClass::Fp;
+  const LaneMap map = lane_policy_ && sp ? lane_policy_->choose(cls, now) : LaneMap::Home;
+  const uint32_t extra = lane_policy_ && sp ? lane_policy_->extra_latency() : 0;
   uint32_t unit = PipelineUnit::kAnyUnit;
   if (gated_) {
-    unit = power_unit(p, now);
+    unit = power_unit(p, now, map);
     if (unit == PipelineUnit::kAnyUnit) {
       ++*wakeup_stalls_;
       return;
     }
   }
   // Lane bits come with the packet: threads keep their home lane (t % W)
-  // in every warp formation (static, compacted, dynamic).
-  uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width, unit);
+  // in every warp formation (static, compacted, dynamic), unless the lane
+  // map moves them.
+  uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width, unit, map, extra);
   p.accepted = true;
 
   Pending w;
@@ -112,7 +117,8 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   w.wb.ticket = p.ticket;
   wb_.push(w);
   OpTiming t = unit_.timing_for(*p.instr);
-  busy_until_ = std::max(busy_until_, now + uint64_t(unit_.passes(p.warp_width)) * t.ii);
+  busy_until_ = std::max(busy_until_, now + uint64_t(unit_.last_passes()) * t.ii);
+  if (lane_policy_ && sp) lane_policy_->on_accept(cls, map, unit_.passes(p.warp_width) * t.ii, now);
 
   if (tracing_) {
     // Run again in this cycle so the signals show this issue whether or

@@ -21,12 +21,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
+#include "sm/lane_map_policy.h"
 #include "sm/packets.h"
 #include "sm/pipeline_unit.h"
 #include "stats/stats.h"
@@ -51,6 +53,9 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
            stats::Registry& reg, const std::string& stats_name, trace::Waveform* waveform = nullptr);
 
   void set_tracing(bool on);
+  // The issue-side power techniques' choice of lane map per instruction
+  // (sm/lane_map_policy.h); none = every thread on its home lane.
+  void set_lane_policy(std::unique_ptr<LaneMapPolicy> p) { lane_policy_ = std::move(p); }
   const std::vector<uint64_t>& lane_activity() const { return lane_activity_; }
   // Raised whenever lane_activity() changes (for a waveform writer).
   const sc_core::sc_event& lane_activity_event() const { return lane_event_; }
@@ -78,7 +83,7 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   // Power gating: the free unit whose lanes are ON for `p` (recorded as used
   // by its controller), or PipelineUnit::kAnyUnit after asking the lowest
   // free unit's lanes to wake (p.retry_at says until when).
-  uint32_t power_unit(IssuePacket& p, uint64_t now);
+  uint32_t power_unit(IssuePacket& p, uint64_t now, LaneMap map);
   void on_cycle(uint64_t now) override;  // run by util::Clock
   void refresh_lanes(uint64_t now);
   void write_lane_signals(uint64_t now);
@@ -96,6 +101,7 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   sc_core::sc_event lane_event_;
   bool gated_ = false;                 // power sockets bound
   std::vector<uint64_t> pass_lanes_;   // scratch for lane requests
+  std::unique_ptr<LaneMapPolicy> lane_policy_;
 
   stats::Counter& structural_stalls_;
   stats::Counter& wb_stall_cycles_;

@@ -153,6 +153,7 @@ struct LaneUseRequest {
   uint32_t passes = 0;
   uint32_t ii = 1;                       // cycles between passes
   uint32_t latency = 1;                  // cycles from a pass entering to its result
+  bool folded = false;                   // warp folding on: the high pair of each 4-lane cluster is left idle
   uint64_t ready_at = 0;                 // answer: first cycle every needed lane is ON
   bool accepted = false;
 };

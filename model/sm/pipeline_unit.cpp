@@ -89,7 +89,8 @@ uint64_t PipelineUnit::next_free(uint64_t now) const {
   return best;
 }
 
-uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t, uint32_t unit) {
+uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t, uint32_t unit,
+                              LaneMap map, uint32_t extra_latency) {
   if (warp_width < 1 || warp_width > 64)
     throw std::logic_error("pipeline: warp width " + std::to_string(warp_width) + " outside 1..64");
   if (t.latency == 0) t.latency = p_.latency;
@@ -105,18 +106,24 @@ uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_wi
 
   if (warp_width < 64) lane_mask &= (uint64_t{1} << warp_width) - 1;
   uint32_t n = passes(warp_width);
+  if (map != LaneMap::Home) {
+    uint64_t lanes[128];
+    n = map_lanes(map, lane_mask, warp_width, p_.lanes, lanes);
+  }
   UnitState& s = unit_[u];
   s.start = now;
   s.busy_until = now + uint64_t(n) * t.ii;
   s.mask = lane_mask;
   s.passes = n;
   s.ii = t.ii;
+  s.width = warp_width;
+  s.map = map;
   last_unit_ = u;
 
   ++instructions_;
   busy_cycles_ += uint64_t(n) * t.ii;
   lane_cycles_ += uint64_t(__builtin_popcountll(lane_mask)) * t.ii;
-  return now + uint64_t(n - 1) * t.ii + t.latency;
+  return now + uint64_t(n - 1) * t.ii + t.latency + extra_latency;
 }
 
 uint64_t PipelineUnit::lane_activity(uint32_t unit, uint64_t now) const {
@@ -124,7 +131,10 @@ uint64_t PipelineUnit::lane_activity(uint32_t unit, uint64_t now) const {
   const UnitState& s = unit_[unit];
   if (s.passes == 0 || now < s.start || now >= s.busy_until) return 0;
   uint64_t pass = (now - s.start) / s.ii;
-  return pass_lanes(s.mask, static_cast<uint32_t>(pass));
+  if (s.map == LaneMap::Home) return pass_lanes(s.mask, static_cast<uint32_t>(pass));
+  uint64_t lanes[128];
+  map_lanes(s.map, s.mask, s.width, p_.lanes, lanes);
+  return lanes[pass];
 }
 
 }  // namespace simt::sm

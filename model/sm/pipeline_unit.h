@@ -2,7 +2,7 @@
 // identical SIMD units of `lanes` lanes each.
 //
 // A warp instruction goes to one unit. A warp of width W needs
-// passes = ceil(W / lanes) passes through it: thread t of the warp runs on
+// passes = ceil(W / lanes) passes through it: at home (sm/lane_map.h) thread t runs on
 // lane t % lanes in pass t / lanes (the static thread-to-lane mapping of a
 // SIMT machine, so inactive threads still cost their slot). Each pass holds
 // the unit's input stage for `ii` cycles, so the unit accepts its next
@@ -21,6 +21,7 @@
 #include <string>
 
 #include "ptx/ir.h"
+#include "sm/lane_map.h"
 #include "stats/stats.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -90,12 +91,17 @@ class PipelineUnit {
   // warp is active; `warp_width` 1..64. Returns the cycle its result is
   // ready. Throws std::logic_error when that unit is busy (the caller must
   // check can_accept() / unit_free()).
+  // `map` places the threads on lanes (sm/lane_map.h; its pass count sets
+  // how long the unit is held); `extra_latency` adds pipeline stages.
   static constexpr uint32_t kAnyUnit = ~0u;
-  uint64_t accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t = {}, uint32_t unit = kAnyUnit);
+  uint64_t accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t = {}, uint32_t unit = kAnyUnit,
+                  LaneMap map = LaneMap::Home, uint32_t extra_latency = 0);
   uint64_t accept(uint64_t now, const ptx::Instr& in, uint64_t lane_mask, uint32_t warp_width,
-                  uint32_t unit = kAnyUnit) {
-    return accept(now, lane_mask, warp_width, timing_for(in), unit);
+                  uint32_t unit = kAnyUnit, LaneMap map = LaneMap::Home, uint32_t extra_latency = 0) {
+    return accept(now, lane_mask, warp_width, timing_for(in), unit, map, extra_latency);
   }
+  // Passes of the last accepted instruction.
+  uint32_t last_passes() const { return unit_[last_unit_].passes; }
   // Lanes that pass `k` of a warp of `warp_width` threads with active
   // threads `lane_mask` gives a thread (thread t runs on lane t % lanes in
   // pass t / lanes).
@@ -127,6 +133,8 @@ class PipelineUnit {
     uint64_t busy_until = 0; // first cycle the unit can accept again
     uint64_t mask = 0;       // its warp-relative lane mask
     uint32_t passes = 0, ii = 1;
+    uint32_t width = 32;
+    LaneMap map = LaneMap::Home;
   };
 
   PipeParams p_;

@@ -7,6 +7,14 @@
 //    and its net saving is gated - events x BET;
 //  - a longer BET lowers the savings monotonically, at the same timing;
 //  - a machine without gating carries no power counters at all;
+//  - issue control moves threads, never results: every overlay of seeds 003
+//    and 004 leaves the functional run's memory;
+//  - seed 003's direction: compaction keeps the timing and saves at least as
+//    much as no issue control, splitting saves more than compaction on a
+//    divergent kernel and more again with both ("mix"); splitting slows a
+//    busy kernel, hardly an idle one; adaptive splitting costs less time
+//    than static splitting on the busy one;
+//  - warp folding saves more INT leakage than conventional gating;
 //  - the VCD shows each lane going through ON, IDLE-DETECT, GATED (both
 //    kinds) and WAKING, and recording it changes no statistic.
 #define BOOST_TEST_MODULE power_gating
@@ -64,6 +72,8 @@ BOOST_AUTO_TEST_CASE(gating_changes_timing_never_results) {
     const nlohmann::json ideal = run(w, "pg-ideal");
     const nlohmann::json conv = run(w, "pg-conventional");
     for (const auto* r : {&none, &ideal, &conv}) BOOST_TEST((*r)["memory_checksum"] == f["memory_checksum"], w);
+    for (const char* o : {"warped-gates", "tic-compaction", "tic-splitting", "tic-mix", "tic-adaptive", "folding"})
+      BOOST_TEST(run(w, o)["memory_checksum"] == f["memory_checksum"], w << " under " << o);
     BOOST_TEST(!none.contains("power"), w << ": no controllers without gating");
     for (const auto& [k, v] : none["counters"].items()) BOOST_TEST(k.find(".power.") == std::string::npos, k);
     check_power_section(ideal, std::string(w) + " ideal");
@@ -153,4 +163,38 @@ BOOST_AUTO_TEST_CASE(vcd_shows_every_lane_state) {
   std::set<int> all;
   for (const auto& [id, values] : seen) all.insert(values.begin(), values.end());
   BOOST_TEST((all == std::set<int>{0, 1, 2, 3, 4}), "states seen: " << all.size());
+}
+
+namespace {
+double int_saving(const nlohmann::json& r) { return r["power"]["int"]["net_saving_share"].get<double>(); }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(seed_003_thread_issue_control_directions) {
+  // bfs: divergent, and its SP units are mostly idle.
+  const nlohmann::json normal = run("bfs", "pg-ideal");
+  const nlohmann::json comp = run("bfs", "tic-compaction");
+  const nlohmann::json split = run("bfs", "tic-splitting");
+  const nlohmann::json mix = run("bfs", "tic-mix");
+  BOOST_TEST(u(comp["cycles"]) == u(normal["cycles"]), "compaction never changes timing");
+  BOOST_TEST(int_saving(comp) > int_saving(normal));
+  BOOST_TEST(int_saving(split) > int_saving(comp));
+  BOOST_TEST(int_saving(mix) >= int_saving(split));
+  BOOST_TEST(u(split["cycles"]) < 1.05 * u(normal["cycles"]), "splitting an idle kernel costs little time");
+  BOOST_TEST(u(comp["counters"]["sm0.sp.issue_control.compacted_instructions"]) > 0u);
+  // blackscholes: its SP units are busy; splitting halves their throughput.
+  const nlohmann::json busy = run("blackscholes", "pg-ideal");
+  const nlohmann::json busy_split = run("blackscholes", "tic-splitting");
+  const nlohmann::json busy_adaptive = run("blackscholes", "tic-adaptive");
+  BOOST_TEST(u(busy_split["cycles"]) > 1.3 * u(busy["cycles"]));
+  BOOST_TEST(u(busy_adaptive["cycles"]) < u(busy_split["cycles"]));
+  BOOST_TEST(int_saving(busy_adaptive) > int_saving(busy));
+}
+
+BOOST_AUTO_TEST_CASE(seed_004_folding_saves_more_than_conventional_gating) {
+  for (const char* w : {"blackscholes", "hotspot"}) {
+    const nlohmann::json conv = run(w, "pg-conventional");
+    const nlohmann::json fold = run(w, "folding");
+    BOOST_TEST(int_saving(fold) > int_saving(conv), w);
+    BOOST_TEST(u(fold["counters"]["sm0.sp.issue_control.int_folded"]) > 0u, w);
+  }
 }

@@ -99,17 +99,28 @@ BOOST_AUTO_TEST_CASE(blackout_holds_a_gated_lane_until_bet) {
 }
 
 BOOST_AUTO_TEST_CASE(eager_gating_skips_idle_detect) {
-  GateTiming tm = conventional();
-  tm.eager = true;
-  LaneGate g(tm);
+  LaneGate g(conventional());
   g.use(0, 5);
-  BOOST_TEST(g.state(5) == LaneState::IdleDetect);  // the first idle cycle is seen
-  BOOST_TEST(g.state(6) == LaneState::GatedUncompensated);
+  g.gate_early(7);  // a folded instruction issues at 7: this idle lane gates at once
+  BOOST_TEST(g.state(6) == LaneState::IdleDetect);
+  BOOST_TEST(g.state(7) == LaneState::GatedUncompensated);
   BOOST_TEST(g.wake(30) == 33u);
-  const GateTotals t = g.totals(33);
-  BOOST_TEST(t.idle == 1u);
-  BOOST_TEST(t.gated() == 24u);  // [6, 30)
+  GateTotals t = g.totals(33);
+  BOOST_TEST(t.idle == 2u);      // [5, 7)
+  BOOST_TEST(t.gated() == 23u);  // [7, 30)
   check_sum(g, 33);
+  // Asked right as the lane empties: it gates after its first idle cycle.
+  g.use(33, 38);
+  g.gate_early(38);
+  BOOST_TEST(g.state(38) == LaneState::IdleDetect);
+  BOOST_TEST(g.state(39) == LaneState::GatedUncompensated);
+  // A busy lane ignores it, and the next idle period detects as usual.
+  g.wake(50);   // ON at 53
+  g.use(53, 60);
+  g.gate_early(55);
+  BOOST_TEST(g.state(64) == LaneState::IdleDetect);
+  BOOST_TEST(g.state(65) == LaneState::GatedUncompensated);
+  check_sum(g, 70);
 }
 
 BOOST_AUTO_TEST_CASE(overlapping_uses_extend_the_busy_period) {
