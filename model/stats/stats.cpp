@@ -23,27 +23,18 @@ void check_name(const std::string& name) {
   if (!ok) throw internal_error("stats name '" + name + "' is not a dotted name");
 }
 
-std::vector<std::string> split_dots(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t dot = s.find('.', start);
-    parts.push_back(s.substr(start, dot - start));
-    if (dot == std::string::npos) return parts;
-    start = dot + 1;
-  }
-}
-
-// '*' matches any run of characters (possibly empty) inside one component.
-bool match_component(const char* pat, const char* text) {
+// '*' matches any run of characters (possibly empty) inside one dotted
+// component: it never crosses a '.'. No allocation: sum() runs this over
+// every counter name, several times per launch.
+bool match_glob(const char* pat, const char* text) {
   if (*pat == '\0') return *text == '\0';
   if (*pat == '*') {
     for (const char* t = text;; ++t) {
-      if (match_component(pat + 1, t)) return true;
-      if (*t == '\0') return false;
+      if (match_glob(pat + 1, t)) return true;
+      if (*t == '\0' || *t == '.') return false;
     }
   }
-  return *pat == *text && *text != '\0' && match_component(pat + 1, text + 1);
+  return *pat == *text && *text != '\0' && match_glob(pat + 1, text + 1);
 }
 
 // One CSV field per RFC 4180: quoted when it holds a comma, quote or line break.
@@ -139,16 +130,9 @@ uint64_t Registry::value(const std::string& name) const {
 }
 
 uint64_t Registry::sum(const std::string& glob) const {
-  const std::vector<std::string> pat = split_dots(glob);
   uint64_t total = 0;
-  for (const auto& [name, c] : counter_by_name_) {
-    std::vector<std::string> parts = split_dots(name);
-    if (parts.size() != pat.size()) continue;
-    bool all = true;
-    for (size_t i = 0; i < parts.size() && all; ++i)
-      all = match_component(pat[i].c_str(), parts[i].c_str());
-    if (all) total += c->value;
-  }
+  for (const auto& [name, c] : counter_by_name_)
+    if (match_glob(glob.c_str(), name.c_str())) total += c->value;
   return total;
 }
 
