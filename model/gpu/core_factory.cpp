@@ -4,6 +4,7 @@
 #include "gpu/machine_config.h"
 #include "power/issue_control_policy.h"
 #include "power/lane_power_controller.h"
+#include "power/origami_policy.h"
 #include "sm/pdom_branch_unit.h"
 #include "tbc/dwf_branch_unit.h"
 #include "tbc/tbc_branch_unit.h"
@@ -58,9 +59,9 @@ void TechniqueParams::validate() const {
   power.validate();
   if (core == "vws" && power.mode() != power::Gating::None)
     throw input_error("option power.gating: lane power gating is built for the SIMT SM (gpu.core = simt), not vws");
-  if (core == "vws" && power.issue_control())
-    throw input_error("option power.*: thread issue control (compaction, splitting, folding, lane shifting) is built "
-                      "for the SIMT SM (gpu.core = simt), not vws");
+  if (core == "vws" && (power.issue_control() || power.scheduler != "none"))
+    throw input_error("option power.*: thread issue control (compaction, splitting, folding, lane shifting, the Origami "
+                      "scheduler) is built for the SIMT SM (gpu.core = simt), not vws");
 }
 
 const std::vector<std::string>& branch_unit_names() {
@@ -104,11 +105,16 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
   }
   // Power gating: one lane power controller per SP unit; issue control: the
   // SP pipe's lane map policy.
-  if (t.power.mode() != power::Gating::None || t.power.issue_control()) {
+  if (t.power.mode() != power::Gating::None || t.power.issue_control() || t.power.scheduler != "none") {
     auto previous = std::move(tech.add_blocks);
     tech.add_blocks = [previous, &t, &p, &stats, name, waveform](sm::Sm& s) {
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       if (previous) blocks = previous(s);
+      if (t.power.scheduler == "origami")
+        s.issue.set_policies([&t, &p](uint32_t) {
+          return std::make_unique<power::OrigamiPolicy>(p.issue.policy.active_warps, p.issue.warp_size,
+                                                        t.power.fold_phase, t.power.origami_switch_phases);
+        });
       if (t.power.issue_control())
         s.sp.set_lane_policy(
             std::make_unique<power::IssueControlPolicy>(t.power, p.sp.units, stats, name + ".sp.issue_control"));

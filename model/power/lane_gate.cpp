@@ -74,14 +74,19 @@ uint64_t LaneGate::wake(uint64_t now) {
   done_.waking += t_.wakeup;
   ++done_.delayed;
   acc_ = drain_ = ready;  // ON and empty from `ready`: idle detection starts again
+  refresh();
   return ready;
 }
 
-void LaneGate::hold(uint64_t until) { hold_ = std::max(hold_, until); }
+void LaneGate::hold(uint64_t until) {
+  hold_ = std::max(hold_, until);
+  refresh();
+}
 
 void LaneGate::gate_early(uint64_t now) {
   if (t_.mode != Gating::Conventional || now < std::max(acc_, drain_)) return;  // busy or waking: nothing to do
   if (early_ == UINT64_MAX || early_ < std::max(acc_, drain_)) early_ = now;  // the first of this idle period
+  refresh();
 }
 
 void LaneGate::use(uint64_t in, uint64_t drain) {
@@ -89,13 +94,17 @@ void LaneGate::use(uint64_t in, uint64_t drain) {
     throw std::logic_error("lane power: a pass enters a domain at cycle " + std::to_string(in) +
                            " before it is ON (" + std::to_string(acc_) + ")");
   if (drain_ > in) {  // still busy: the busy period goes on
-    drain_ = std::max(drain_, drain);
+    if (drain > drain_) {
+      drain_ = drain;
+      refresh();
+    }
     return;
   }
   done_.busy += drain_ > acc_ ? drain_ - acc_ : 0;
   classify_idle(std::max(acc_, drain_), in, done_);
   acc_ = in;
   drain_ = std::max(in, drain);
+  refresh();
 }
 
 LaneState LaneGate::state(uint64_t now) const {

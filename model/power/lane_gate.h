@@ -69,11 +69,14 @@ struct GateTiming {
 
 class LaneGate {
  public:
-  explicit LaneGate(const GateTiming& t) : t_(t) {}
+  explicit LaneGate(const GateTiming& t) : t_(t) { refresh(); }
 
   // First cycle >= now at which the domain is ON (now unless it is gated or
   // waking). Changes nothing.
   uint64_t ready_at(uint64_t now) const;
+  // True when the domain is ON at `now` (then ready_at(now) == now): the
+  // controller's fast path, a compare against kept bounds.
+  bool on_at(uint64_t now) const { return now >= acc_ && now < off_at_; }
   // An issue wants the domain at `now` and ready_at(now) > now: the wake-up
   // starts (at now, or when BET has passed with blackout). Returns the cycle
   // the domain is ON. A domain already waking keeps its wake-up.
@@ -108,7 +111,11 @@ class LaneGate {
     return g;
   }
 
+  // Recomputes off_at_ after a change.
+  void refresh() { off_at_ = t_.mode == Gating::Conventional ? gate_at(acc_ > drain_ ? acc_ : drain_) : UINT64_MAX; }
+
   GateTiming t_;
+  uint64_t off_at_ = UINT64_MAX;  // conventional: the cycle the open idle period gates (set by the constructor)
   GateTotals done_;   // every cycle before acc_
   uint64_t acc_ = 0;  // start of the open period (after a wake-up: the cycle the domain is ON)
   uint64_t drain_ = 0;  // the pipeline holds work until drain_ (busy [acc_, drain_))

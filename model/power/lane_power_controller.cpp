@@ -52,10 +52,7 @@ LanePowerController::LanePowerController(sc_core::sc_module_name name, const Pow
     unit_[fp] = counters(reg, u);
     sm_[fp] = counters(reg, s);
     auto hist = [&](const std::string& what, const std::string& doc) {
-      stats::Histogram& h = reg.histogram(u + "." + what + "_by_lane", 0, 1, lanes, doc + ", per lane (bin = lane)");
-      h.labels.clear();
-      for (uint32_t l = 0; l < lanes; ++l) h.labels.push_back("lane" + std::to_string(l));
-      return &h;
+      return &reg.histogram(u + "." + what + "_by_lane", 0, 1, lanes, doc + ", per lane (bin = lane)");
     };
     by_lane_[fp].busy = hist("busy_cycles", "cycles ON with work");
     by_lane_[fp].idle = hist("idle_cycles", "cycles ON and empty");
@@ -108,7 +105,10 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   for (uint32_t k = 0; k < r.passes; ++k) all |= r.pass_lanes[k];
   const uint64_t doms = domains_of(all);
   uint64_t ready = r.now;
-  for (uint64_t m = doms; m; m &= m - 1) ready = std::max(ready, g[__builtin_ctzll(m)].ready_at(r.now));
+  for (uint64_t m = doms; m; m &= m - 1) {
+    const LaneGate& d = g[__builtin_ctzll(m)];
+    if (!d.on_at(r.now)) ready = std::max(ready, d.ready_at(r.now));
+  }
   r.ready_at = ready;
   if (r.kind == sm::LaneUseRequest::Wake) {
     for (uint64_t m = doms; m; m &= m - 1) r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now));

@@ -36,6 +36,11 @@ void PowerParams::bind(config::ParamRegistry& r) {
   r.add("power.fold_busy", fold_busy, "adaptive folding: no folding after a phase whose SP input stages were busy this share", 0.0, 1.0);
   r.add("power.lane_shift", lane_shift, "seed 004 lane shifting: active threads move to the low lanes of their 4-lane cluster");
   r.add("power.shift_stages", shift_stages, "pipeline stages the folding / lane-shifting datapath adds to SP instructions", 0, 100);
+  r.add_choice("power.scheduler", scheduler, {"none", "origami"},
+               "warp scheduler of the power techniques: none (sm.policy decides) or origami (seed 004: type-aware and "
+               "lane-aware groups on the two-level scheduler, sm.active_warps active warps, phases of power.fold_phase)");
+  r.add("power.origami_switch_phases", origami_switch_phases,
+        "origami scheduler: phases in a row one lane group may be selected before a forced switch (M)", 1, 1000000);
 }
 
 void PowerParams::validate() const {
@@ -54,6 +59,9 @@ void PowerParams::validate() const {
                       (compaction ? "compaction" : "split") + " (seed 003)");
   if (lane_shift && (compaction || split != "none"))
     throw input_error("option power.lane_shift: lane shifting (seed 004) does not combine with compaction or splitting (seed 003)");
+  if (scheduler != "none" && scheduler != "origami")
+    throw input_error("option power.scheduler: must be none or origami (got '" + scheduler + "')");
+  if (origami_switch_phases < 1) throw input_error("option power.origami_switch_phases: must be at least 1");
   if (split_window < 1) throw input_error("option power.split_window: must be at least 1");
   if (fold_phase < 1) throw input_error("option power.fold_phase: must be at least 1");
   for (double v : {split_below, fold_minority, fold_majority, fold_busy})

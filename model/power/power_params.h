@@ -29,6 +29,10 @@
 //                     phase after one busy at least power.fold_busy)
 //   power.lane_shift  seed 004: threads move to the low lanes of their cluster
 //   power.shift_stages pipeline stages the shifting datapath adds (2)
+//   power.scheduler   none (sm.policy decides) | origami (seed 004's
+//                     scheduler on the two-level one; phases of
+//                     power.fold_phase, a group at most
+//                     power.origami_switch_phases phases in a row)
 #pragma once
 
 #include <cstdint>
@@ -59,6 +63,8 @@ struct PowerParams {
   double fold_busy = 0.9;
   bool lane_shift = false;
   uint32_t shift_stages = 2;
+  std::string scheduler = "none";
+  uint32_t origami_switch_phases = 2;
 
   void bind(config::ParamRegistry& r);
   // Throws simt::input_error naming the option.

@@ -107,6 +107,9 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   // map moves them.
   uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width, unit, map, extra);
   p.accepted = true;
+  // A warp split into two half-warps is issued twice (seed 003 §3.2).
+  if ((map == LaneMap::Half || map == LaneMap::CompactHalf) && unit_.last_passes() > unit_.passes(p.warp_width))
+    p.extra_issue_slots = 1;
 
   Pending w;
   w.due = done;

@@ -26,7 +26,7 @@ struct WarpCandidate {
   uint32_t block = 0;                      // CTA slot of the SM the warp belongs to
   uint64_t age = 0;                        // launch order: lower = older
   uint64_t block_age = 0;                  // that CTA's launch order on this SM: lower = older
-  uint32_t priority = 0;                   // branch unit hint (DWF majority: threads at its PC); lpc: the PC
+  uint32_t priority = 0;                   // branch unit hint (DWF majority: threads at its PC); lpc: the PC; origami: active threads
   ptx::InstrClass cls = ptx::InstrClass::Int;  // class of its next instruction
   bool ready = false;                      // could issue this cycle
   bool long_wait = false;                  // its next instruction waits on a long-latency result
@@ -62,6 +62,10 @@ class IssuePolicy {
   // True when the policy orders warps by their next PC: the issue stage then
   // puts it in WarpCandidate::priority (lpc).
   virtual bool wants_pc() const { return false; }
+  // True when the policy groups warps by how many of their threads are
+  // active (Origami's lane-aware groups): the issue stage then puts the
+  // count of the warp's active, unexited threads in WarpCandidate::priority.
+  virtual bool wants_active_threads() const { return false; }
 };
 
 }  // namespace simt::sm

@@ -148,10 +148,12 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
     policies_.push_back(make_issue_policy(p_.policy, stats_name));
   }
   pc_priority_ = policies_.front()->wants_pc();
+  threads_priority_ = policies_.front()->wants_active_threads();
   branch_->register_stats(st, stats_name + ".branch");
   launch_q_.cap = 1;
   for (auto& per_sched : latches_)
     for (Latch& l : per_sched) l.ring.resize(p_.operand_read_cycles + 1);
+  slot_debt_.assign(p_.schedulers, 0);
   parts_.resize(1);
   parts_[0].r.accesses.reserve(64 * 4);
   trace_.pc.assign(p_.max_warps, ptx::kNoPc);
@@ -468,6 +470,13 @@ void IssueUnit::past_end(const Warp& w, uint32_t pc) const {
                      ": control reached PC " + std::to_string(pc) + " past the end of the program");
 }
 
+void IssueUnit::set_policies(const std::function<std::unique_ptr<IssuePolicy>(uint32_t)>& make) {
+  if (live_warps_ > 0) throw std::logic_error(std::string(name()) + ": scheduler policies replaced while warps run");
+  for (uint32_t s = 0; s < p_.schedulers; ++s) policies_[s] = make(s);
+  pc_priority_ = policies_.front()->wants_pc();
+  threads_priority_ = policies_.front()->wants_active_threads();
+}
+
 void IssueUnit::resync_cta(uint32_t ci) {
   mark_cta_stale(ci);
   for_each_slot_of(ci, [&](uint32_t wi) {
@@ -506,9 +515,11 @@ bool IssueUnit::drain_latches_in(uint64_t now) {
       p.accepted = false;
       p.retry_at = 0;
       p.refusals = nullptr;
+      p.extra_issue_slots = 0;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;
       pipe_socket(static_cast<PipeKind>(k))->b_transport(p, t);
       if (p.accepted) {
+        slot_debt_[s] += p.extra_issue_slots;
         l.pop();
         views_[s].dirty = true;
         latch_wait_until_ = now + 1;

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -137,6 +138,10 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
             stats::Registry& stats, const std::string& stats_name, uint32_t sm_id = 0,
             trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
   ~IssueUnit() override;
+  // Replaces the scheduler policies (one per scheduler, made by `make`),
+  // before simulation: how a technique outside sm/ brings its own scheduler
+  // (e.g. power/'s Origami scheduler), chosen by gpu/core_factory.
+  void set_policies(const std::function<std::unique_ptr<IssuePolicy>(uint32_t scheduler)>& make);
 
   // A kernel fault or deadlock raised inside the simulation stops it with
   // sc_stop() (SystemC would turn the exception into an sc_report and lose
@@ -480,7 +485,11 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   util::SlotPool<Reservation> tickets_;
   std::vector<std::unique_ptr<IssuePolicy>> policies_;   // per scheduler
   bool pc_priority_ = false;  // the policy orders by PC (wants_pc): candidates carry it in `priority`
+  bool threads_priority_ = false;  // ... or by active threads (wants_active_threads)
   std::vector<std::array<Latch, 3>> latches_;            // [scheduler][pipe kind]
+  // Per scheduler: issue slots owed to instructions a pipe took as several
+  // issues (IssuePacket::extra_issue_slots: a split warp's second half).
+  std::vector<uint32_t> slot_debt_;
   // Per scheduler: the candidate list of its last look, reused while nothing
   // it was built from changed (no warp of the scheduler went stale, its
   // latches neither filled nor emptied), so a cycle in which every warp

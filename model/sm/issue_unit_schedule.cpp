@@ -51,6 +51,10 @@ void IssueUnit::note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws) 
 template <bool Slices>
 void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
+  if (!Slices && slot_debt_[s]) {  // a split warp's second half-warp takes this issue slot
+    --slot_debt_[s];
+    return count_bin(s, kBinStall, 1);
+  }
   SchedView& v = views_[s];
   std::vector<WarpCandidate>& cands = v.cands;
   const bool ranks = branch_->ranks_warps();  // priorities move every cycle: no reuse
@@ -173,6 +177,13 @@ void IssueUnit::refresh(uint32_t w) {
   c.block = wp.cta;
   c.block_age = ctas_[wp.cta].age;
   if (pc_priority_) c.priority = ws.pc;
+  if (threads_priority_) {  // active threads that have not exited
+    const func::ThreadMask& exited = ctas_[ws.cta].state->exited();
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i)
+      n += static_cast<uint32_t>(__builtin_popcountll(ws.mask.word(i) & ~exited.word(i)));
+    c.priority = n;
+  }
 }
 
 }  // namespace simt::sm

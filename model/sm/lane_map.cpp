@@ -20,25 +20,18 @@ uint32_t home(uint64_t bits, uint32_t passes, uint32_t lanes, uint64_t* out) {
   return passes;
 }
 
-// Per 4-lane cluster of `m`, its set bits moved to the cluster's lowest lanes.
-uint64_t shift_clusters(uint64_t m) {
+// Per 4-lane cluster of `m`, the set bits among `within` (0xF: the whole
+// cluster, 0x3: its low pair) moved to the cluster's lowest lanes.
+uint64_t shift_within(uint64_t m, uint64_t within) {
   uint64_t out = 0;
   for (uint32_t c = 0; c < 64; c += 4) {
-    const int n = __builtin_popcountll((m >> c) & 0xF);
+    const int n = __builtin_popcountll((m >> c) & within);
     out |= low_bits(static_cast<uint32_t>(n)) << c;
   }
   return out;
 }
-
-// Per cluster, the low pair's set bits moved to its lowest lane.
-uint64_t shift_pairs(uint64_t m) {
-  uint64_t out = 0;
-  for (uint32_t c = 0; c < 64; c += 4) {
-    const int n = __builtin_popcountll((m >> c) & 0x3);
-    out |= low_bits(static_cast<uint32_t>(n)) << c;
-  }
-  return out;
-}
+uint64_t shift_clusters(uint64_t m) { return shift_within(m, 0xF); }
+uint64_t shift_pairs(uint64_t m) { return shift_within(m, 0x3); }
 
 constexpr uint64_t kLowPairs = 0x3333333333333333ull;  // lanes 4c, 4c+1 of every cluster
 

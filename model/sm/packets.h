@@ -88,6 +88,10 @@ struct IssuePacket {
   // have counted. retry_at 0 = unknown: offer again next cycle.
   uint64_t retry_at = 0;
   stats::Counter* refusals = nullptr;
+  // Set by a target that accepts: further issue slots the instruction takes
+  // from its scheduler (seed 003's warp splitting issues a warp as two
+  // half-warps: 1).
+  uint32_t extra_issue_slots = 0;
 };
 
 // A pipe or the LDST unit -> Issue: the instruction completed; its

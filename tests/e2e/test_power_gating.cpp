@@ -11,10 +11,13 @@
 //    and 004 leaves the functional run's memory;
 //  - seed 003's direction: compaction keeps the timing and saves at least as
 //    much as no issue control, splitting saves more than compaction on a
-//    divergent kernel and more again with both ("mix"); splitting slows a
-//    busy kernel, hardly an idle one; adaptive splitting costs less time
-//    than static splitting on the busy one;
-//  - warp folding saves more INT leakage than conventional gating;
+//    divergent kernel and more again with both ("mix"); splitting (two
+//    issues per warp) slows a kernel that keeps its schedulers busy, hardly
+//    an idle one; adaptive splitting splits less than static splitting
+//    there and still saves more than no issue control;
+//  - warp folding saves more INT leakage than conventional gating; on
+//    hotspot (enough warps to hide the 2 extra stages) Origami saves more
+//    than conventional gating at < 2% slowdown, and Warped-Gates is slower;
 //  - the VCD shows each lane going through ON, IDLE-DETECT, GATED (both
 //    kinds) and WAKING, and recording it changes no statistic.
 #define BOOST_TEST_MODULE power_gating
@@ -49,7 +52,7 @@ uint64_t u(const nlohmann::json& j) { return j.get<uint64_t>(); }
 // The report's power section is consistent with the machine and itself.
 void check_power_section(const nlohmann::json& r, const std::string& what) {
   BOOST_TEST_REQUIRE(r.contains("power"), what);
-  const uint64_t lanes = 15 * 2 * 16;  // SMs x SP units x lanes
+  const uint64_t lanes = 15 * 2 * 32;  // SMs x SP units x lanes
   for (const char* type : {"int", "fp"}) {
     const nlohmann::json& t = r["power"][type];
     BOOST_TEST(u(t["lane_cycles"]) == lanes * u(r["cycles"]), what << " " << type);
@@ -96,7 +99,7 @@ BOOST_AUTO_TEST_CASE(fp_lanes_of_an_integer_kernel_sleep_almost_always) {
   const nlohmann::json r = run("reduction", "pg-conventional");
   const nlohmann::json& fp = r["power"]["fp"];
   BOOST_TEST(u(fp["busy_cycles"]) == 0u);
-  BOOST_TEST(u(fp["gating_events"]) == 15u * 32u);
+  BOOST_TEST(u(fp["gating_events"]) == 15u * 64u);
   BOOST_TEST(fp["net_saving_share"].get<double>() > 0.9);
 }
 
@@ -159,7 +162,7 @@ BOOST_AUTO_TEST_CASE(vcd_shows_every_lane_state) {
     if (a == "$var" && e.find("_state") != std::string::npos) lane_of[d] = e;
     if (!a.empty() && a[0] == 'b' && lane_of.count(b)) seen[b].insert(std::stoi(a.substr(1), nullptr, 2));
   }
-  BOOST_TEST(lane_of.size() == 16u);
+  BOOST_TEST(lane_of.size() == 32u);
   std::set<int> all;
   for (const auto& [id, values] : seen) all.insert(values.begin(), values.end());
   BOOST_TEST((all == std::set<int>{0, 1, 2, 3, 4}), "states seen: " << all.size());
@@ -181,12 +184,14 @@ BOOST_AUTO_TEST_CASE(seed_003_thread_issue_control_directions) {
   BOOST_TEST(int_saving(mix) >= int_saving(split));
   BOOST_TEST(u(split["cycles"]) < 1.05 * u(normal["cycles"]), "splitting an idle kernel costs little time");
   BOOST_TEST(u(comp["counters"]["sm0.sp.issue_control.compacted_instructions"]) > 0u);
-  // blackscholes: its SP units are busy; splitting halves their throughput.
+  // blackscholes: its schedulers issue often; a split warp takes two issue slots.
   const nlohmann::json busy = run("blackscholes", "pg-ideal");
   const nlohmann::json busy_split = run("blackscholes", "tic-splitting");
   const nlohmann::json busy_adaptive = run("blackscholes", "tic-adaptive");
-  BOOST_TEST(u(busy_split["cycles"]) > 1.3 * u(busy["cycles"]));
-  BOOST_TEST(u(busy_adaptive["cycles"]) < u(busy_split["cycles"]));
+  BOOST_TEST(u(busy_split["cycles"]) > u(busy["cycles"]));
+  const char* split_count = "sm0.sp.issue_control.split_instructions";
+  BOOST_TEST(u(busy_adaptive["counters"][split_count]) < u(busy_split["counters"][split_count]));
+  BOOST_TEST(u(busy_adaptive["counters"][split_count]) > 0u);
   BOOST_TEST(int_saving(busy_adaptive) > int_saving(busy));
 }
 
@@ -197,4 +202,15 @@ BOOST_AUTO_TEST_CASE(seed_004_folding_saves_more_than_conventional_gating) {
     BOOST_TEST(int_saving(fold) > int_saving(conv), w);
     BOOST_TEST(u(fold["counters"]["sm0.sp.issue_control.int_folded"]) > 0u, w);
   }
+}
+
+BOOST_AUTO_TEST_CASE(seed_004_origami_against_conventional_gating_and_warped_gates) {
+  const nlohmann::json none = run("hotspot", "pg-none");
+  const nlohmann::json conv = run("hotspot", "pg-conventional");
+  const nlohmann::json origami = run("hotspot", "origami");
+  const nlohmann::json gates = run("hotspot", "warped-gates");
+  BOOST_TEST(int_saving(origami) > int_saving(conv));
+  BOOST_TEST(u(origami["cycles"]) < 1.02 * u(none["cycles"]));
+  BOOST_TEST(u(gates["cycles"]) > u(origami["cycles"]));
+  BOOST_TEST(origami["memory_checksum"] == none["memory_checksum"]);
 }

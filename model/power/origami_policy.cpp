@@ -1,0 +1,69 @@
+#include "power/origami_policy.h"
+
+#include <stdexcept>
+
+namespace simt::power {
+
+namespace {
+bool is_sp(ptx::InstrClass c) { return c == ptx::InstrClass::Int || c == ptx::InstrClass::Fp; }
+}  // namespace
+
+OrigamiPolicy::OrigamiPolicy(uint32_t active_size, uint32_t warp_size, uint32_t phase, uint32_t switch_phases)
+    : sm::TwoLevelPolicy(active_size), warp_size_(warp_size), phase_(phase), switch_phases_(switch_phases) {
+  if (phase == 0 || switch_phases == 0) throw std::logic_error("origami scheduler: phase and switch period must be > 0");
+}
+
+void OrigamiPolicy::start_phase(const std::vector<sm::WarpCandidate>& c, uint64_t phases) {
+  uint32_t full = 0, partial = 0;
+  for (const sm::WarpCandidate& w : c) (w.priority >= warp_size_ ? full : partial) += 1;
+  bool pick_full = full >= partial;
+  if (pick_full == full_) {
+    if (same_ >= switch_phases_) {  // it had M phases in a row: bound starvation
+      pick_full = !full_;
+      ++forced_;
+    } else {
+      same_ += static_cast<uint32_t>(phases);  // skipped phases count too
+    }
+  }
+  if (pick_full != full_) {
+    full_ = pick_full;
+    same_ = 1;
+    ++switches_;
+  }
+}
+
+int OrigamiPolicy::pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) {
+  const uint64_t phase = now / phase_;
+  if (phase != phase_index_) {
+    const uint64_t passed = phase_index_ == ~uint64_t{0} ? 1 : phase - phase_index_;
+    if (phase_index_ == ~uint64_t{0}) same_ = 0;
+    phase_index_ = phase;
+    start_phase(c, passed);
+  }
+  return TwoLevelPolicy::pick(c, now);
+}
+
+int OrigamiPolicy::choose(const std::vector<sm::WarpCandidate>& c) {
+  // Best class seen per group: 0 favoured type, 1 neither SP type, 2 the other type.
+  int best[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
+  const size_t n = active().size();
+  for (size_t k = 0; k < n; ++k) {
+    const int i = candidate(active_at(k));
+    if (i < 0 || !c[i].ready) continue;
+    const int group = (c[i].priority >= warp_size_) == full_ ? 0 : 1;
+    const int rank = c[i].cls == favoured_ ? 0 : !is_sp(c[i].cls) ? 1 : 2;
+    if (best[group][rank] < 0) best[group][rank] = i;
+    if (group == 0 && rank == 0) return i;
+  }
+  for (auto& g : best)
+    for (int i : g)
+      if (i >= 0) return i;
+  return -1;
+}
+
+void OrigamiPolicy::on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) {
+  TwoLevelPolicy::on_issue(warp, cls, now);
+  if (is_sp(cls)) favoured_ = cls;
+}
+
+}  // namespace simt::power
