@@ -35,6 +35,7 @@ void TechniqueParams::bind(config::ParamRegistry& r) {
                "sm.warp_size, with the warp ganging unit; vws.*)");
   vws.bind(r);
   power.bind(r);
+  energy.bind(r);
 }
 
 void TechniqueParams::validate() const {
@@ -57,6 +58,7 @@ void TechniqueParams::validate() const {
                       "sm.reconvergence = pdom without sm.likely_convergence");
   vws.validate();
   power.validate();
+  energy.validate();
   if (core == "vws" && power.mode() != power::Gating::None)
     throw input_error("option power.gating: lane power gating is built for the SIMT SM (gpu.core = simt), not vws");
   if (core == "vws" && (power.issue_control() || power.scheduler != "none"))

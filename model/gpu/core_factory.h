@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "power/energy_model.h"
 #include "power/power_params.h"
 #include "sm/sm.h"
 #include "tbc/thread_compactor_unit.h"
@@ -49,6 +50,7 @@ struct TechniqueParams {
   std::string core = "simt";             // gpu.core: simt | vws
   vws::VwsParams vws;                    // vws.*
   power::PowerParams power;              // power.*
+  power::EnergyParams energy;            // energy.* (read back by the run report)
 
   void bind(config::ParamRegistry& r);
   // Throws simt::input_error naming the option for a bad combination.

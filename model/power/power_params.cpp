@@ -31,6 +31,9 @@ void PowerParams::bind(config::ParamRegistry& r) {
                "power.fold_minority of the phase, the majority for power.fold_majority), adaptive (typed, off after a "
                "phase busy at least power.fold_busy)");
   r.add("power.fold_phase", fold_phase, "warp folding: cycles per phase (N_phase)", 1, 100000000);
+  r.add("power.fold_pipeflush", fold_pipeflush,
+        "warp folding: N_pipeflush of seed 004's Equation 1, the longest SP pipeline drain (19 on GPGPU-Sim's GTX480)", 0,
+        1000000);
   r.add("power.fold_minority", fold_minority, "warp folding: share of a phase the minority type folds (aggressive)", 0.0, 1.0);
   r.add("power.fold_majority", fold_majority, "warp folding: share of a phase the majority type folds (conservative)", 0.0, 1.0);
   r.add("power.fold_busy", fold_busy, "adaptive folding: no folding after a phase whose SP input stages were busy this share", 0.0, 1.0);
@@ -62,6 +65,14 @@ void PowerParams::validate() const {
   if (scheduler != "none" && scheduler != "origami")
     throw input_error("option power.scheduler: must be none or origami (got '" + scheduler + "')");
   if (origami_switch_phases < 1) throw input_error("option power.origami_switch_phases: must be at least 1");
+  // Seed 004 §3.1.1: the shorter folded stretch of a phase (the majority
+  // type's) must last N_fold cycles, or the lanes it idles wake before they
+  // pay back their gating.
+  if ((fold == "typed" || fold == "adaptive") && gating == "conventional" &&
+      fold_majority * fold_phase < static_cast<double>(n_fold()))
+    throw input_error("option power.fold_phase: " + std::to_string(fold_phase) + " x power.fold_majority " +
+                      std::to_string(fold_majority) + " is shorter than N_fold = power.fold_pipeflush + power.idle_detect + "
+                      "power.bet = " + std::to_string(n_fold()) + " cycles (seed 004 Equation 1)");
   if (split_window < 1) throw input_error("option power.split_window: must be at least 1");
   if (fold_phase < 1) throw input_error("option power.fold_phase: must be at least 1");
   for (double v : {split_below, fold_minority, fold_majority, fold_busy})

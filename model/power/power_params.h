@@ -29,6 +29,9 @@
 //                     phase after one busy at least power.fold_busy)
 //   power.lane_shift  seed 004: threads move to the low lanes of their cluster
 //   power.shift_stages pipeline stages the shifting datapath adds (2)
+//   power.fold_pipeflush N_pipeflush of seed 004's Equation 1 (19): typed and
+//                     adaptive folding need fold_majority x fold_phase >=
+//                     N_fold = fold_pipeflush + idle_detect + bet
 //   power.scheduler   none (sm.policy decides) | origami (seed 004's
 //                     scheduler on the two-level one; phases of
 //                     power.fold_phase, a group at most
@@ -58,6 +61,8 @@ struct PowerParams {
   double split_below = 0.5;
   std::string fold = "none";
   uint32_t fold_phase = 300;
+  uint32_t fold_pipeflush = 19;  // N_pipeflush of seed 004's Equation 1
+
   double fold_minority = 0.7;
   double fold_majority = 0.4;
   double fold_busy = 0.9;
@@ -71,6 +76,9 @@ struct PowerParams {
   void validate() const;
 
   Gating mode() const;
+  // Seed 004 Equation 1: the shortest folding stretch that can pay back a
+  // gating, N_fold = N_pipeflush + idle detect + BET.
+  uint32_t n_fold() const { return fold_pipeflush + idle_detect + bet; }
   // Any issue control on (the SP pipe then gets a lane map policy).
   bool issue_control() const { return compaction || split != "none" || fold != "none" || lane_shift; }
   // Lanes that gate together in an SP unit of `lanes` lanes.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "power/energy_model.h"
 #include "simt_version.h"
 #include "stats/stats.h"
 #include "vws/vws_area.h"
@@ -267,6 +268,10 @@ const std::map<std::string, std::string>& field_descriptions() {
        "net_saved_cycles = gated - gating_events x power.bet (seed 003's metric); net_saving_share = that / "
        "lane_cycles, the share of the no-gating leakage saved; wakeup_stall_cycles = issue attempts refused while "
        "lanes woke (docs/power.md)"},
+      {"energy",
+       "relative energy in pJ from the run's counters (docs/power.md, energy.*): dynamic by component, leakage of the "
+       "lanes' INT and FP pipelines (gated lanes leak energy.gated_leak_share) and of the rest of the SMs, gating "
+       "overhead (BET cycles of a lane's leakage per gating); never a silicon-accurate figure"},
       {"derived.hit_rate", "per cache: hits / accesses"},
       {"derived.dram_bandwidth_utilisation",
        "DRAM bytes / (cycles x dram.channels x dram.bytes_per_cycle): share of peak DRAM bandwidth used"},
@@ -326,6 +331,7 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
     if (config_str(config, "gpu.core") == "vws") r["vws"] = vws_report(*reg, config, cycles, t.thread_instructions);
     const std::string gating = config_str(config, "power.gating");
     if (!gating.empty() && gating != "none") r["power"] = power_report(all["counters"], config);
+    r["energy"] = power::energy_report(all["counters"], config, t.cycles);
     r["memory_pipeline_stalls"] = reg->sum("sm*.ldst.mem_pipeline_stall_cycles");
     // Bytes each level was asked for by the level above it; l2_bytes is the
     // traffic leaving the cores (seed 001 §6.3, Fig. 16).

@@ -22,6 +22,7 @@ ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLa
                                    "cycles a due write-back was refused by issue")),
       reg_(reg),
       stats_name_(stats_name) {
+  waveform_ = waveform;
   if (waveform && waveform->enabled()) {
     bool any = false;
     for (uint32_t u = 0; u < p.units; ++u) {
@@ -34,6 +35,18 @@ ExecPipe::ExecPipe(sc_core::sc_module_name name, const PipeParams& p, const OpLa
     }
   }
   attach_to_clock(false);
+}
+
+void ExecPipe::set_lane_policy(std::unique_ptr<LaneMapPolicy> p) {
+  lane_policy_ = std::move(p);
+  if (!waveform_ || !waveform_->enabled() || !sig_map_.empty()) return;
+  for (uint32_t u = 0; u < unit_.units(); ++u) {
+    sig_map_.push_back(waveform_->signal<uint8_t>(stats_name_ + ".u" + std::to_string(u) + "_map", 0));
+    if (sig_map_.back()) {
+      wf_ = waveform_;
+      tracing_ = true;
+    }
+  }
 }
 
 void ExecPipe::set_tracing(bool on) {
@@ -151,6 +164,8 @@ void ExecPipe::write_lane_signals(uint64_t now) {
   if (!wf_ || !wf_->in_window(now)) return;
   for (size_t u = 0; u < sig_lanes_.size(); ++u)
     if (sig_lanes_[u]) sig_lanes_[u]->write(lane_activity_[u]);
+  for (size_t u = 0; u < sig_map_.size(); ++u)
+    if (sig_map_[u]) sig_map_[u]->write(static_cast<uint8_t>(unit_.map_at(static_cast<uint32_t>(u), now)));
 }
 
 void ExecPipe::on_cycle(uint64_t now) {

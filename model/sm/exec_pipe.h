@@ -55,7 +55,9 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   void set_tracing(bool on);
   // The issue-side power techniques' choice of lane map per instruction
   // (sm/lane_map_policy.h); none = every thread on its home lane.
-  void set_lane_policy(std::unique_ptr<LaneMapPolicy> p) { lane_policy_ = std::move(p); }
+  // With a waveform, <stats_name>.u<k>_map shows the lane map of unit k's
+  // current instruction (sm::LaneMap values: 0 home ... 5 fold, 6 fold_shift).
+  void set_lane_policy(std::unique_ptr<LaneMapPolicy> p);
   const std::vector<uint64_t>& lane_activity() const { return lane_activity_; }
   // Raised whenever lane_activity() changes (for a waveform writer).
   const sc_core::sc_event& lane_activity_event() const { return lane_event_; }
@@ -96,6 +98,8 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   std::vector<uint64_t> lane_activity_;
   trace::Waveform* wf_ = nullptr;
   std::vector<sc_core::sc_signal<uint64_t>*> sig_lanes_;  // per unit, null = not traced
+  std::vector<sc_core::sc_signal<uint8_t>*> sig_map_;     // per unit, with a lane policy only
+  trace::Waveform* waveform_ = nullptr;                   // as given, for signals added later
   uint64_t last_tick_ = UINT64_MAX;
   uint64_t activations_ = 0;
   sc_core::sc_event lane_event_;

@@ -149,6 +149,11 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
   }
   pc_priority_ = policies_.front()->wants_pc();
   threads_priority_ = policies_.front()->wants_active_threads();
+  st_energy_.rf_reads = &st.counter(stats_name + ".rf_reads", "register operands read, per executing thread");
+  st_energy_.rf_writes = &st.counter(stats_name + ".rf_writes", "register operands written, per executing thread");
+  st_energy_.int_threads = &st.counter(stats_name + ".int_thread_instructions", "thread instructions on the INT pipelines");
+  st_energy_.fp_threads = &st.counter(stats_name + ".fp_thread_instructions", "thread instructions on the FP pipelines");
+  st_energy_.sfu_threads = &st.counter(stats_name + ".sfu_thread_instructions", "thread instructions on the SFUs");
   branch_->register_stats(st, stats_name + ".branch");
   launch_q_.cap = 1;
   for (auto& per_sched : latches_)

@@ -553,6 +553,19 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   uint64_t instr_at_sample_ = 0;
 
   // Statistics.
+  // Events the energy model prices (power/energy_model.h), per active thread:
+  // register operands read and written, and instructions by unit type.
+  struct EnergyEvents {
+    stats::Counter *rf_reads = nullptr, *rf_writes = nullptr;
+    stats::Counter *int_threads = nullptr, *fp_threads = nullptr, *sfu_threads = nullptr;
+  } st_energy_;
+  void count_energy_events(const ptx::Instr& in, const ptx::DefUse& du, uint32_t threads) {
+    *st_energy_.rf_reads += uint64_t{threads} * du.uses.size();
+    *st_energy_.rf_writes += uint64_t{threads} * du.defs.size();
+    if (in.cls == ptx::InstrClass::Int) *st_energy_.int_threads += threads;
+    else if (in.cls == ptx::InstrClass::Fp) *st_energy_.fp_threads += threads;
+    else if (in.cls == ptx::InstrClass::Sfu) *st_energy_.sfu_threads += threads;
+  }
   stats::Counter& st_warp_instr_;
   stats::Counter& st_thread_instr_;
   stats::Counter& st_active_lanes_;   // sum of active lanes over issued instructions (SIMD efficiency)

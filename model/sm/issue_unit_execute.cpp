@@ -87,6 +87,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
   ++st_warp_instr_;
   st_thread_instr_ += lanes;
   st_active_lanes_ += lanes;
+  count_energy_events(in, c.info->du[pc], lanes);
   ++*sched_stats_[s].issued;
   count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);
   if (tracing_) {

@@ -211,6 +211,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     policies_[s]->on_issue(m, in.cls, now);
     ++st_warp_instr_;
     st_thread_instr_ += lanes;
+    count_energy_events(in, du, lanes);
     st_active_lanes_ += lanes;
     ++*sched_stats_[s].issued;
     count_bin(s, kBinIssued + (lanes ? (lanes - 1) / lane_bin_width_ : 0), 1);

@@ -114,6 +114,12 @@ class PipelineUnit {
   // Lanes of `unit` receiving a thread in cycle `now` (bit l = lane l).
   // Exact for `now` at or after the unit's latest accept (queries move forward).
   uint64_t lane_activity(uint32_t unit, uint64_t now) const;
+  // The lane map of the instruction in `unit`'s input stage at `now` (home when idle).
+  LaneMap map_at(uint32_t unit, uint64_t now) const {
+    if (unit >= p_.units) return LaneMap::Home;
+    const UnitState& s = unit_[unit];
+    return s.passes && now >= s.start && now < s.busy_until ? s.map : LaneMap::Home;
+  }
 
   // Warp-relative lane bits of the warp whose threads are
   // [first, first + width) of a CTA mask (width <= 64).

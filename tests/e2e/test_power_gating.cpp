@@ -214,3 +214,29 @@ BOOST_AUTO_TEST_CASE(seed_004_origami_against_conventional_gating_and_warped_gat
   BOOST_TEST(u(gates["cycles"]) > u(origami["cycles"]));
   BOOST_TEST(origami["memory_checksum"] == none["memory_checksum"]);
 }
+
+BOOST_AUTO_TEST_CASE(energy_section_on_every_timing_run) {
+  const nlohmann::json none = run("hotspot", "pg-none");
+  const nlohmann::json origami = run("hotspot", "origami");
+  for (const auto* r : {&none, &origami}) {
+    const nlohmann::json& e = (*r)["energy"];
+    BOOST_TEST(e["dynamic_total"].get<double>() > 0.0);
+    BOOST_TEST(e["total"].get<double>() == e["dynamic_total"].get<double>() + e["leakage_total"].get<double>() +
+                                              e["gating_overhead_total"].get<double>(),
+               boost::test_tools::tolerance(1e-9));
+  }
+  // Without controllers every lane leaks every cycle: 15 SMs x 64 lanes.
+  BOOST_TEST(none["energy"]["leakage"]["int_lanes"].get<double>() ==
+                 15.0 * 64.0 * static_cast<double>(u(none["cycles"])) * 0.05,
+             boost::test_tools::tolerance(1e-9));
+  // Origami's lanes leak less, gating overhead included.
+  const auto lanes = [](const nlohmann::json& r) {
+    const nlohmann::json& e = r["energy"];
+    return e["leakage"]["int_lanes"].get<double>() + e["leakage"]["fp_lanes"].get<double>() +
+           e["gating_overhead_total"].get<double>();
+  };
+  BOOST_TEST(lanes(origami) < 0.8 * lanes(none));
+  // A functional run has no timing, so no energy.
+  const nlohmann::json f = require_stats("--workload hotspot --mode functional", scratch(), "hotspot_functional_energy");
+  BOOST_TEST(!f.contains("energy"));
+}

@@ -109,3 +109,19 @@ BOOST_AUTO_TEST_CASE(always_folds_and_combinations_are_checked) {
   p.split = "static";
   BOOST_CHECK_THROW(p.validate(), std::exception);
 }
+
+BOOST_AUTO_TEST_CASE(folding_phases_must_cover_n_fold) {
+  power::PowerParams p = params();
+  p.gating = "conventional";
+  p.fold = "adaptive";
+  p.fold_phase = 300;  // 0.4 x 300 = 120 >= N_fold = 19 + 5 + 14 = 38
+  BOOST_TEST(p.n_fold() == 38u);
+  p.validate();
+  p.fold_phase = 90;  // 36 < 38: the folded stretch cannot pay back a gating
+  BOOST_CHECK_EXCEPTION(p.validate(), std::exception, [](const std::exception& e) {
+    return std::string(e.what()).find("power.fold_phase") != std::string::npos &&
+           std::string(e.what()).find("N_fold") != std::string::npos;
+  });
+  p.fold = "always";  // no phases: nothing to check
+  p.validate();
+}

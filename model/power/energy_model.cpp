@@ -1,0 +1,147 @@
+#include "power/energy_model.h"
+
+#include <string>
+
+#include "config/param_registry.h"
+#include "util/error.h"
+
+namespace simt::power {
+
+namespace {
+
+struct Entry {
+  const char* name;
+  double EnergyParams::*field;
+  const char* doc;
+};
+
+const Entry kEntries[] = {
+    {"fetch", &EnergyParams::fetch, "pJ per instruction fetch (fetch logic; the I-cache read is icache)"},
+    {"decode", &EnergyParams::decode, "pJ per instruction decoded"},
+    {"icache", &EnergyParams::icache, "pJ per L1I / L0I access"},
+    {"rf_read", &EnergyParams::rf_read, "pJ per register operand read by one thread"},
+    {"rf_write", &EnergyParams::rf_write, "pJ per register operand written by one thread"},
+    {"int_op", &EnergyParams::int_op, "pJ per INT operation of one thread"},
+    {"fp_op", &EnergyParams::fp_op, "pJ per FP operation of one thread"},
+    {"sfu_op", &EnergyParams::sfu_op, "pJ per SFU operation of one thread"},
+    {"shared_word", &EnergyParams::shared_word, "pJ per shared-memory word accessed"},
+    {"l1d_access", &EnergyParams::l1d_access, "pJ per L1D access (a line)"},
+    {"l2_access", &EnergyParams::l2_access, "pJ per L2 access (a line)"},
+    {"dram_byte", &EnergyParams::dram_byte, "pJ per DRAM byte moved"},
+    {"int_lane_leakage", &EnergyParams::int_lane_leakage, "pJ per cycle one lane's INT pipeline leaks"},
+    {"fp_lane_leakage", &EnergyParams::fp_lane_leakage, "pJ per cycle one lane's FP pipeline leaks"},
+    {"gated_leak_share", &EnergyParams::gated_leak_share, "share of its leakage a gated lane still leaks"},
+    {"sm_leakage", &EnergyParams::sm_leakage, "pJ per cycle each SM leaks outside its lanes (0 = not counted)"},
+};
+
+double num(const nlohmann::json& config, const std::string& key, double dflt) {
+  auto it = config.find(key);
+  return it != config.end() && it->is_number() ? it->get<double>() : dflt;
+}
+
+// Sum of every counter whose name, after its first component, is `rest`
+// (e.g. "fetch.fetches" over sm0.fetch.fetches, sm1.fetch.fetches, ...), and
+// optionally those one level deeper (the VWS SM's gang and slice front ends).
+struct Sums {
+  const nlohmann::json& counters;
+  uint64_t get(const std::string& first_prefix, const std::string& rest, bool deeper = false) const {
+    uint64_t n = 0;
+    for (const auto& [name, v] : counters.items()) {
+      if (name.compare(0, first_prefix.size(), first_prefix) != 0) continue;
+      const size_t dot = name.find('.');
+      if (dot == std::string::npos) continue;
+      const std::string tail = name.substr(dot + 1);
+      if (tail == rest) {
+        n += v.get<uint64_t>();
+      } else if (deeper) {
+        const size_t d2 = tail.find('.');
+        if (d2 != std::string::npos && tail.substr(d2 + 1) == rest) n += v.get<uint64_t>();
+      }
+    }
+    return n;
+  }
+};
+
+}  // namespace
+
+void EnergyParams::bind(config::ParamRegistry& r) {
+  for (const Entry& e : kEntries) r.add(std::string("energy.") + e.name, this->*e.field, e.doc, 0.0, 1e12);
+}
+
+void EnergyParams::validate() const {
+  for (const Entry& e : kEntries)
+    if (!(this->*e.field >= 0.0)) throw input_error(std::string("option energy.") + e.name + ": must be >= 0");
+  if (gated_leak_share > 1.0) throw input_error("option energy.gated_leak_share: must be 0..1");
+}
+
+EnergyParams EnergyParams::from_config(const nlohmann::json& config) {
+  EnergyParams p;
+  for (const Entry& e : kEntries) p.*e.field = num(config, std::string("energy.") + e.name, p.*e.field);
+  return p;
+}
+
+nlohmann::json energy_report(const nlohmann::json& counters, const nlohmann::json& config, uint64_t cycles) {
+  const EnergyParams e = EnergyParams::from_config(config);
+  const Sums s{counters};
+  const double fetches = static_cast<double>(s.get("sm", "fetch.fetches", true));
+  const double decodes = static_cast<double>(s.get("sm", "decode.decoded", true));
+  const double icache = static_cast<double>(s.get("sm", "l1i.accesses") + s.get("sm", "l0i.accesses", true));
+  nlohmann::json dyn;
+  dyn["fetch"] = fetches * e.fetch;
+  dyn["decode"] = decodes * e.decode;
+  dyn["icache"] = icache * e.icache;
+  dyn["register_file"] = static_cast<double>(s.get("sm", "rf_reads")) * e.rf_read +
+                         static_cast<double>(s.get("sm", "rf_writes")) * e.rf_write;
+  dyn["int"] = static_cast<double>(s.get("sm", "int_thread_instructions")) * e.int_op;
+  dyn["fp"] = static_cast<double>(s.get("sm", "fp_thread_instructions")) * e.fp_op;
+  dyn["sfu"] = static_cast<double>(s.get("sm", "sfu_thread_instructions")) * e.sfu_op;
+  dyn["shared_memory"] = static_cast<double>(s.get("sm", "shmem.words")) * e.shared_word;
+  dyn["l1d"] = static_cast<double>(s.get("sm", "l1d.accesses")) * e.l1d_access;
+  dyn["l2"] = static_cast<double>(s.get("l2", "accesses", true)) * e.l2_access;
+  dyn["dram"] = static_cast<double>(s.get("dram", "bytes")) * e.dram_byte;
+  double dynamic = 0;
+  for (const auto& [k, v] : dyn.items()) dynamic += v.get<double>();
+
+  // Lane leakage: from the lane power counters when gating ran, else every
+  // lane leaks every cycle.
+  const double sms = num(config, "gpu.num_sms", 1);
+  const bool vws = config.contains("gpu.core") && config["gpu.core"] == "vws";
+  const double lanes_per_sm = vws ? 32.0 : num(config, "sp.lanes", 32) * num(config, "sp.units", 1);
+  const double bet = num(config, "power.bet", 14);
+  nlohmann::json leak, overhead;
+  double leakage = 0, gating = 0;
+  for (const char* type : {"int", "fp"}) {
+    const double per = std::string(type) == "int" ? e.int_lane_leakage : e.fp_lane_leakage;
+    const std::string pre = std::string("power.") + type + ".";
+    const double lane_cycles = static_cast<double>(s.get("sm", pre + "lane_cycles"));
+    double l;
+    double g = 0;
+    if (lane_cycles > 0) {
+      const double gated = static_cast<double>(s.get("sm", pre + "gated_uncompensated_cycles") +
+                                               s.get("sm", pre + "gated_compensated_cycles"));
+      l = (lane_cycles - gated) * per + gated * per * e.gated_leak_share;
+      g = static_cast<double>(s.get("sm", pre + "gating_events")) * bet * per;
+    } else {
+      l = sms * lanes_per_sm * static_cast<double>(cycles) * per;
+    }
+    leak[std::string(type) + "_lanes"] = l;
+    overhead[type] = g;
+    leakage += l;
+    gating += g;
+  }
+  leak["sm_other"] = sms * static_cast<double>(cycles) * e.sm_leakage;
+  leakage += leak["sm_other"].get<double>();
+
+  nlohmann::json out;
+  out["unit"] = "pJ";
+  out["dynamic"] = dyn;
+  out["leakage"] = leak;
+  out["gating_overhead"] = overhead;
+  out["dynamic_total"] = dynamic;
+  out["leakage_total"] = leakage;
+  out["gating_overhead_total"] = gating;
+  out["total"] = dynamic + leakage + gating;
+  return out;
+}
+
+}  // namespace simt::power
