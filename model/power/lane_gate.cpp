@@ -89,17 +89,10 @@ void LaneGate::gate_early(uint64_t now) {
   refresh();
 }
 
-void LaneGate::use(uint64_t in, uint64_t drain) {
+void LaneGate::start_busy(uint64_t in, uint64_t drain) {
   if (in < acc_)
     throw std::logic_error("lane power: a pass enters a domain at cycle " + std::to_string(in) +
                            " before it is ON (" + std::to_string(acc_) + ")");
-  if (drain_ > in) {  // still busy: the busy period goes on
-    if (drain > drain_) {
-      drain_ = drain;
-      refresh();
-    }
-    return;
-  }
   done_.busy += drain_ > acc_ ? drain_ - acc_ : 0;
   classify_idle(std::max(acc_, drain_), in, done_);
   acc_ = in;

@@ -90,8 +90,19 @@ class LaneGate {
   // (conventional only; not while a wake-up request holds it ON).
   void gate_early(uint64_t now);
   // A pass enters the domain's pipeline at `in` (ready_at(in) == in, in not
-  // before an earlier use) and its result leaves at `drain`.
-  void use(uint64_t in, uint64_t drain);
+  // before an earlier use) and its result leaves at `drain`. Inline: the
+  // controller calls it for every lane of every SP instruction, and a busy
+  // lane only moves its drain.
+  void use(uint64_t in, uint64_t drain) {
+    if (drain_ > in && in >= acc_) {  // still busy: the busy period goes on
+      if (drain > drain_) {
+        drain_ = drain;
+        refresh();
+      }
+      return;
+    }
+    start_busy(in, drain);
+  }
 
   LaneState state(uint64_t now) const;
   // Totals over [0, now): the committed ones plus the open period as it
@@ -99,6 +110,8 @@ class LaneGate {
   GateTotals totals(uint64_t now) const;
 
  private:
+  // use() after an idle period (or a misuse, which it reports).
+  void start_busy(uint64_t in, uint64_t drain);
   // Adds the idle period [s, e) to `to` as the mode classifies it.
   void classify_idle(uint64_t s, uint64_t e, GateTotals& to) const;
   // Conventional: the cycle an idle period starting at `s` gates.

@@ -20,18 +20,24 @@ uint32_t home(uint64_t bits, uint32_t passes, uint32_t lanes, uint64_t* out) {
   return passes;
 }
 
-// Per 4-lane cluster of `m`, the set bits among `within` (0xF: the whole
-// cluster, 0x3: its low pair) moved to the cluster's lowest lanes.
-uint64_t shift_within(uint64_t m, uint64_t within) {
-  uint64_t out = 0;
-  for (uint32_t c = 0; c < 64; c += 4) {
-    const int n = __builtin_popcountll((m >> c) & within);
-    out |= low_bits(static_cast<uint32_t>(n)) << c;
-  }
-  return out;
+// Per 4-lane cluster of `m`, the set bits moved to the cluster's lowest
+// lanes, for all 16 clusters at once: each nibble's count c (0..4) becomes
+// the nibble with its low c bits set (c >= k <=> c + 8 - k has bit 3 set,
+// which cannot carry into the next nibble).
+constexpr uint64_t kNibbleOnes = 0x1111111111111111ull;
+uint64_t low_bits_per_nibble(uint64_t c) {
+  const uint64_t ge1 = ((c + 7 * kNibbleOnes) >> 3) & kNibbleOnes;
+  const uint64_t ge2 = ((c + 6 * kNibbleOnes) >> 3) & kNibbleOnes;
+  const uint64_t ge3 = ((c + 5 * kNibbleOnes) >> 3) & kNibbleOnes;
+  const uint64_t ge4 = ((c + 4 * kNibbleOnes) >> 3) & kNibbleOnes;
+  return ge1 | ge2 << 1 | ge3 << 2 | ge4 << 3;
 }
-uint64_t shift_clusters(uint64_t m) { return shift_within(m, 0xF); }
-uint64_t shift_pairs(uint64_t m) { return shift_within(m, 0x3); }
+uint64_t shift_clusters(uint64_t m) {
+  const uint64_t pairs = (m & 0x5555555555555555ull) + ((m >> 1) & 0x5555555555555555ull);
+  return low_bits_per_nibble((pairs & 0x3333333333333333ull) + ((pairs >> 2) & 0x3333333333333333ull));
+}
+// Per cluster, the low pair's set bits moved to its lowest lane.
+uint64_t shift_pairs(uint64_t m) { return low_bits_per_nibble((m & kNibbleOnes) + ((m >> 1) & kNibbleOnes)); }
 
 constexpr uint64_t kLowPairs = 0x3333333333333333ull;  // lanes 4c, 4c+1 of every cluster
 
