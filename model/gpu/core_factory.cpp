@@ -109,7 +109,7 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
   // SP pipe's lane map policy.
   if (t.power.mode() != power::Gating::None || t.power.issue_control() || t.power.scheduler != "none") {
     auto previous = std::move(tech.add_blocks);
-    tech.add_blocks = [previous, &t, &p, &stats, name, waveform](sm::Sm& s) {
+    tech.add_blocks = [previous, &t, &p, &stats, name, waveform, id](sm::Sm& s) {
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       if (previous) blocks = previous(s);
       if (t.power.scheduler == "origami")
@@ -123,7 +123,8 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
       for (uint32_t u = 0; u < p.sp.units && t.power.mode() != power::Gating::None; ++u) {
         const std::string unit = "sp" + std::to_string(u);
         auto c = std::make_unique<power::LanePowerController>(("power_" + unit).c_str(), t.power, p.sp.lanes, stats,
-                                                              name + ".power." + unit, name + ".power", waveform);
+                                                              name + ".power." + unit, name + ".power", waveform,
+                                                              id == 0 ? p.issue.sample_interval : 0);
         s.sp.power[u].bind(c->in);
         blocks.push_back(std::move(c));
       }

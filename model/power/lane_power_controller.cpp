@@ -30,7 +30,8 @@ LanePowerController::Counters LanePowerController::counters(stats::Registry& reg
 
 LanePowerController::LanePowerController(sc_core::sc_module_name name, const PowerParams& p, uint32_t lanes,
                                          stats::Registry& reg, const std::string& stats_name,
-                                         const std::string& sm_stats_name, trace::Waveform* waveform)
+                                         const std::string& sm_stats_name, trace::Waveform* waveform,
+                                         uint64_t series_interval)
     : sc_core::sc_module(name),
       in("in", this, &LanePowerController::on_request),
       timing_(GateTiming::from(p)),
@@ -60,12 +61,22 @@ LanePowerController::LanePowerController(sc_core::sc_module_name name, const Pow
     by_lane_[fp].gated_comp = hist("gated_compensated_cycles", "cycles gated beyond BET");
     by_lane_[fp].waking = hist("waking_cycles", "cycles waking");
     by_lane_[fp].events = hist("gating_events", "gatings");
+    if (series_interval) {
+      for (uint32_t l = 0; l < lanes; ++l)
+        series_[fp].push_back(&reg.series(u + ".lane" + std::to_string(l) + "_gated", series_interval,
+                                          "cycles this lane was gated in each interval"));
+      gated_at_sample_[fp].assign(domains_, 0);
+    }
     sig_[fp].assign(lanes, nullptr);
     if (waveform && waveform->enabled())
       for (uint32_t l = 0; l < lanes; ++l) {
         sig_[fp][l] = waveform->signal<uint8_t>(u + ".lane" + std::to_string(l) + "_state", 0);
         if (sig_[fp][l]) wf_ = waveform;
       }
+  }
+  if (series_interval) {
+    interval_ = series_interval;
+    next_sample_ = series_interval;
   }
   if (wf_) {
     sc_core::sc_spawn_options o;
@@ -98,7 +109,19 @@ uint64_t LanePowerController::domains_of(uint64_t lanes) const {
   return d;
 }
 
+void LanePowerController::take_samples(uint64_t now) {
+  for (; next_sample_ <= now; next_sample_ += interval_)
+    for (int fp = 0; fp < 2; ++fp)
+      for (uint32_t d = 0; d < domains_; ++d) {
+        const uint64_t gated = gates_[fp][d].totals(next_sample_).gated();
+        const double in_interval = static_cast<double>(gated - gated_at_sample_[fp][d]);
+        gated_at_sample_[fp][d] = gated;
+        for (uint32_t l = d * dsize_; l < d * dsize_ + lanes_in(d); ++l) series_[fp][l]->sample(in_interval);
+      }
+}
+
 void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
+  sample_until(r.now);  // boundaries passed since the last request, before anything changes
   if (!r.pass_lanes && r.passes) throw std::logic_error(std::string(name()) + ": a lane request without its lanes");
   std::vector<LaneGate>& g = gates_[r.fp ? 1 : 0];
   uint64_t all = 0;
@@ -148,6 +171,7 @@ GateTotals LanePowerController::unit_totals(bool fp, uint64_t now) const {
 }
 
 void LanePowerController::settle_stats(uint64_t now) {
+  sample_until(now);
   for (int fp = 0; fp < 2; ++fp) {
     GateTotals sum;
     ByLane& h = by_lane_[fp];

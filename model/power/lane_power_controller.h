@@ -47,9 +47,12 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
 
   // `lanes`: the unit's lanes. Counters go under `stats_name`; the SM's sums
   // under `sm_stats_name` (e.g. "sm0.power").
+  // `series_interval` > 0: per-lane time series of gated cycles,
+  // <stats_name>.<type>.lane<l>_gated, one value per interval of that many
+  // cycles (the gated cycles in it).
   LanePowerController(sc_core::sc_module_name name, const PowerParams& p, uint32_t lanes, stats::Registry& reg,
                       const std::string& stats_name, const std::string& sm_stats_name,
-                      trace::Waveform* waveform = nullptr);
+                      trace::Waveform* waveform = nullptr, uint64_t series_interval = 0);
 
   void settle_stats(uint64_t now) override;
 
@@ -71,6 +74,13 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
 
   void on_request(sm::LaneUseRequest& r, sc_core::sc_time& t);
   void write_states();  // tracing only: the lane states of this cycle
+  // Series: samples every interval boundary up to `now` (states between
+  // events are known, so a boundary passed since the last event can be
+  // sampled at the next one).
+  void sample_until(uint64_t now) {
+    if (now >= next_sample_) take_samples(now);
+  }
+  void take_samples(uint64_t now);
   // Domains (bit d = domain d) holding any of `lanes`.
   uint64_t domains_of(uint64_t lanes) const;
   uint32_t lanes_in(uint32_t domain) const;
@@ -83,6 +93,9 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit
   uint64_t upper_domains_ = 0;          // domains of cluster lanes 2-3 only (eager gating under folding)
+  uint64_t interval_ = 0, next_sample_ = UINT64_MAX;
+  std::array<std::vector<stats::TimeSeries*>, 2> series_;  // [fp][lane]
+  std::array<std::vector<uint64_t>, 2> gated_at_sample_;   // [fp][domain]: gated cycles at the last sample
   trace::Waveform* wf_ = nullptr;       // set when some lane state is traced
   std::array<std::vector<sc_core::sc_signal<uint8_t>*>, 2> sig_;  // [fp][lane], null = not traced
 };

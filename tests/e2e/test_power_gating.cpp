@@ -240,3 +240,28 @@ BOOST_AUTO_TEST_CASE(energy_section_on_every_timing_run) {
   const nlohmann::json f = require_stats("--workload hotspot --mode functional", scratch(), "hotspot_functional_energy");
   BOOST_TEST(!f.contains("energy"));
 }
+
+BOOST_AUTO_TEST_CASE(per_lane_gated_cycle_series_of_sm0) {
+  const nlohmann::json r = run("hotspot", "origami");
+  const nlohmann::json& series = r["series"];
+  uint32_t lanes = 0;
+  for (const auto& [name, v] : series.items())
+    if (name.find(".lane") != std::string::npos) {
+      BOOST_TEST(name.rfind("sm0.power.sp", 0) == 0u, name << ": only SM 0 keeps lane series");
+      ++lanes;
+    }
+  BOOST_TEST(lanes == 2u * 2u * 32u);  // units x types x lanes
+  // Each interval holds at most its length; the full intervals hold at most the lane's total.
+  const nlohmann::json& s = series["sm0.power.sp0.int.lane31_gated"];
+  const uint64_t interval = s["interval"].get<uint64_t>();
+  double sum = 0;
+  for (const auto& v : s["values"]) {
+    BOOST_TEST(v.get<double>() <= static_cast<double>(interval));
+    sum += v.get<double>();
+  }
+  const nlohmann::json& h = r["histograms"];
+  const double total = static_cast<double>(h["sm0.power.sp0.int.gated_uncompensated_cycles_by_lane"]["bins"][31].get<uint64_t>() +
+                                           h["sm0.power.sp0.int.gated_compensated_cycles_by_lane"]["bins"][31].get<uint64_t>());
+  BOOST_TEST(sum <= total);
+  BOOST_TEST(sum > 0.5 * total);
+}
