@@ -43,8 +43,8 @@ def figures(doc):
     for i, f in enumerate(figs):
         f = dict(f)
         f.setdefault("kind", "bars")
-        if f["kind"] not in ("bars", "lines", "breakdown", "series"):
-            raise ValueError("[plot] kind '%s' is not one of bars, lines, breakdown, series" % f["kind"])
+        if f["kind"] not in DRAW:
+            raise ValueError("[plot] kind '%s' is not one of %s" % (f["kind"], ", ".join(DRAW)))
         f.setdefault("y", "speedup" if doc.get("reference") else "cycles")
         f.setdefault("title", doc.get("title") or doc.get("sweep", "sweep"))
         f.setdefault("name", "%s-%s%s" % (doc.get("sweep", "sweep"), f["kind"], "" if i == 0 else "-%d" % i))
@@ -280,7 +280,42 @@ def draw_stacked_series(plt, ctx, f):
     return fig, axes
 
 
-DRAW = {"bars": draw_bars, "lines": draw_lines, "breakdown": draw_breakdown, "series": draw_series}
+def draw_histogram(plt, ctx, f):
+    """y = a histogram of the stats (or a list of them, summed bin by bin): a
+    panel per workload, a bar per bin and run, each bin over the run's cycles
+    (e.g. each lane's gated share)."""
+    names = f["y"] if isinstance(f["y"], list) else [f["y"]]
+
+    def shares(r):
+        stats = r["stats"] or {}
+        hs = stats.get("histograms") or {}
+        cycles = stats.get("cycles") or 0
+        if not cycles or not all(n in hs for n in names):
+            return None
+        return [sum(b) / cycles for b in zip(*[hs[n]["bins"] for n in names])]
+
+    rows = [r for r in ctx.rows(f) if shares(r) is not None]
+    if not rows:
+        raise ValueError("[plot] histogram: no successful timing run has the histogram(s) %s (names as in "
+                         "stats.json's \"histograms\")" % ", ".join(names))
+    workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
+    varying = ctx.varying_in(rows)
+    fig, axes = _panels(plt, len(workloads))
+    for ax, w in zip(axes, workloads):
+        runs = [r for r in rows if r["values"]["workload"] == w]
+        width = 0.8 / len(runs)
+        for k, r in enumerate(runs):
+            b = shares(r)
+            ax.bar([j + k * width for j in range(len(b))], b, width, label=ctx.label(r, varying))
+        ax.set_title(collect._wname(w), fontsize=9)
+        ax.set_xlabel(f.get("xlabel", "bin"))
+        ax.set_ylabel(f.get("ylabel", "share of cycles"))
+    _legend(axes[-1], len([r for r in rows if r["values"]["workload"] == workloads[-1]]) if varying else 0)
+    return fig, axes
+
+
+DRAW = {"bars": draw_bars, "lines": draw_lines, "breakdown": draw_breakdown, "series": draw_series,
+        "histogram": draw_histogram}
 
 
 def draw(doc, rows, outdir, formats=("png", "svg"), classes=None):

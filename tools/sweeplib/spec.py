@@ -19,7 +19,7 @@ FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
 SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
 TOP_KEYS = ("name", "title", "description", "axes", "zip", "exclude", "reference", "collect", "plot")
-PLOT_KINDS = ("bars", "lines", "breakdown", "series")
+PLOT_KINDS = ("bars", "lines", "breakdown", "series", "histogram")
 PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads", "where")
 MEANS = ("none", "hmean", "gmean", "amean")
 
@@ -315,9 +315,9 @@ def load(path):
                 fail("[plot] has no key '%s' (%s)" % (k, ", ".join(PLOT_KEYS)), table, k, i)
         kind = f.get("kind", "bars")
         for k in ("title", "xlabel", "ylabel", "y", "x", "name"):
-            if k == "y" and kind == "series" and isinstance(f.get(k), list):
+            if k == "y" and kind in ("series", "histogram") and isinstance(f.get(k), list):
                 if not f[k] or not all(isinstance(x, str) and x for x in f[k]):
-                    fail("[plot] y of a series is a series' name, or a list of them (drawn stacked)", table, k, i)
+                    fail("[plot] y of a %s is a name, or a list of names" % kind, table, k, i)
                 continue
             if k in f and not isinstance(f[k], str):
                 fail("[plot] %s must be a string" % k, table, k, i)
@@ -327,6 +327,9 @@ def load(path):
             fail("[plot] kind 'lines' needs x = one of the axes", table, "x" if "x" in f else "kind", i)
         if kind == "series" and not f.get("y"):
             fail("[plot] kind 'series' needs y = a time series of the stats, e.g. \"sm0.ipc\"", table, "kind", i)
+        if kind == "histogram" and not f.get("y"):
+            fail("[plot] kind 'histogram' needs y = a histogram of the stats, or a list summed bin by bin",
+                 table, "kind", i)
         if "name" in f and not re.fullmatch(r"[A-Za-z0-9_.-]+", f["name"]):
             fail("[plot] name must be letters, digits, '_', '.' or '-'", table, "name", i)
         if "normalise" in f and not isinstance(f["normalise"], bool):
