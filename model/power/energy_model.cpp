@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config/param_registry.h"
+#include "stats/stats.h"
 #include "util/error.h"
 
 namespace simt::power {
@@ -39,29 +40,6 @@ double num(const nlohmann::json& config, const std::string& key, double dflt) {
   return it != config.end() && it->is_number() ? it->get<double>() : dflt;
 }
 
-// Sum of every counter whose name, after its first component, is `rest`
-// (e.g. "fetch.fetches" over sm0.fetch.fetches, sm1.fetch.fetches, ...), and
-// optionally those one level deeper (the VWS SM's gang and slice front ends).
-struct Sums {
-  const nlohmann::json& counters;
-  uint64_t get(const std::string& first_prefix, const std::string& rest, bool deeper = false) const {
-    uint64_t n = 0;
-    for (const auto& [name, v] : counters.items()) {
-      if (name.compare(0, first_prefix.size(), first_prefix) != 0) continue;
-      const size_t dot = name.find('.');
-      if (dot == std::string::npos) continue;
-      const std::string tail = name.substr(dot + 1);
-      if (tail == rest) {
-        n += v.get<uint64_t>();
-      } else if (deeper) {
-        const size_t d2 = tail.find('.');
-        if (d2 != std::string::npos && tail.substr(d2 + 1) == rest) n += v.get<uint64_t>();
-      }
-    }
-    return n;
-  }
-};
-
 }  // namespace
 
 void EnergyParams::bind(config::ParamRegistry& r) {
@@ -80,25 +58,25 @@ EnergyParams EnergyParams::from_config(const nlohmann::json& config) {
   return p;
 }
 
-nlohmann::json energy_report(const nlohmann::json& counters, const nlohmann::json& config, uint64_t cycles) {
+nlohmann::json energy_report(const stats::Registry& reg, const nlohmann::json& config, uint64_t cycles) {
   const EnergyParams e = EnergyParams::from_config(config);
-  const Sums s{counters};
-  const double fetches = static_cast<double>(s.get("sm", "fetch.fetches", true));
-  const double decodes = static_cast<double>(s.get("sm", "decode.decoded", true));
-  const double icache = static_cast<double>(s.get("sm", "l1i.accesses") + s.get("sm", "l0i.accesses", true));
+  // Every SM's counters; "sm*.*." adds the VWS SM's gang and slice front ends.
+  auto sum = [&](const std::string& glob) { return static_cast<double>(reg.sum(glob)); };
+  const double fetches = sum("sm*.fetch.fetches") + sum("sm*.*.fetch.fetches");
+  const double decodes = sum("sm*.decode.decoded") + sum("sm*.*.decode.decoded");
+  const double icache = sum("sm*.l1i.accesses") + sum("sm*.*.l0i.accesses");
   nlohmann::json dyn;
   dyn["fetch"] = fetches * e.fetch;
   dyn["decode"] = decodes * e.decode;
   dyn["icache"] = icache * e.icache;
-  dyn["register_file"] = static_cast<double>(s.get("sm", "rf_reads")) * e.rf_read +
-                         static_cast<double>(s.get("sm", "rf_writes")) * e.rf_write;
-  dyn["int"] = static_cast<double>(s.get("sm", "int_thread_instructions")) * e.int_op;
-  dyn["fp"] = static_cast<double>(s.get("sm", "fp_thread_instructions")) * e.fp_op;
-  dyn["sfu"] = static_cast<double>(s.get("sm", "sfu_thread_instructions")) * e.sfu_op;
-  dyn["shared_memory"] = static_cast<double>(s.get("sm", "shmem.words")) * e.shared_word;
-  dyn["l1d"] = static_cast<double>(s.get("sm", "l1d.accesses")) * e.l1d_access;
-  dyn["l2"] = static_cast<double>(s.get("l2", "accesses", true)) * e.l2_access;
-  dyn["dram"] = static_cast<double>(s.get("dram", "bytes")) * e.dram_byte;
+  dyn["register_file"] = sum("sm*.rf_reads") * e.rf_read + sum("sm*.rf_writes") * e.rf_write;
+  dyn["int"] = sum("sm*.int_thread_instructions") * e.int_op;
+  dyn["fp"] = sum("sm*.fp_thread_instructions") * e.fp_op;
+  dyn["sfu"] = sum("sm*.sfu_thread_instructions") * e.sfu_op;
+  dyn["shared_memory"] = sum("sm*.shmem.words") * e.shared_word;
+  dyn["l1d"] = sum("sm*.l1d.accesses") * e.l1d_access;
+  dyn["l2"] = sum("l2.*.accesses") * e.l2_access;
+  dyn["dram"] = sum("dram.bytes") * e.dram_byte;
   double dynamic = 0;
   for (const auto& [k, v] : dyn.items()) dynamic += v.get<double>();
 
@@ -112,15 +90,14 @@ nlohmann::json energy_report(const nlohmann::json& counters, const nlohmann::jso
   double leakage = 0, gating = 0;
   for (const char* type : {"int", "fp"}) {
     const double per = std::string(type) == "int" ? e.int_lane_leakage : e.fp_lane_leakage;
-    const std::string pre = std::string("power.") + type + ".";
-    const double lane_cycles = static_cast<double>(s.get("sm", pre + "lane_cycles"));
+    const std::string pre = std::string("sm*.power.") + type + ".";
+    const double lane_cycles = sum(pre + "lane_cycles");
     double l;
     double g = 0;
     if (lane_cycles > 0) {
-      const double gated = static_cast<double>(s.get("sm", pre + "gated_uncompensated_cycles") +
-                                               s.get("sm", pre + "gated_compensated_cycles"));
+      const double gated = sum(pre + "gated_uncompensated_cycles") + sum(pre + "gated_compensated_cycles");
       l = (lane_cycles - gated) * per + gated * per * e.gated_leak_share;
-      g = static_cast<double>(s.get("sm", pre + "gating_events")) * bet * per;
+      g = sum(pre + "gating_events") * bet * per;
     } else {
       l = sms * lanes_per_sm * static_cast<double>(cycles) * per;
     }

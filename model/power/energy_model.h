@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 namespace simt::config { class ParamRegistry; }
+namespace simt::stats { class Registry; }
 
 namespace simt::power {
 
@@ -42,6 +43,6 @@ struct EnergyParams {
 
 // The `energy` section: dynamic energy by component, leakage by unit, the
 // gating overhead, totals (pJ), from a run's counters and configuration.
-nlohmann::json energy_report(const nlohmann::json& counters, const nlohmann::json& config, uint64_t cycles);
+nlohmann::json energy_report(const stats::Registry& counters, const nlohmann::json& config, uint64_t cycles);
 
 }  // namespace simt::power

@@ -157,19 +157,6 @@ LaneState LanePowerController::state(bool fp, uint32_t lane, uint64_t now) const
   return gates_[fp ? 1 : 0].at(lane / dsize_).state(now);
 }
 
-GateTotals LanePowerController::lane_totals(bool fp, uint32_t lane, uint64_t now) const {
-  return gates_[fp ? 1 : 0].at(lane / dsize_).totals(now);
-}
-
-GateTotals LanePowerController::unit_totals(bool fp, uint64_t now) const {
-  GateTotals sum;
-  for (uint32_t d = 0; d < domains_; ++d) {
-    const GateTotals t = gates_[fp ? 1 : 0][d].totals(now);
-    for (uint32_t l = 0; l < lanes_in(d); ++l) sum += t;
-  }
-  return sum;
-}
-
 void LanePowerController::settle_stats(uint64_t now) {
   sample_until(now);
   for (int fp = 0; fp < 2; ++fp) {

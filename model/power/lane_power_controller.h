@@ -57,10 +57,6 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   void settle_stats(uint64_t now) override;
 
   LaneState state(bool fp, uint32_t lane, uint64_t now) const;
-  // One lane's totals over [0, now) (its domain's).
-  GateTotals lane_totals(bool fp, uint32_t lane, uint64_t now) const;
-  // The unit's totals for a pipeline type: every lane's, summed.
-  GateTotals unit_totals(bool fp, uint64_t now) const;
   uint32_t lanes() const { return lanes_; }
   uint32_t domain_lanes() const { return dsize_; }
 

@@ -126,33 +126,20 @@ std::string config_str(const nlohmann::json& config, const char* key) {
 // hits), the L1D per thousand thread instructions, the gangs, and the area
 // of the configured structures (vws/vws_area.h).
 // power.gating: every SM's lane power totals per pipeline type (int, fp),
-// and seed 003's net saving as a share of what the lanes leak without
-// gating. One pass over the counters (Registry::sum matches every name per
-// call, and 15 SMs have many).
-nlohmann::json power_report(const nlohmann::json& counters, const nlohmann::json& config) {
+// and seed 003's net saving as a share of what the lanes leak without gating.
+nlohmann::json power_report(const stats::Registry& reg, const nlohmann::json& config) {
   const uint64_t bet = config_uint(config, "power.bet", 14);
-  static const char* const kWhat[] = {"busy_cycles", "idle_cycles", "gated_uncompensated_cycles",
-                                      "gated_compensated_cycles", "waking_cycles", "gating_events",
-                                      "delayed_issues", "lane_cycles"};
-  std::map<std::string, uint64_t> sums;  // "<type>.<what>" over sm*.power.<type>.<what>
-  uint64_t stalls = 0;
-  for (const auto& [name, value] : counters.items()) {
-    if (name.compare(0, 2, "sm") != 0) continue;
-    const size_t dot = name.find('.');
-    if (dot == std::string::npos) continue;
-    const std::string rest = name.substr(dot + 1);
-    if (rest == "sp.wakeup_stall_cycles") stalls += value.get<uint64_t>();
-    if (rest.compare(0, 6, "power.") == 0 && (rest.compare(6, 4, "int.") == 0 || rest.compare(6, 3, "fp.") == 0))
-      sums[rest.substr(6)] += value.get<uint64_t>();
-  }
   nlohmann::json out;
   out["gating"] = config_str(config, "power.gating");
   out["domain"] = config_str(config, "power.domain");
-  out["wakeup_stall_cycles"] = stalls;
+  out["wakeup_stall_cycles"] = reg.sum("sm*.sp.wakeup_stall_cycles");
   for (const char* type : {"int", "fp"}) {
-    auto get = [&](const char* what) { return sums[std::string(type) + "." + what]; };
+    const std::string pre = std::string("sm*.power.") + type + ".";
+    auto get = [&](const char* what) { return reg.sum(pre + what); };
     nlohmann::json t;
-    for (const char* what : kWhat) t[what] = get(what);
+    for (const char* what : {"busy_cycles", "idle_cycles", "gated_uncompensated_cycles", "gated_compensated_cycles",
+                             "waking_cycles", "gating_events", "delayed_issues", "lane_cycles"})
+      t[what] = get(what);
     const uint64_t lane_cycles = get("lane_cycles");
     const uint64_t gated = get("gated_uncompensated_cycles") + get("gated_compensated_cycles");
     const uint64_t events = get("gating_events");
@@ -330,8 +317,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
     r["fetches_per_cycle"] = cycles > 0 ? fetches / cycles : 0.0;
     if (config_str(config, "gpu.core") == "vws") r["vws"] = vws_report(*reg, config, cycles, t.thread_instructions);
     const std::string gating = config_str(config, "power.gating");
-    if (!gating.empty() && gating != "none") r["power"] = power_report(all["counters"], config);
-    r["energy"] = power::energy_report(all["counters"], config, t.cycles);
+    if (!gating.empty() && gating != "none") r["power"] = power_report(*reg, config);
+    r["energy"] = power::energy_report(*reg, config, t.cycles);
     r["memory_pipeline_stalls"] = reg->sum("sm*.ldst.mem_pipeline_stall_cycles");
     // Bytes each level was asked for by the level above it; l2_bytes is the
     // traffic leaving the cores (seed 001 §6.3, Fig. 16).

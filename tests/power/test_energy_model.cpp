@@ -7,10 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "power/energy_model.h"
+#include "stats/stats.h"
 
 using namespace simt;
 
 namespace {
+// A registry holding `c`'s counters, as a run leaves them.
+void fill(stats::Registry& reg, const nlohmann::json& c) {
+  for (const auto& [name, v] : c.items()) reg.counter(name).value = v.get<uint64_t>();
+}
 nlohmann::json counters() {
   return {{"sm0.fetch.fetches", 10},  {"sm1.fetch.fetches", 5},   {"sm0.gang0.fetch.fetches", 1},
           {"sm0.decode.decoded", 15}, {"sm0.l1i.accesses", 4},    {"sm0.rf_reads", 100},
@@ -22,7 +27,9 @@ nlohmann::json machine() { return {{"gpu.num_sms", 2}, {"sp.lanes", 32}, {"sp.un
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(dynamic_energy_is_count_times_price) {
-  const nlohmann::json r = power::energy_report(counters(), machine(), 100);
+  stats::Registry reg;
+  fill(reg, counters());
+  const nlohmann::json r = power::energy_report(reg, machine(), 100);
   const nlohmann::json& d = r["dynamic"];
   BOOST_TEST(d["fetch"].get<double>() == 16.0 * 1.0);  // every SM and front end
   BOOST_TEST(d["decode"].get<double>() == 15.0);
@@ -44,7 +51,9 @@ BOOST_AUTO_TEST_CASE(dynamic_energy_is_count_times_price) {
 }
 
 BOOST_AUTO_TEST_CASE(lanes_leak_every_cycle_without_gating) {
-  const nlohmann::json r = power::energy_report(counters(), machine(), 100);
+  stats::Registry reg;
+  fill(reg, counters());
+  const nlohmann::json r = power::energy_report(reg, machine(), 100);
   // 2 SMs x 64 lanes x 100 cycles.
   BOOST_TEST(r["leakage"]["int_lanes"].get<double>() == 12800.0 * 0.05, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(r["leakage"]["fp_lanes"].get<double>() == 12800.0 * 2.3, boost::test_tools::tolerance(1e-9));
@@ -60,7 +69,9 @@ BOOST_AUTO_TEST_CASE(gated_lanes_leak_a_share_and_gatings_cost_bet) {
   c["sm0.power.fp.lane_cycles"] = 1000;
   nlohmann::json cfg = machine();
   cfg["energy.gated_leak_share"] = 0.1;
-  const nlohmann::json r = power::energy_report(c, cfg, 100);
+  stats::Registry reg;
+  fill(reg, c);
+  const nlohmann::json r = power::energy_report(reg, cfg, 100);
   BOOST_TEST(r["leakage"]["int_lanes"].get<double>() == (600.0 + 400.0 * 0.1) * 0.05, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(r["leakage"]["fp_lanes"].get<double>() == 1000.0 * 2.3, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(r["gating_overhead"]["int"].get<double>() == 5.0 * 14.0 * 0.05, boost::test_tools::tolerance(1e-9));
@@ -70,7 +81,9 @@ BOOST_AUTO_TEST_CASE(configured_prices_are_used) {
   nlohmann::json cfg = machine();
   cfg["energy.dram_byte"] = 1.0;
   cfg["energy.sm_leakage"] = 2.0;
-  const nlohmann::json r = power::energy_report(counters(), cfg, 100);
+  stats::Registry reg;
+  fill(reg, counters());
+  const nlohmann::json r = power::energy_report(reg, cfg, 100);
   BOOST_TEST(r["dynamic"]["dram"].get<double>() == 256.0);
   BOOST_TEST(r["leakage"]["sm_other"].get<double>() == 2.0 * 2.0 * 100.0);
   power::EnergyParams p;
