@@ -83,12 +83,6 @@ void LaneGate::hold(uint64_t until) {
   refresh();
 }
 
-void LaneGate::gate_early(uint64_t now) {
-  if (t_.mode != Gating::Conventional || now < std::max(acc_, drain_)) return;  // busy or waking: nothing to do
-  if (early_ == UINT64_MAX || early_ < std::max(acc_, drain_)) early_ = now;  // the first of this idle period
-  refresh();
-}
-
 void LaneGate::start_busy(uint64_t in, uint64_t drain) {
   if (in < acc_)
     throw std::logic_error("lane power: a pass enters a domain at cycle " + std::to_string(in) +

@@ -67,7 +67,7 @@ struct GateTiming {
   static GateTiming from(const PowerParams& p);
 };
 
-class LaneGate {
+class alignas(64) LaneGate {
  public:
   explicit LaneGate(const GateTiming& t) : t_(t) { refresh(); }
 
@@ -88,20 +88,32 @@ class LaneGate {
   // Eager gating: the domain's current idle period gates after its first
   // idle cycle, or at `now` if later, instead of after idle_detect cycles
   // (conventional only; not while a wake-up request holds it ON).
-  void gate_early(uint64_t now);
+  // Inline: folding asks it of every idle domain at every folded issue, and
+  // only the first request of an idle period changes anything.
+  void gate_early(uint64_t now) {
+    const uint64_t s = acc_ > drain_ ? acc_ : drain_;
+    if (t_.mode != Gating::Conventional || now < s) return;  // busy or waking: nothing to do
+    if (early_ != UINT64_MAX && early_ >= s) return;        // already asked in this idle period
+    early_ = now;
+    refresh();
+  }
+  // The pipeline, busy since before `drain`, now drains at `drain` if that is
+  // later: use()'s busy case, for a domain known to be busy (the
+  // controller's batched uses, lane_power_controller.h).
+  void extend(uint64_t drain) {
+    if (drain > drain_) {
+      drain_ = drain;
+      refresh();
+    }
+  }
   // A pass enters the domain's pipeline at `in` (ready_at(in) == in, in not
-  // before an earlier use) and its result leaves at `drain`. Inline: the
-  // controller calls it for every lane of every SP instruction, and a busy
+  // before an earlier use) and its result leaves at `drain`. Inline: a busy
   // lane only moves its drain.
   void use(uint64_t in, uint64_t drain) {
-    if (drain_ > in && in >= acc_) {  // still busy: the busy period goes on
-      if (drain > drain_) {
-        drain_ = drain;
-        refresh();
-      }
-      return;
-    }
-    start_busy(in, drain);
+    if (drain_ > in && in >= acc_)  // still busy: the busy period goes on
+      extend(drain);
+    else
+      start_busy(in, drain);
   }
 
   LaneState state(uint64_t now) const;
@@ -127,13 +139,16 @@ class LaneGate {
   // Recomputes off_at_ after a change.
   void refresh() { off_at_ = t_.mode == Gating::Conventional ? gate_at(acc_ > drain_ ? acc_ : drain_) : UINT64_MAX; }
 
-  GateTiming t_;
+  // What on_at(), use() and gate_early() read comes first, so that it sits in
+  // one cache line (alignas on the class): the controller walks many gates
+  // per request.
   uint64_t off_at_ = UINT64_MAX;  // conventional: the cycle the open idle period gates (set by the constructor)
-  GateTotals done_;   // every cycle before acc_
-  uint64_t acc_ = 0;  // start of the open period (after a wake-up: the cycle the domain is ON)
+  uint64_t acc_ = 0;    // start of the open period (after a wake-up: the cycle the domain is ON)
   uint64_t drain_ = 0;  // the pipeline holds work until drain_ (busy [acc_, drain_))
   uint64_t hold_ = 0;   // a pending wake-up request keeps it ON until hold_
   uint64_t early_ = UINT64_MAX;  // eager gating asked for at this cycle (counts within the open idle period)
+  GateTiming t_;
+  GateTotals done_;  // every cycle before acc_
 };
 
 }  // namespace simt::power

@@ -90,6 +90,7 @@ LanePowerController::LanePowerController(sc_core::sc_module_name name, const Pow
 void LanePowerController::write_states() {
   const uint64_t now = util::now_cycle();
   if (!wf_->in_window(now)) return;
+  flush_all();
   for (int fp = 0; fp < 2; ++fp)
     for (uint32_t d = 0; d < domains_; ++d) {
       const uint8_t code = static_cast<uint8_t>(gates_[fp][d].state(now));
@@ -110,6 +111,7 @@ uint64_t LanePowerController::domains_of(uint64_t lanes) const {
 }
 
 void LanePowerController::take_samples(uint64_t now) {
+  flush_all();
   for (; next_sample_ <= now; next_sample_ += interval_)
     for (int fp = 0; fp < 2; ++fp)
       for (uint32_t d = 0; d < domains_; ++d) {
@@ -120,45 +122,79 @@ void LanePowerController::take_samples(uint64_t now) {
       }
 }
 
+void LanePowerController::flush(int fp, uint64_t doms) {
+  Batch& b = batch_[fp];
+  for (uint64_t m = b.domains & doms; m; m &= m - 1) gates_[fp][__builtin_ctzll(m)].extend(b.drain);
+  b.domains &= ~doms;
+  if (!b.domains) b.drain = 0;
+}
+
+void LanePowerController::use(int fp, uint64_t doms, uint64_t in, uint64_t drain) {
+  Batch& b = batch_[fp];
+  if (b.domains && b.drain <= in) flush(fp, b.domains);  // the batch drained: its domains may idle now
+  flush(fp, b.domains & ~doms);                            // the batch keeps only domains this use has
+  // The batch's domains are busy at `in` (their drain >= b.drain > in): only
+  // the shared drain moves. The others take the use one by one, and join
+  // when this use's drain is the batch's latest.
+  std::vector<LaneGate>& g = gates_[fp];
+  const uint64_t rest = doms & ~b.domains;
+  for (uint64_t m = rest; m; m &= m - 1) g[__builtin_ctzll(m)].use(in, drain);
+  if (drain >= b.drain) {
+    b.drain = drain;
+    b.domains |= rest;
+  }
+}
+
 void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   sample_until(r.now);  // boundaries passed since the last request, before anything changes
   if (!r.pass_lanes && r.passes) throw std::logic_error(std::string(name()) + ": a lane request without its lanes");
-  std::vector<LaneGate>& g = gates_[r.fp ? 1 : 0];
+  const int fp = r.fp ? 1 : 0;
+  std::vector<LaneGate>& g = gates_[fp];
+  Batch& b = batch_[fp];
+  if (b.domains && b.drain <= r.now) flush(fp, b.domains);
   uint64_t all = 0;
   for (uint32_t k = 0; k < r.passes; ++k) all |= r.pass_lanes[k];
   const uint64_t doms = domains_of(all);
-  uint64_t ready = r.now;
-  for (uint64_t m = doms; m; m &= m - 1) {
-    const LaneGate& d = g[__builtin_ctzll(m)];
-    if (!d.on_at(r.now)) ready = std::max(ready, d.ready_at(r.now));
-  }
-  r.ready_at = ready;
   if (r.kind == sm::LaneUseRequest::Wake) {
+    flush(fp, doms);
+    r.ready_at = r.now;
     for (uint64_t m = doms; m; m &= m - 1) r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now));
     for (uint64_t m = doms; m; m &= m - 1) g[__builtin_ctzll(m)].hold(r.ready_at);
     r.accepted = true;
     return;
   }
-  if (ready > r.now) {
-    r.accepted = false;
-    return;
-  }
+  // The batch's domains are busy, so ON; the others are asked, up to the
+  // first that is not ON (the Wake that follows a refusal tells when).
+  for (uint64_t m = doms & ~b.domains; m; m &= m - 1)
+    if (!g[__builtin_ctzll(m)].on_at(r.now)) {
+      r.ready_at = r.now + 1;
+      r.accepted = false;
+      return;
+    }
+  r.ready_at = r.now;
   for (uint32_t k = 0; k < r.passes; ++k) {
     const uint64_t in = r.now + uint64_t{k} * r.ii;
-    for (uint64_t m = domains_of(r.pass_lanes[k]); m; m &= m - 1) g[__builtin_ctzll(m)].use(in, in + r.latency);
+    use(fp, domains_of(r.pass_lanes[k]), in, in + r.latency);
   }
   // Eager gating: folding leaves the high pair of every cluster idle.
-  if (r.folded && timing_.eager)
+  if (r.folded && timing_.eager) {
+    flush(fp, upper_domains_);
     for (uint64_t m = upper_domains_; m; m &= m - 1) g[__builtin_ctzll(m)].gate_early(r.now);
+  }
   r.accepted = true;
 }
 
 LaneState LanePowerController::state(bool fp, uint32_t lane, uint64_t now) const {
-  return gates_[fp ? 1 : 0].at(lane / dsize_).state(now);
+  const uint32_t d = lane / dsize_;
+  LaneGate g = gates_[fp ? 1 : 0].at(d);
+  const Batch& b = batch_[fp ? 1 : 0];
+  if (b.domains >> d & 1) g.extend(b.drain);
+  return g.state(now);
 }
 
 void LanePowerController::settle_stats(uint64_t now) {
   sample_until(now);
+  flush_all();
   for (int fp = 0; fp < 2; ++fp) {
     GateTotals sum;
     ByLane& h = by_lane_[fp];

@@ -8,7 +8,9 @@
 //
 // No process runs per cycle or per lane: the gates are lazy (lane_gate.h)
 // and the counters are brought up to date at the end of every kernel
-// (settle_stats, called by the SM).
+// (settle_stats, called by the SM). Uses are batched too: while a unit stays
+// busy on the same lanes (a run of full warps), an instruction moves one
+// shared drain cycle instead of every lane's (see Batch below).
 //
 // Stats under `stats_name` (e.g. sm0.power.sp0), per type int / fp:
 //   <type>.{busy,idle,gated_uncompensated,gated_compensated,waking}_cycles,
@@ -68,7 +70,24 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
     stats::Histogram *busy, *idle, *gated_uncomp, *gated_comp, *waking, *events;
   };
 
+  // The batch of one pipeline type: every domain in `domains` has been busy
+  // since it joined and has had every use since, so its drain is the larger
+  // of its gate's own and `drain` (its gate has not yet been told). A domain
+  // joins only with a use whose drain is the batch's latest, and leaves
+  // (flush) before anything else reads or changes its gate.
+  struct Batch {
+    uint64_t domains = 0, drain = 0;
+  };
+
   void on_request(sm::LaneUseRequest& r, sc_core::sc_time& t);
+  // Records the uses of one pass entering at `in` on domains `doms`.
+  void use(int fp, uint64_t doms, uint64_t in, uint64_t drain);
+  // Hands the batch's drain to the gates of `doms` and takes them out of it.
+  void flush(int fp, uint64_t doms);
+  void flush_all() {
+    flush(0, ~uint64_t{0});
+    flush(1, ~uint64_t{0});
+  }
   void write_states();  // tracing only: the lane states of this cycle
   // Series: samples every interval boundary up to `now` (states between
   // events are known, so a boundary passed since the last event can be
@@ -85,6 +104,7 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   GateTiming timing_;
   uint32_t lanes_, dsize_, domains_;
   std::array<std::vector<LaneGate>, 2> gates_;  // [fp][domain]
+  std::array<Batch, 2> batch_;                  // [fp]
   std::array<Counters, 2> unit_, sm_;
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit

@@ -146,8 +146,9 @@ struct GeneratedWarp {
 // (power.gating; power/lane_power_controller.h). TryUse: may the passes of
 // this instruction enter the unit's lanes from `now` on? If every lane they
 // need is ON the controller records the use and accepts; otherwise it
-// answers when they could be ON. Wake: start waking the lanes the passes
-// need (the issue then waits until ready_at).
+// refuses (a quick check: ready_at is only a lower bound, now + 1). Wake:
+// start waking the lanes the passes need; ready_at is when all are ON (the
+// issue waits until then).
 struct LaneUseRequest {
   enum Kind : uint8_t { TryUse, Wake };
   Kind kind = TryUse;
@@ -158,7 +159,7 @@ struct LaneUseRequest {
   uint32_t ii = 1;                       // cycles between passes
   uint32_t latency = 1;                  // cycles from a pass entering to its result
   bool folded = false;                   // warp folding on: the high pair of each 4-lane cluster is left idle
-  uint64_t ready_at = 0;                 // answer: first cycle every needed lane is ON
+  uint64_t ready_at = 0;                 // answer (Wake): first cycle every needed lane is ON
   bool accepted = false;
 };
 

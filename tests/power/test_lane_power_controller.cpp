@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(lanes_and_clusters) {
   // Cycle 20: lanes 0-3 and 12 wanted; all gated (0-3 since 11, 12 since 5).
   r = b.to_lanes.send(K::TryUse, 20, {0x100f});
   BOOST_TEST(!r.accepted);
-  BOOST_TEST(r.ready_at == 23u);
+  BOOST_TEST(r.ready_at > 20u);  // refused: a lower bound only
   r = b.to_lanes.send(K::Wake, 20, {0x100f});
   BOOST_TEST(r.ready_at == 23u);
   BOOST_TEST(b.lane_ctl.state(false, 12, 21) == power::LaneState::Waking);
