@@ -77,6 +77,8 @@ class alignas(64) LaneGate {
   // True when the domain is ON at `now` (then ready_at(now) == now): the
   // controller's fast path, a compare against kept bounds.
   bool on_at(uint64_t now) const { return now >= acc_ && now < off_at_; }
+  // True when the domain is gated at `now`: it stays so until woken.
+  bool gated_at(uint64_t now) const { return now >= acc_ && now >= off_at_; }
   // An issue wants the domain at `now` and ready_at(now) > now: the wake-up
   // starts (at now, or when BET has passed with blackout). Returns the cycle
   // the domain is ON. A domain already waking keeps its wake-up.
@@ -88,14 +90,16 @@ class alignas(64) LaneGate {
   // Eager gating: the domain's current idle period gates after its first
   // idle cycle, or at `now` if later, instead of after idle_detect cycles
   // (conventional only; not while a wake-up request holds it ON).
-  // Inline: folding asks it of every idle domain at every folded issue, and
-  // only the first request of an idle period changes anything.
-  void gate_early(uint64_t now) {
+  // Returns true when eager gating now holds for the open idle period, so
+  // that asking again before the next use or wake-up changes nothing.
+  bool gate_early(uint64_t now) {
     const uint64_t s = acc_ > drain_ ? acc_ : drain_;
-    if (t_.mode != Gating::Conventional || now < s) return;  // busy or waking: nothing to do
-    if (early_ != UINT64_MAX && early_ >= s) return;        // already asked in this idle period
-    early_ = now;
-    refresh();
+    if (t_.mode != Gating::Conventional || now < s) return false;  // busy or waking: nothing to do
+    if (early_ == UINT64_MAX || early_ < s) {  // the first request of this idle period
+      early_ = now;
+      refresh();
+    }
+    return true;
   }
   // The pipeline, busy since before `drain`, now drains at `drain` if that is
   // later: use()'s busy case, for a domain known to be busy (the

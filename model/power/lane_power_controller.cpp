@@ -136,6 +136,7 @@ void LanePowerController::use(int fp, uint64_t doms, uint64_t in, uint64_t drain
   // The batch's domains are busy at `in` (their drain >= b.drain > in): only
   // the shared drain moves. The others take the use one by one, and join
   // when this use's drain is the batch's latest.
+  known_[fp].used(doms);
   std::vector<LaneGate>& g = gates_[fp];
   const uint64_t rest = doms & ~b.domains;
   for (uint64_t m = rest; m; m &= m - 1) g[__builtin_ctzll(m)].use(in, drain);
@@ -155,8 +156,10 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   uint64_t all = 0;
   for (uint32_t k = 0; k < r.passes; ++k) all |= r.pass_lanes[k];
   const uint64_t doms = domains_of(all);
+  Known& known = known_[fp];
   if (r.kind == sm::LaneUseRequest::Wake) {
     flush(fp, doms);
+    known.woken(doms);
     r.ready_at = r.now;
     for (uint64_t m = doms; m; m &= m - 1) r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now));
     for (uint64_t m = doms; m; m &= m - 1) g[__builtin_ctzll(m)].hold(r.ready_at);
@@ -165,23 +168,27 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   }
   // The batch's domains are busy, so ON; the others are asked, up to the
   // first that is not ON (the Wake that follows a refusal tells when).
-  for (uint64_t m = doms & ~b.domains; m; m &= m - 1)
-    if (!g[__builtin_ctzll(m)].on_at(r.now)) {
-      r.ready_at = r.now + 1;
-      r.accepted = false;
-      return;
-    }
-  r.ready_at = r.now;
+  // (A gated domain with no wake-up delay is ready at once.)
+  bool on = !(doms & known.gated);
+  for (uint64_t m = doms & ~b.domains; on && m; m &= m - 1) {
+    const LaneGate& d = g[__builtin_ctzll(m)];
+    on = d.on_at(r.now) || d.ready_at(r.now) == r.now;
+    if (!on && timing_.wakeup > 0 && d.gated_at(r.now)) known.gated |= m & -m;
+  }
+  r.accepted = on;
+  r.ready_at = on ? r.now : r.now + 1;
+  if (!on) return;
   for (uint32_t k = 0; k < r.passes; ++k) {
     const uint64_t in = r.now + uint64_t{k} * r.ii;
     use(fp, domains_of(r.pass_lanes[k]), in, in + r.latency);
   }
   // Eager gating: folding leaves the high pair of every cluster idle.
   if (r.folded && timing_.eager) {
-    flush(fp, upper_domains_);
-    for (uint64_t m = upper_domains_; m; m &= m - 1) g[__builtin_ctzll(m)].gate_early(r.now);
+    const uint64_t ask = upper_domains_ & ~known.asked_early;
+    flush(fp, ask);
+    for (uint64_t m = ask; m; m &= m - 1)
+      if (g[__builtin_ctzll(m)].gate_early(r.now)) known.asked_early |= m & -m;
   }
-  r.accepted = true;
 }
 
 LaneState LanePowerController::state(bool fp, uint32_t lane, uint64_t now) const {

@@ -78,6 +78,18 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   struct Batch {
     uint64_t domains = 0, drain = 0;
   };
+  // Domains known to be gated, with power.wakeup > 0 (they cannot take an
+  // issue before a Wake request), and domains eager
+  // gating already asked in their open idle period (until used or woken):
+  // bit tests that spare the requests a walk over the gates.
+  struct Known {
+    uint64_t gated = 0, asked_early = 0;
+    void used(uint64_t doms) { asked_early &= ~doms; }
+    void woken(uint64_t doms) {
+      gated &= ~doms;
+      asked_early &= ~doms;
+    }
+  };
 
   void on_request(sm::LaneUseRequest& r, sc_core::sc_time& t);
   // Records the uses of one pass entering at `in` on domains `doms`.
@@ -105,6 +117,7 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   uint32_t lanes_, dsize_, domains_;
   std::array<std::vector<LaneGate>, 2> gates_;  // [fp][domain]
   std::array<Batch, 2> batch_;                  // [fp]
+  std::array<Known, 2> known_;                  // [fp]
   std::array<Counters, 2> unit_, sm_;
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit

@@ -50,7 +50,12 @@ class TwoLevelPolicy : public IssuePolicy {
     return s.stamp == stamp_ ? s.cand : -1;
   }
   // Active warps in the order choose() should scan them.
-  uint32_t active_at(size_t k) const { return active_[(rr_ + k) % active_.size()]; }
+  // k < active().size(); rr_ <= size, so one subtraction wraps (no division
+  // in the scheduler's inner loop).
+  uint32_t active_at(size_t k) const {
+    const size_t j = rr_ + k;
+    return active_[j < active_.size() ? j : j - active_.size()];
+  }
 
  private:
   struct Slot {
