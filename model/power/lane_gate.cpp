@@ -78,11 +78,6 @@ uint64_t LaneGate::wake(uint64_t now) {
   return ready;
 }
 
-void LaneGate::hold(uint64_t until) {
-  hold_ = std::max(hold_, until);
-  refresh();
-}
-
 void LaneGate::start_busy(uint64_t in, uint64_t drain) {
   if (in < acc_)
     throw std::logic_error("lane power: a pass enters a domain at cycle " + std::to_string(in) +

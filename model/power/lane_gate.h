@@ -86,7 +86,11 @@ class alignas(64) LaneGate {
   // A wake-up request for an issue that needs this domain is pending until
   // `until` (the other domains it needs are still waking): the domain does
   // not count idle cycles before then, so it cannot gate again meanwhile.
-  void hold(uint64_t until);
+  void hold(uint64_t until) {
+    if (until <= hold_) return;
+    hold_ = until;
+    refresh();
+  }
   // Eager gating: the domain's current idle period gates after its first
   // idle cycle, or at `now` if later, instead of after idle_detect cycles
   // (conventional only; not while a wake-up request holds it ON).

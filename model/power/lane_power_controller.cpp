@@ -147,17 +147,23 @@ void LanePowerController::use(int fp, uint64_t doms, uint64_t in, uint64_t drain
 }
 
 void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
-  sample_until(r.now);  // boundaries passed since the last request, before anything changes
   if (!r.pass_lanes && r.passes) throw std::logic_error(std::string(name()) + ": a lane request without its lanes");
   const int fp = r.fp ? 1 : 0;
-  std::vector<LaneGate>& g = gates_[fp];
-  Batch& b = batch_[fp];
-  if (b.domains && b.drain <= r.now) flush(fp, b.domains);
   uint64_t all = 0;
   for (uint32_t k = 0; k < r.passes; ++k) all |= r.pass_lanes[k];
   const uint64_t doms = domains_of(all);
   Known& known = known_[fp];
-  if (r.kind == sm::LaneUseRequest::Wake) {
+  const bool wake = r.kind == sm::LaneUseRequest::Wake;
+  if (!wake && (doms & known.gated)) {  // refused at once: nothing changes
+    r.accepted = false;
+    r.ready_at = r.now + 1;
+    return;
+  }
+  sample_until(r.now);  // boundaries passed since the last request, before anything changes
+  std::vector<LaneGate>& g = gates_[fp];
+  Batch& b = batch_[fp];
+  if (b.domains && b.drain <= r.now) flush(fp, b.domains);
+  if (wake) {
     flush(fp, doms);
     known.woken(doms);
     r.ready_at = r.now;
@@ -169,7 +175,7 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   // The batch's domains are busy, so ON; the others are asked, up to the
   // first that is not ON (the Wake that follows a refusal tells when).
   // (A gated domain with no wake-up delay is ready at once.)
-  bool on = !(doms & known.gated);
+  bool on = true;
   for (uint64_t m = doms & ~b.domains; on && m; m &= m - 1) {
     const LaneGate& d = g[__builtin_ctzll(m)];
     on = d.on_at(r.now) || d.ready_at(r.now) == r.now;
