@@ -4,7 +4,7 @@
 //               [--stats FILE.json] [--csv FILE] [--vcd FILE ...]
 //               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
 //   simtlab run --manifest FILE.json --out-dir DIR
-//   simtlab inspect FILE.ptx [--kernel NAME]
+//   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw]
 //   simtlab list
 //   simtlab params [--markdown]
 //   simtlab --version
@@ -26,6 +26,8 @@
 #include "gpu/machine_config.h"
 #include "ptx/cfg.h"
 #include "ptx/inspect.h"
+#include "vgiw/compiler.h"
+#include "vgiw/vgiw_report.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "runtime/device.h"
@@ -203,7 +205,7 @@ int run_manifest(const RunOptions& o, Machine& m) {
   });
 }
 
-int inspect(const std::string& file, const std::string& kernel) {
+int inspect(const std::string& file, const std::string& kernel, bool vgiw) {
   ptx::Module m = ptx::parse_file(file);
   std::vector<std::string> entries = ptx::kernel_names(m);
   if (!kernel.empty()) entries = {kernel};
@@ -212,6 +214,10 @@ int inspect(const std::string& file, const std::string& kernel) {
   for (size_t i = 0; i < addrs.size(); ++i) addrs[i] = 0x1000 * (i + 1);
   for (const auto& e : entries) {
     ptx::Program p = ptx::link(m, e, addrs);
+    if (vgiw) {
+      std::cout << vgiw::vgiw_report(vgiw::Compilation(p)) << "\n";
+      continue;
+    }
     ptx::Cfg cfg(p);
     std::cout << ptx::inspect_report(p, cfg) << "\n";
   }
@@ -320,6 +326,10 @@ int sc_main(int argc, char* argv[]) {
   auto* insp = app.add_subcommand("inspect", "Print each kernel's blocks, branches (reconvergence and likely-convergence points) and instruction mix");
   insp->add_option("file", ptx_file, "PTX file")->required()->check(CLI::ExistingFile);
   insp->add_option("--kernel", kernel, "Only this kernel");
+  bool inspect_vgiw = false;
+  insp->add_flag("--vgiw", inspect_vgiw,
+                 "Print the VGIW compiler's view instead: blocks in schedule order, successors, live value IDs, "
+                 "each block's dataflow graph by unit type and its replicas on the grid");
 
   auto* list = app.add_subcommand("list", "List the built-in workloads");
 
@@ -347,7 +357,7 @@ int sc_main(int argc, char* argv[]) {
       machine.load(ro);
       return ro.workload.empty() ? run_manifest(ro, machine) : run_workload(ro, machine);
     }
-    if (*insp) return inspect(ptx_file, kernel);
+    if (*insp) return inspect(ptx_file, kernel, inspect_vgiw);
     if (*params) {
       std::cout << (params_markdown ? gpu::parameter_reference_markdown() : machine.registry.help_text());
       return 0;

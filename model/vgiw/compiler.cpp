@@ -1,0 +1,29 @@
+#include "vgiw/compiler.h"
+
+#include <algorithm>
+
+namespace simt::vgiw {
+
+Compilation::Compilation(const ptx::Program& p, const UnitCounts& grid)
+    : p_(p), grid_(grid), cfg_(p), graph_(p, cfg_), order_(schedule_order(graph_)) {
+  lv_ = std::make_unique<LiveValues>(p, cfg_, graph_);
+  blocks_.reserve(order_.block_at.size());
+  for (uint32_t id = 0; id < order_.block_at.size(); ++id) {
+    const uint32_t bi = order_.block_at[id];
+    const Block& b = graph_.blocks()[bi];
+    CompiledBlock c{id, b.begin, b.end, {}, kNone, b.exits, b.barrier, b.reachable, order_.loop_head[id],
+                    order_.loop_end[id], lv_->live_in(bi), lv_->live_out(bi), DataflowGraph(p, graph_, *lv_, bi), 0};
+    for (uint32_t s : b.succs) c.succ_ids.push_back(order_.id_of[s]);
+    std::sort(c.succ_ids.begin(), c.succ_ids.end());
+    if (b.taken != kNone) c.taken_id = order_.id_of[b.taken];
+    c.replicas = c.graph.replicas(grid_);
+    blocks_.push_back(std::move(c));
+  }
+}
+
+uint32_t Compilation::id_at(uint32_t pc) const {
+  const uint32_t b = graph_.block_of(pc);
+  return b == kNone ? kNone : order_.id_of[b];
+}
+
+}  // namespace simt::vgiw

@@ -1,0 +1,59 @@
+// The VGIW compiler pass (seed 002 §3.1) over a linked kernel: block IDs in
+// schedule order (block_order.h), up to two successors per block, live value
+// IDs (live_values.h) and one dataflow graph per block (dataflow_graph.h),
+// with how many replicas of it the grid's units hold.
+//
+// Still to come (issue 14): placement and routing on the folded hypercube,
+// and splitting a block too large for the grid; until then `fits` says
+// whether one replica's units fit, and `replicas` counts units only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ptx/cfg.h"
+#include "ptx/ir.h"
+#include "vgiw/block_graph.h"
+#include "vgiw/block_order.h"
+#include "vgiw/dataflow_graph.h"
+#include "vgiw/live_values.h"
+
+namespace simt::vgiw {
+
+struct CompiledBlock {
+  uint32_t id = 0;                     // schedule order: the BBS runs the smallest waiting ID
+  uint32_t begin = 0, end = 0;         // [begin, end) PCs
+  std::vector<uint32_t> succ_ids;      // at most 2, ascending
+  uint32_t taken_id = kNone;           // guarded bra: the taken successor's ID
+  bool exits = false, barrier = false, reachable = true;
+  uint32_t loop_head = kNone;          // ID of the head of its innermost loop
+  uint32_t loop_end = kNone;           // a loop head: its loop is IDs [id, loop_end)
+  std::vector<uint32_t> live_in, live_out;  // registers
+  DataflowGraph graph;
+  uint32_t replicas = 0;               // by unit count; 0 = one replica does not fit
+};
+
+class Compilation {
+ public:
+  // Throws BadInput for what the compiler does not map (block_graph.h).
+  explicit Compilation(const ptx::Program& p, const UnitCounts& grid = table1_grid());
+
+  const ptx::Program& program() const { return p_; }
+  const UnitCounts& grid() const { return grid_; }
+  const std::vector<CompiledBlock>& blocks() const { return blocks_; }  // by ID
+  const LiveValues& live_values() const { return *lv_; }
+  // The ID of the block holding `pc`, kNone outside the kernel's entry function.
+  uint32_t id_at(uint32_t pc) const;
+
+ private:
+  const ptx::Program& p_;
+  UnitCounts grid_;
+  ptx::Cfg cfg_;
+  BlockGraph graph_;
+  BlockOrder order_;
+  std::unique_ptr<LiveValues> lv_;
+  std::vector<CompiledBlock> blocks_;
+};
+
+}  // namespace simt::vgiw
