@@ -34,7 +34,7 @@ std::string where(const ptx::Program& p, uint32_t pc) {
   return s + ")";
 }
 
-BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg) {
+BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg, const std::vector<uint32_t>& starts) {
   if (p.funcs.empty()) throw input_error("vgiw: program '" + p.kernel + "' has no entry function");
   const ptx::FuncRange& f = p.funcs[0];
   for (uint32_t pc = f.begin; pc < f.end; ++pc) {
@@ -48,7 +48,11 @@ BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg) {
                         "form warps");
   }
 
-  // Pieces: each Cfg block of the entry function, cut after waiting barriers.
+  // Pieces: each Cfg block of the entry function, cut after waiting barriers
+  // and before the asked-for starts.
+  std::vector<uint8_t> starts_here(p.code.size() + 1, 0);
+  for (uint32_t pc : starts)
+    if (pc < starts_here.size()) starts_here[pc] = 1;
   block_of_pc_.assign(p.code.size(), kNone);
   const uint32_t first = cfg.func_first_block(0), last = cfg.func_end_block(0);
   std::vector<uint32_t> first_piece(last - first, kNone);
@@ -57,7 +61,7 @@ BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg) {
     first_piece[b - first] = static_cast<uint32_t>(blocks_.size());
     uint32_t start = cb.begin;
     for (uint32_t pc = cb.begin; pc < cb.end; ++pc) {
-      if (!waits(p.code[pc]) && pc + 1 < cb.end) continue;
+      if (!waits(p.code[pc]) && pc + 1 < cb.end && !starts_here[pc + 1]) continue;
       Block piece;
       piece.begin = start;
       piece.end = pc + 1;

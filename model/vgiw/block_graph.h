@@ -2,7 +2,8 @@
 // order, before the schedule order gives them their block IDs.
 //
 // They are ptx::Cfg's blocks of the kernel's entry function, cut once more
-// after every waiting barrier (bar.sync, bar.red, barrier.sync): a barrier
+// after every waiting barrier (bar.sync, bar.red, barrier.sync) and where
+// the compiler splits a block too large for the grid: a barrier
 // ends its block, and the scheduler then runs the successor only when every
 // thread of the CTA has finished the block (core and BBS). bar.arrive does
 // not wait and does not cut.
@@ -47,7 +48,9 @@ struct Block {
 class BlockGraph {
  public:
   // Throws BadInput for what the VGIW compiler does not map (above).
-  BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg);
+  // `starts`: PCs where the compiler wants a block to start as well (it
+  // splits blocks too large for the grid there).
+  BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg, const std::vector<uint32_t>& starts = {});
 
   const std::vector<Block>& blocks() const { return blocks_; }
   // The block holding `pc`, kNone outside the entry function.

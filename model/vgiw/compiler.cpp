@@ -2,17 +2,54 @@
 
 #include <algorithm>
 
+#include "util/error.h"
+
 namespace simt::vgiw {
 
-Compilation::Compilation(const ptx::Program& p, const UnitCounts& grid)
-    : p_(p), grid_(grid), cfg_(p), graph_(p, cfg_), order_(schedule_order(graph_)) {
-  lv_ = std::make_unique<LiveValues>(p, cfg_, graph_);
+Compilation::Compilation(const ptx::Program& p, const UnitCounts& grid) : p_(p), grid_(grid), cfg_(p) {
+  for (;;) {
+    build();
+    bool split = false;
+    for (const CompiledBlock& b : blocks_) {
+      if (!b.reachable || b.replicas) continue;
+      if (b.end - b.begin < 2) {
+        for (size_t u = 0; u < kUnitTypes; ++u)
+          if (b.graph.needs().n[u] > grid_.n[u])
+            throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) + " needs " +
+                              std::to_string(b.graph.needs().n[u]) + " " + unit_name(static_cast<Unit>(u)) +
+                              " units and the grid has " + std::to_string(grid_.n[u]));
+        throw internal_error("vgiw: " + where(p_, b.begin) + ": a block that fits has no replica");
+      }
+      starts_.push_back(b.begin + (b.end - b.begin) / 2);
+      split = true;
+    }
+    if (!split) return;
+  }
+}
+
+void Compilation::build() {
+  graph_ = std::make_unique<BlockGraph>(p_, cfg_, starts_);
+  order_ = schedule_order(*graph_);
+  lv_ = std::make_unique<LiveValues>(p_, cfg_, *graph_);
+  blocks_.clear();
   blocks_.reserve(order_.block_at.size());
   for (uint32_t id = 0; id < order_.block_at.size(); ++id) {
     const uint32_t bi = order_.block_at[id];
-    const Block& b = graph_.blocks()[bi];
-    CompiledBlock c{id, b.begin, b.end, {}, kNone, b.exits, b.barrier, b.reachable, order_.loop_head[id],
-                    order_.loop_end[id], lv_->live_in(bi), lv_->live_out(bi), DataflowGraph(p, graph_, *lv_, bi), 0};
+    const Block& b = graph_->blocks()[bi];
+    CompiledBlock c{id,
+                    b.begin,
+                    b.end,
+                    {},
+                    kNone,
+                    b.exits,
+                    b.barrier,
+                    b.reachable,
+                    order_.loop_head[id],
+                    order_.loop_end[id],
+                    lv_->live_in(bi),
+                    lv_->live_out(bi),
+                    DataflowGraph(p_, *graph_, *lv_, bi),
+                    0};
     for (uint32_t s : b.succs) c.succ_ids.push_back(order_.id_of[s]);
     std::sort(c.succ_ids.begin(), c.succ_ids.end());
     if (b.taken != kNone) c.taken_id = order_.id_of[b.taken];
@@ -22,7 +59,7 @@ Compilation::Compilation(const ptx::Program& p, const UnitCounts& grid)
 }
 
 uint32_t Compilation::id_at(uint32_t pc) const {
-  const uint32_t b = graph_.block_of(pc);
+  const uint32_t b = graph_->block_of(pc);
   return b == kNone ? kNone : order_.id_of[b];
 }
 

@@ -3,9 +3,14 @@
 // IDs (live_values.h) and one dataflow graph per block (dataflow_graph.h),
 // with how many replicas of it the grid's units hold.
 //
-// Still to come (issue 14): placement and routing on the folded hypercube,
-// and splitting a block too large for the grid; until then `fits` says
-// whether one replica's units fit, and `replicas` counts units only.
+// A block whose dataflow graph needs more units of some type than the grid
+// has is split in two at its middle PC (values crossing the cut go through
+// the LVC), repeatedly, until every reachable block fits; a single
+// instruction that does not fit is a BadInput error naming the block, the
+// unit type and both counts.
+//
+// Still to come (issue 14): placement and routing on the folded hypercube;
+// until then `replicas` counts units only.
 #pragma once
 
 #include <cstdint>
@@ -45,12 +50,17 @@ class Compilation {
   const LiveValues& live_values() const { return *lv_; }
   // The ID of the block holding `pc`, kNone outside the kernel's entry function.
   uint32_t id_at(uint32_t pc) const;
+  // Blocks added by splitting blocks too large for the grid.
+  uint32_t splits() const { return static_cast<uint32_t>(starts_.size()); }
 
  private:
+  void build();
+
   const ptx::Program& p_;
   UnitCounts grid_;
   ptx::Cfg cfg_;
-  BlockGraph graph_;
+  std::vector<uint32_t> starts_;  // PCs where a split starts a block
+  std::unique_ptr<BlockGraph> graph_;
   BlockOrder order_;
   std::unique_ptr<LiveValues> lv_;
   std::vector<CompiledBlock> blocks_;

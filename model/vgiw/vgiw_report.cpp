@@ -25,7 +25,9 @@ std::string vgiw_report(const Compilation& c) {
   std::ostringstream o;
   const auto& blocks = c.blocks();
   o << "kernel " << c.program().kernel << ": " << blocks.size() << " VGIW blocks, " << c.live_values().count()
-    << " live value IDs for " << c.live_values().registers() << " registers\n";
+    << " live value IDs for " << c.live_values().registers() << " registers";
+  if (c.splits()) o << ", " << c.splits() << " split" << (c.splits() == 1 ? "" : "s") << " of blocks too large for the grid";
+  o << "\n";
   o << "grid:";
   for (size_t u = 0; u < kUnitTypes; ++u) o << ' ' << unit_name(static_cast<Unit>(u)) << ' ' << c.grid().n[u];
   o << "\n\n";

@@ -276,3 +276,39 @@ BOOST_AUTO_TEST_CASE(workload_kernels_keep_the_schedule_invariants) {
     }
   BOOST_TEST(kernels >= 10u);
 }
+
+BOOST_AUTO_TEST_CASE(blocks_too_large_for_the_grid_are_split) {
+  // 40 dependent adds: more FP-ALU nodes than the grid's 32.
+  std::string body = ".visible .entry k(.param .u64 out) {\n  .reg .b32 %r<64>; .reg .b64 %rd<2>;\n"
+                     "  mov.u32 %r0, %tid.x;\n";
+  for (int i = 1; i <= 40; ++i)
+    body += "  add.u32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", " + std::to_string(i) + ";\n";
+  body += "  ld.param.u64 %rd1, [out];\n  st.global.u32 [%rd1], %r40;\n  ret;\n}\n";
+  Compiled k(body);
+  BOOST_TEST(k.c->splits() >= 1u);
+  BOOST_TEST(k.c->blocks().size() == k.c->splits() + 1u);
+  for (const vgiw::CompiledBlock& b : k.c->blocks()) {
+    BOOST_TEST(b.replicas >= 1u);
+    BOOST_TEST(b.graph.needs()[Unit::FpAlu] <= 32u);
+  }
+  // The chain crosses each cut through the LVC: one value live out of every piece but the last.
+  for (size_t i = 0; i + 1 < k.c->blocks().size(); ++i) {
+    BOOST_TEST(k.c->blocks()[i].live_out.size() == 1u);
+    BOOST_TEST(k.c->blocks()[i].succ_ids == (std::vector<uint32_t>{static_cast<uint32_t>(i + 1)}));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_instruction_the_grid_cannot_hold_is_an_error) {
+  vgiw::UnitCounts no_ldst = vgiw::table1_grid();
+  no_ldst[Unit::Ldst] = 0;
+  ptx::Module m = ptx::parse(kHeader + kDiamond, "t.ptx");
+  const ptx::Program p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
+  try {
+    vgiw::Compilation c(p, no_ldst);
+    BOOST_FAIL("no error");
+  } catch (const Error& e) {
+    const std::string w = e.what();
+    BOOST_TEST(w.find("needs 1 ldst units and the grid has 0") != std::string::npos, w);
+    BOOST_TEST(w.find("kernel 'k' line") != std::string::npos, w);
+  }
+}
