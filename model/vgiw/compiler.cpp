@@ -6,7 +6,8 @@
 
 namespace simt::vgiw {
 
-Compilation::Compilation(const ptx::Program& p, const UnitCounts& grid) : p_(p), grid_(grid), cfg_(p) {
+Compilation::Compilation(const ptx::Program& p, const CompilerOptions& o)
+    : p_(p), opt_(o), layout_(o.grid), cfg_(p) {
   for (;;) {
     build();
     bool split = false;
@@ -14,11 +15,12 @@ Compilation::Compilation(const ptx::Program& p, const UnitCounts& grid) : p_(p),
       if (!b.reachable || b.replicas) continue;
       if (b.end - b.begin < 2) {
         for (size_t u = 0; u < kUnitTypes; ++u)
-          if (b.graph.needs().n[u] > grid_.n[u])
+          if (b.graph.needs().n[u] > opt_.grid.n[u])
             throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) + " needs " +
                               std::to_string(b.graph.needs().n[u]) + " " + unit_name(static_cast<Unit>(u)) +
-                              " units and the grid has " + std::to_string(grid_.n[u]));
-        throw internal_error("vgiw: " + where(p_, b.begin) + ": a block that fits has no replica");
+                              " units and the grid has " + std::to_string(opt_.grid.n[u]));
+        throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) +
+                          " cannot be routed with " + std::to_string(opt_.tracks) + " track(s) per switch link");
       }
       starts_.push_back(b.begin + (b.end - b.begin) / 2);
       split = true;
@@ -49,11 +51,15 @@ void Compilation::build() {
                     lv_->live_in(bi),
                     lv_->live_out(bi),
                     DataflowGraph(p_, *graph_, *lv_, bi),
+                    {},
                     0};
     for (uint32_t s : b.succs) c.succ_ids.push_back(order_.id_of[s]);
     std::sort(c.succ_ids.begin(), c.succ_ids.end());
     if (b.taken != kNone) c.taken_id = order_.id_of[b.taken];
-    c.replicas = c.graph.replicas(grid_);
+    if (c.reachable && c.graph.replicas(opt_.grid) > 0) {
+      c.placement = place_and_route(c.graph, layout_, opt_.tracks);
+      c.replicas = static_cast<uint32_t>(c.placement.replicas.size());
+    }
     blocks_.push_back(std::move(c));
   }
 }

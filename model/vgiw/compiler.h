@@ -3,14 +3,12 @@
 // IDs (live_values.h) and one dataflow graph per block (dataflow_graph.h),
 // with how many replicas of it the grid's units hold.
 //
-// A block whose dataflow graph needs more units of some type than the grid
-// has is split in two at its middle PC (values crossing the cut go through
-// the LVC), repeatedly, until every reachable block fits; a single
-// instruction that does not fit is a BadInput error naming the block, the
-// unit type and both counts.
-//
-// Still to come (issue 14): placement and routing on the folded hypercube;
-// until then `replicas` counts units only.
+// Each block's graph is placed and routed on the grid (placer.h), as many
+// replicas as fit. A block of which not even one replica fits (more units
+// of some type than the grid has, or edges the switches cannot carry) is
+// split in two at its middle PC (values crossing the cut go through the
+// LVC), repeatedly, until every reachable block fits; a single instruction
+// that does not fit is a BadInput error naming the block and the resource.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +20,9 @@
 #include "vgiw/block_graph.h"
 #include "vgiw/block_order.h"
 #include "vgiw/dataflow_graph.h"
+#include "vgiw/grid_layout.h"
 #include "vgiw/live_values.h"
+#include "vgiw/placer.h"
 
 namespace simt::vgiw {
 
@@ -36,16 +36,24 @@ struct CompiledBlock {
   uint32_t loop_end = kNone;           // a loop head: its loop is IDs [id, loop_end)
   std::vector<uint32_t> live_in, live_out;  // registers
   DataflowGraph graph;
-  uint32_t replicas = 0;               // by unit count; 0 = one replica does not fit
+  Placement placement;                 // unreachable blocks: none
+  uint32_t replicas = 0;               // placed and routed (0 only for unreachable blocks)
+};
+
+struct CompilerOptions {
+  UnitCounts grid = table1_grid();
+  uint32_t tracks = 2;  // producers one switch-to-switch link carries (placer.h)
 };
 
 class Compilation {
  public:
   // Throws BadInput for what the compiler does not map (block_graph.h).
-  explicit Compilation(const ptx::Program& p, const UnitCounts& grid = table1_grid());
+  // `p` must outlive the Compilation.
+  explicit Compilation(const ptx::Program& p, const CompilerOptions& o = {});
 
   const ptx::Program& program() const { return p_; }
-  const UnitCounts& grid() const { return grid_; }
+  const UnitCounts& grid() const { return opt_.grid; }
+  const GridLayout& layout() const { return layout_; }
   const std::vector<CompiledBlock>& blocks() const { return blocks_; }  // by ID
   const LiveValues& live_values() const { return *lv_; }
   // The ID of the block holding `pc`, kNone outside the kernel's entry function.
@@ -57,7 +65,8 @@ class Compilation {
   void build();
 
   const ptx::Program& p_;
-  UnitCounts grid_;
+  CompilerOptions opt_;
+  GridLayout layout_;
   ptx::Cfg cfg_;
   std::vector<uint32_t> starts_;  // PCs where a split starts a block
   std::unique_ptr<BlockGraph> graph_;

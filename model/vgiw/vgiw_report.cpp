@@ -30,22 +30,24 @@ std::string vgiw_report(const Compilation& c) {
   o << "\n";
   o << "grid:";
   for (size_t u = 0; u < kUnitTypes; ++u) o << ' ' << unit_name(static_cast<Unit>(u)) << ' ' << c.grid().n[u];
-  o << "\n\n";
+  o << " (" << c.layout().rows() << " x " << c.layout().cols() << " cells); hops = the longest edge in cycles, "
+    << "path = initiator to terminator in cycles of token travel\n\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%4s %-11s %-7s %-5s %4s %3s %4s %5s %6s %3s %4s %3s %3s %3s %5s %8s\n", "id", "pcs",
-                "succs", "taken", "exit", "bar", "loop", "nodes", "fp_alu", "scu", "ldst", "lvu", "sju", "cvu", "depth",
-                "replicas");
+  std::snprintf(line, sizeof line, "%4s %-11s %-7s %-5s %4s %3s %4s %5s %6s %3s %4s %3s %3s %3s %5s %8s %4s %4s\n",
+                "id", "pcs", "succs", "taken", "exit", "bar", "loop", "nodes", "fp_alu", "scu", "ldst", "lvu", "sju",
+                "cvu", "depth", "replicas", "hops", "path");
   o << line;
   for (const CompiledBlock& b : blocks) {
     std::string succs;
     for (uint32_t s : b.succ_ids) succs += (succs.empty() ? "" : ",") + std::to_string(s);
     const UnitCounts& n = b.graph.needs();
     const std::string pcs = std::to_string(b.begin) + "-" + std::to_string(b.end - 1);
-    std::snprintf(line, sizeof line, "%4u %-11s %-7s %-5s %4s %3s %4s %5zu %6u %3u %4u %3u %3u %3u %5u %8s\n", b.id,
+    std::snprintf(line, sizeof line, "%4u %-11s %-7s %-5s %4s %3s %4s %5zu %6u %3u %4u %3u %3u %3u %5u %8s %4u %4u\n", b.id,
                   pcs.c_str(), succs.empty() ? "-" : succs.c_str(), id_text(b.taken_id).c_str(), b.exits ? "yes" : "-",
                   b.barrier ? "yes" : "-", id_text(b.loop_head).c_str(), b.graph.nodes().size(), n[Unit::FpAlu],
                   n[Unit::Scu], n[Unit::Ldst], n[Unit::Lvu], n[Unit::Sju], n[Unit::Cvu], b.graph.depth(),
-                  !b.reachable ? "unreach." : b.replicas ? std::to_string(b.replicas).c_str() : "no fit");
+                  !b.reachable ? "unreach." : std::to_string(b.replicas).c_str(), b.placement.max_latency,
+                  b.placement.critical_path);
     o << line;
   }
   o << "\nlive values (register=ID):\n";

@@ -299,8 +299,8 @@ BOOST_AUTO_TEST_CASE(blocks_too_large_for_the_grid_are_split) {
 }
 
 BOOST_AUTO_TEST_CASE(an_instruction_the_grid_cannot_hold_is_an_error) {
-  vgiw::UnitCounts no_ldst = vgiw::table1_grid();
-  no_ldst[Unit::Ldst] = 0;
+  vgiw::CompilerOptions no_ldst;
+  no_ldst.grid[Unit::Ldst] = 0;
   ptx::Module m = ptx::parse(kHeader + kDiamond, "t.ptx");
   const ptx::Program p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
   try {
