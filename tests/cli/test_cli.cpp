@@ -109,6 +109,23 @@ BOOST_AUTO_TEST_CASE(inspect_prints_branches_and_mix) {
   BOOST_TEST(r.out.find("bra") != std::string::npos, r.out);
 }
 
+BOOST_AUTO_TEST_CASE(inspect_vgiw_prints_the_compiler_pass) {
+  Run r = simtlab("inspect --vgiw " + kData + "/kernels.ptx --kernel nested");
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(r.out.find("kernel nested:") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("replicas") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("live values") != std::string::npos, r.out);
+  // What the pass does not map: exit 2 and the instruction's line.
+  fs::path d = scratch("vgiwshfl");
+  write(d / "w.ptx", ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+                     "  mov.u32 %r1, %tid.x;\n  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n  ret;\n}\n");
+  r = simtlab("inspect --vgiw " + (d / "w.ptx").string());
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("line 8") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("warp-level") != std::string::npos, r.err);
+  fs::remove_all(d);
+}
+
 BOOST_AUTO_TEST_CASE(manifest_run_writes_verified_outputs) {
   fs::path d = scratch("manifest");
   std::vector<int32_t> in(2048);
