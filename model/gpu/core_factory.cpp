@@ -30,10 +30,12 @@ void TechniqueParams::bind(config::ParamRegistry& r) {
   r.add_choice("dwf.pool", pool, {"cta", "sm"},
                "dwf: where threads regroup: cta (threads of one CTA merge, its warps use its slots) or sm "
                "(threads of every CTA of the kernel on the SM merge and use any free slot, as Fung et al.'s warp pool)");
-  r.add_choice("gpu.core", core, {"simt", "vws"},
-               "SM netlist: simt (the SIMT SM) or vws (seed 000's Variable Warp Sizing SM: 32 lanes in slices of "
-               "sm.warp_size, with the warp ganging unit; vws.*)");
+  r.add_choice("gpu.core", core, {"simt", "vws", "vgiw"},
+               "SM netlist: simt (the SIMT SM), vws (seed 000's Variable Warp Sizing SM: 32 lanes in slices of "
+               "sm.warp_size, with the warp ganging unit; vws.*) or vgiw (seed 002's dataflow core: basic block "
+               "scheduler, control vector table, live value cache, MT-CGRF grid; vgiw.*, lvc.*)");
   vws.bind(r);
+  vgiw.bind(r);
   power.bind(r);
   energy.bind(r);
 }
@@ -52,13 +54,19 @@ void TechniqueParams::validate() const {
   if (reconvergence != "dwf" && pool != "cta")
     throw input_error("option dwf.pool: applies to sm.reconvergence = dwf, not " + reconvergence);
   compactor.validate("tbc");
-  if (core != "simt" && core != "vws") throw input_error("option gpu.core: must be simt or vws");
+  if (core != "simt" && core != "vws" && core != "vgiw")
+    throw input_error("option gpu.core: must be simt, vws or vgiw");
   if (core == "vws" && (reconvergence != "pdom" || likely_convergence))
     throw input_error("option gpu.core: the VWS SM keeps a PDOM stack per narrow warp; it needs "
                       "sm.reconvergence = pdom without sm.likely_convergence");
   vws.validate();
+  vgiw.validate();
   power.validate();
   energy.validate();
+  if (core == "vgiw" && (reconvergence != "pdom" || likely_convergence || power.mode() != power::Gating::None ||
+                         power.issue_control() || power.scheduler != "none"))
+    throw input_error("option gpu.core: the VGIW core schedules blocks, not warps; it takes none of sm.reconvergence "
+                      "(other than pdom), sm.likely_convergence, power.gating or thread issue control");
   if (core == "vws" && power.mode() != power::Gating::None)
     throw input_error("option power.gating: lane power gating is built for the SIMT SM (gpu.core = simt), not vws");
   if (core == "vws" && (power.issue_control() || power.scheduler != "none"))
@@ -136,6 +144,10 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
 
 std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& stats, uint32_t id,
                                     trace::Waveform* waveform, trace::WarpTrace* warp_trace) {
+  if (cfg.technique.core == "vgiw") {
+    const std::string name = "sm" + std::to_string(id);
+    return std::make_unique<vgiw::VgiwCore>(name.c_str(), cfg.sm, cfg.technique.vgiw, stats, id, waveform);
+  }
   if (cfg.technique.core == "vws") {
     const std::string name = "sm" + std::to_string(id);
     return std::make_unique<vws::VwsSm>(name.c_str(), cfg.sm, cfg.technique.vws,

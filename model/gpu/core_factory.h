@@ -11,6 +11,7 @@
 //   simt  the SIMT SM (sm/sm.h) with the branch unit above
 //   vws   seed 000's Variable Warp Sizing SM (vws/vws_sm.h, vws.*): slices of
 //         sm.warp_size lanes, per-warp PDOM stacks, the warp ganging unit
+//   vgiw  seed 002's VGIW core (vgiw/vgiw_core.h, vgiw.*, lvc.*)
 // and, with power.gating other than none, a lane power controller per SP
 // unit of the SIMT SM (power/lane_power_controller.h, power.*).
 #pragma once
@@ -24,6 +25,8 @@
 #include "power/power_params.h"
 #include "sm/sm.h"
 #include "tbc/thread_compactor_unit.h"
+#include "vgiw/vgiw_core.h"
+#include "vgiw/vgiw_params.h"
 #include "vws/vws_sm.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -47,8 +50,9 @@ struct TechniqueParams {
   // slots) or sm (threads of all CTAs of a kernel on the SM merge; warps use
   // any free slot of the kernel: Fung et al.'s warp pool).
   std::string pool = "cta";
-  std::string core = "simt";             // gpu.core: simt | vws
+  std::string core = "simt";             // gpu.core: simt | vws | vgiw
   vws::VwsParams vws;                    // vws.*
+  vgiw::VgiwParams vgiw;                 // vgiw.*, lvc.*
   power::PowerParams power;              // power.*
   power::EnergyParams energy;            // energy.* (read back by the run report)
 

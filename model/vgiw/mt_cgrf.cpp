@@ -1,0 +1,413 @@
+#include "vgiw/mt_cgrf.h"
+
+#include <algorithm>
+
+#include "util/cycle.h"
+#include "util/error.h"
+
+namespace simt::vgiw {
+
+// A batch at an initiator: what the executor decided for its threads.
+struct MtCgrf::BatchData {
+  VgiwCta* cta = nullptr;
+  uint32_t base = 0;
+  uint64_t left = 0;  // threads not injected yet
+  BatchResult res;
+};
+
+// A virtual channel: one thread in flight in one replica.
+struct MtCgrf::Channel {
+  uint32_t replica = 0;
+  bool busy = false;
+  std::shared_ptr<BatchData> batch;
+  uint32_t bit = 0;
+  std::vector<uint64_t> ready;      // per node: when its last input arrives
+  std::vector<uint16_t> waiting;    // per node: inputs still to come
+  std::vector<uint16_t> mem_left;   // per node: memory responses still to come
+};
+
+struct MtCgrf::Replica {
+  std::vector<uint32_t> unit;                                    // per node: layout unit
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> out;   // per node: (consumer, edge latency)
+  std::deque<std::shared_ptr<BatchData>> queue;                  // at the initiator (two at most)
+  std::vector<uint32_t> free;                                    // free channels
+  uint32_t busy = 0;
+  struct Builder {
+    uint32_t next, base;
+    uint64_t bits;
+  };
+  std::vector<Builder> builders;  // returning batches, per next block
+};
+
+MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmParams& sm, stats::Registry& st,
+               const std::string& sm_stats, uint32_t core_id)
+    : sc_core::sc_module(name),
+      configure("configure", this, &MtCgrf::on_configure),
+      batches("batches", this, &MtCgrf::on_batch),
+      returns("returns"),
+      l1d("l1d", v.units[Unit::Ldst]),
+      lvc("lvc", v.units[Unit::Lvu]),
+      v_(v),
+      sm_(sm),
+      core_id_(core_id),
+      layout_(v.units),
+      n_(sm_stats + ".grid"),
+      threads_(st.counter(n_ + ".threads", "threads streamed through the grid (one per thread and block)")),
+      batches_(st.counter(n_ + ".batches", "thread batches taken by initiator CVUs")),
+      conflicts_(st.counter(n_ + ".unit_conflicts", "token sets that waited a cycle for a unit that had fired")),
+      reservation_stalls_(st.counter(n_ + ".reservation_stalls",
+                                     "cycles a memory node waited for room in its unit's reservation buffer")),
+      channel_cycles_(st.counter(n_ + ".channel_cycles", "threads in flight x cycles (token-buffer occupancy)")),
+      configs_(st.counter(n_ + ".configurations", "grid reconfigurations")),
+      config_cycles_(st.counter(n_ + ".configuration_cycles", "cycles spent reconfiguring")),
+      l1d_requests_(st.counter(n_ + ".l1d_requests", "line requests from LDST units to the L1")),
+      lvc_reads_(st.counter(n_ + ".lvc_reads", "live values read from the LVC")),
+      lvc_writes_(st.counter(n_ + ".lvc_writes", "live values written to the LVC")),
+      shared_(st.counter(n_ + ".shared_accesses", "thread accesses to shared memory")),
+      thread_instructions_(st.counter(sm_stats + ".thread_instructions", "thread instructions executed")),
+      batch_instructions_(st.counter(sm_stats + ".warp_instructions",
+                                     "instructions executed per thread batch (VGIW has no warps)")) {
+  for (size_t u = 0; u < kUnitTypes; ++u)
+    firings_.push_back(&st.counter(n_ + "." + unit_name(static_cast<Unit>(u)) + "_firings",
+                                   std::string("token sets fired by ") + unit_name(static_cast<Unit>(u)) +
+                                       " units (busy unit-cycles)"));
+  port_of_unit_.assign(layout_.units(), kNone);
+  for (Unit t : {Unit::Ldst, Unit::Lvu}) {
+    const auto& us = layout_.units_of(t);
+    for (uint32_t k = 0; k < us.size(); ++k) port_of_unit_[us[k]] = k;
+  }
+  unit_free_.assign(layout_.units(), 0);
+  reserved_.assign(layout_.units(), 0);
+  l1d_q_.resize(l1d.size());
+  lvc_q_.resize(lvc.size());
+  attach_to_clock(false);
+  for (auto& p : l1d) p.wake_on_response(*this);
+  for (auto& p : lvc) p.wake_on_response(*this);
+}
+
+MtCgrf::~MtCgrf() = default;
+
+bool MtCgrf::busy() const {
+  if (in_flight_) return true;
+  for (const auto& r : replicas_)
+    if (!r->queue.empty()) return true;
+  return false;
+}
+
+uint32_t MtCgrf::node_latency(const Node& n) const {
+  switch (n.kind) {
+    case NodeKind::Join: return 1;
+    case NodeKind::Instr: {
+      if (n.unit == Unit::Ldst) return 0;  // memory: the responses decide
+      const ptx::Instr& in = comp_->program().code[n.pc];
+      const uint32_t t = sm_.ops.lookup(in).latency;
+      if (t) return t;
+      return in.cls == ptx::InstrClass::Sfu ? sm_.sfu.latency : sm_.sp.latency;
+    }
+    default: return 0;
+  }
+}
+
+void MtCgrf::on_configure(GridConfigure& g, sc_core::sc_time&) {
+  if (busy() || !g.block || !g.compilation) return;  // threads of the last block still run: refuse
+  const uint64_t now = util::now_cycle();
+  comp_ = g.compilation;
+  block_ = g.block;
+  slots_ = g.slots;
+  runner_ = std::make_unique<BatchRunner>(*comp_, *block_, sm_.l1d.line, kLocalRegion + (uint64_t{core_id_} << 40));
+  const auto& nodes = block_->graph.nodes();
+  latency_.assign(nodes.size(), 0);
+  inputs_.assign(nodes.size(), 0);
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    latency_[i] = node_latency(nodes[i]);
+    inputs_[i] = static_cast<uint16_t>(nodes[i].data.size() + nodes[i].control.size());
+  }
+  replicas_.clear();
+  for (const vgiw::Replica& pr : block_->placement.replicas) {
+    auto r = std::make_unique<Replica>();
+    r->unit = pr.unit_of;
+    r->out.assign(nodes.size(), {});
+    for (const RoutedEdge& e : pr.edges) r->out[e.from].push_back({e.to, e.latency});
+    replicas_.push_back(std::move(r));
+  }
+  channels_.assign(replicas_.size() * v_.channels, Channel{});
+  for (uint32_t r = 0; r < replicas_.size(); ++r)
+    for (uint32_t c = v_.channels; c-- > 0;) {
+      const uint32_t ch = r * v_.channels + c;
+      channels_[ch].replica = r;
+      channels_[ch].ready.assign(nodes.size(), 0);
+      channels_[ch].waiting.assign(nodes.size(), 0);
+      channels_[ch].mem_left.assign(nodes.size(), 0);
+      replicas_[r]->free.push_back(ch);
+    }
+  configured_at_ = now + v_.reconfig_cycles;
+  ++configs_;
+  config_cycles_ += v_.reconfig_cycles;
+  g.accepted = true;
+  wake_next();
+}
+
+void MtCgrf::on_batch(ThreadBatch& b, sc_core::sc_time&) {
+  if (!block_ || b.replica >= replicas_.size() || replicas_[b.replica]->queue.size() >= 2) return;
+  auto d = std::make_shared<BatchData>();
+  d->cta = b.cta;
+  d->base = b.base;
+  d->left = b.bits;
+  try {
+    runner_->run(*b.cta, b.base, b.bits, d->res);
+  } catch (...) {
+    fault_ = std::current_exception();
+    sc_core::sc_stop();
+    b.accepted = true;
+    return;
+  }
+  thread_instructions_ += d->res.thread_instructions;
+  batch_instructions_ += d->res.batch_instructions;
+  replicas_[b.replica]->queue.push_back(std::move(d));
+  ++batches_;
+  b.accepted = true;
+  wake_next();
+}
+
+void MtCgrf::push(uint64_t cycle, uint32_t channel, uint32_t node, uint8_t kind) {
+  events_.push(Event{cycle, seq_++, channel, node, kind});
+}
+
+uint32_t MtCgrf::request_id(uint32_t channel, uint32_t node, uint32_t unit) {
+  uint32_t id;
+  if (!free_ids_.empty()) {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+    out_[id] = {channel, node, unit};
+  } else {
+    id = static_cast<uint32_t>(out_.size());
+    out_.push_back({channel, node, unit});
+  }
+  return id;
+}
+
+void MtCgrf::complete(uint32_t ch, uint32_t node, uint64_t at) {
+  Channel& c = channels_[ch];
+  for (const auto& [to, lat] : replicas_[c.replica]->out[node]) {
+    c.ready[to] = std::max(c.ready[to], at + lat);
+    if (--c.waiting[to] == 0) push(c.ready[to], ch, to, kArrive);
+  }
+}
+
+void MtCgrf::finish_thread(uint32_t ch, uint64_t now) {
+  Channel& c = channels_[ch];
+  Replica& r = *replicas_[c.replica];
+  const uint32_t next = c.batch->res.next[c.bit];
+  const uint32_t slot = c.batch->base + c.bit;
+  const uint32_t base = slot & ~63u;
+  auto it = std::find_if(r.builders.begin(), r.builders.end(),
+                         [&](const Replica::Builder& b) { return b.next == next; });
+  if (it != r.builders.end() && it->base != base) {  // another word: send the one collected
+    returns_q_.push_back(BatchReturn{it->next, it->base, it->bits, false});
+    r.builders.erase(it);
+    it = r.builders.end();
+  }
+  if (it == r.builders.end()) r.builders.push_back({next, base, 0});
+  for (auto& b : r.builders)
+    if (b.next == next) b.bits |= uint64_t{1} << (slot & 63);
+  c.busy = false;
+  c.batch.reset();
+  r.free.push_back(ch);
+  --r.busy;
+  --in_flight_;
+  (void)now;
+}
+
+void MtCgrf::flush_returns(Replica& r) {
+  for (const auto& b : r.builders) returns_q_.push_back(BatchReturn{b.next, b.base, b.bits, false});
+  r.builders.clear();
+}
+
+void MtCgrf::take_responses(uint64_t now) {
+  auto take = [&](mem::MemRequester& port) {
+    uint64_t id;
+    while (port.pop_response(id)) {
+      const Outstanding o = out_[id];
+      free_ids_.push_back(static_cast<uint32_t>(id));
+      --reserved_[o.unit];
+      Channel& c = channels_[o.channel];
+      if (--c.mem_left[o.node] == 0) complete(o.channel, o.node, now);
+    }
+  };
+  for (auto& p : l1d) take(p);
+  for (auto& p : lvc) take(p);
+}
+
+void MtCgrf::inject(uint64_t now) {
+  if (now < configured_at_) return;
+  for (auto& rp : replicas_) {
+    Replica& r = *rp;
+    while (!r.queue.empty() && r.queue.front()->left == 0) r.queue.pop_front();
+    if (r.queue.empty() || r.free.empty()) continue;
+    BatchData& d = *r.queue.front();
+    const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(d.left));
+    d.left &= d.left - 1;
+    const uint32_t ch = r.free.back();
+    r.free.pop_back();
+    Channel& c = channels_[ch];
+    c.busy = true;
+    c.batch = r.queue.front();
+    c.bit = bit;
+    std::fill(c.ready.begin(), c.ready.end(), 0);
+    std::copy(inputs_.begin(), inputs_.end(), c.waiting.begin());
+    ++r.busy;
+    ++in_flight_;
+    ++threads_;
+    ++*firings_[static_cast<size_t>(Unit::Cvu)];
+    unit_free_[r.unit[0]] = now + 1;
+    complete(ch, 0, now);  // the initiator sends the thread's tokens
+    if (d.left == 0) r.queue.pop_front();
+  }
+}
+
+void MtCgrf::fire(const Event& e, uint64_t now) {
+  Channel& c = channels_[e.channel];
+  if (e.kind == kDone) {
+    complete(e.channel, e.node, e.cycle);
+    return;
+  }
+  Replica& r = *replicas_[c.replica];
+  const uint32_t unit = r.unit[e.node];
+  if (e.kind == kArrive) {
+    // One token set a cycle per unit, in arrival order: take the unit's next
+    // free cycle (a set that arrives while others wait queues behind them).
+    const uint64_t at = std::max(now, unit_free_[unit]);
+    unit_free_[unit] = at + 1;
+    if (at > now) {
+      conflicts_ += at - now;
+      push(at, e.channel, e.node, kFire);
+      return;
+    }
+  }
+  const Node& n = block_->graph.nodes()[e.node];
+  const BatchResult& res = c.batch->res;
+  switch (n.kind) {
+    case NodeKind::Terminator:
+      ++*firings_[static_cast<size_t>(Unit::Cvu)];
+      finish_thread(e.channel, now);
+      return;
+    case NodeKind::LiveLoad:
+    case NodeKind::LiveStore: {
+      if (reserved_[unit] >= v_.ldst_reservations) {
+        ++reservation_stalls_;
+        push(now + 1, e.channel, e.node, kArrive);
+        return;
+      }
+      const bool write = n.kind == NodeKind::LiveStore;
+      const uint32_t slot = c.batch->base + c.bit;
+      mem::MemRequest q;
+      // Row = live value ID, column = thread slot; each row padded by a line
+      // so that rows do not all map to the same LVC sets.
+      const uint64_t row = uint64_t{slots_} * v_.lvc_entry_bytes + v_.lvc.line;
+      q.addr = kLvcRegion + (uint64_t{core_id_} << 40) + uint64_t{n.live_id == kNone ? 0 : n.live_id} * row +
+               uint64_t{slot} * v_.lvc_entry_bytes;
+      q.bytes = v_.lvc_entry_bytes;
+      q.write = write;
+      q.source = core_id_;
+      q.id = request_id(e.channel, e.node, unit);
+      lvc_q_[port_of_unit_[unit]].push_back({q});
+      ++reserved_[unit];
+      c.mem_left[e.node] = 1;
+      ++(write ? lvc_writes_ : lvc_reads_);
+      break;
+    }
+    case NodeKind::Instr:
+      if (n.unit == Unit::Ldst) {
+        const uint32_t m = runner_->memory_index(e.node);
+        const uint32_t first = res.first[m * 65 + c.bit], last = res.first[m * 65 + c.bit + 1];
+        if (first == last) {  // shared memory, or nothing to touch (guard false)
+          if (res.shared[m]) ++shared_;
+          push(now + (res.shared[m] ? sm_.ldst.shared.latency : 1), e.channel, e.node, kDone);
+          break;
+        }
+        if (reserved_[unit] + (last - first) > v_.ldst_reservations && reserved_[unit] > 0) {
+          ++reservation_stalls_;
+          push(now + 1, e.channel, e.node, kArrive);
+          return;
+        }
+        for (uint32_t k = first; k < last; ++k) {
+          const LineAccess& a = res.lines[k];
+          mem::MemRequest q;
+          q.addr = a.addr;
+          q.bytes = a.bytes;
+          q.write = a.write;
+          q.atomic = a.atomic;
+          q.source = core_id_;
+          q.id = request_id(e.channel, e.node, unit);
+          l1d_q_[port_of_unit_[unit]].push_back({q});
+          ++reserved_[unit];
+        }
+        l1d_requests_ += last - first;
+        c.mem_left[e.node] = static_cast<uint16_t>(last - first);
+        break;
+      }
+      push(now + latency_[e.node], e.channel, e.node, kDone);
+      break;
+    default:  // joins
+      push(now + std::max<uint32_t>(1, latency_[e.node]), e.channel, e.node, kDone);
+      break;
+  }
+  ++*firings_[static_cast<size_t>(n.unit)];
+}
+
+void MtCgrf::send_requests() {
+  auto send = [](std::vector<std::deque<Pending>>& qs, sc_core::sc_vector<mem::MemRequester>& ports) {
+    for (size_t p = 0; p < qs.size(); ++p)
+      if (!qs[p].empty() && ports[p].send(qs[p].front().req)) qs[p].pop_front();
+  };
+  send(l1d_q_, l1d);
+  send(lvc_q_, lvc);
+}
+
+void MtCgrf::on_cycle(uint64_t now) {
+  if (fault_) return;
+  try {
+    cycle(now);
+  } catch (...) {
+    fault_ = std::current_exception();
+    sc_core::sc_stop();
+  }
+}
+
+void MtCgrf::cycle(uint64_t now) {
+  channel_cycles_ += uint64_t{in_flight_} * (now > last_cycle_ ? now - last_cycle_ : 1);
+  last_cycle_ = now;
+  take_responses(now);
+  inject(now);
+  while (!events_.empty() && events_.top().cycle <= now) {
+    const Event e = events_.top();
+    events_.pop();
+    fire(e, now);
+  }
+  send_requests();
+  for (auto& r : replicas_)
+    if (r->busy == 0 && r->queue.empty() && !r->builders.empty()) flush_returns(*r);
+  while (!returns_q_.empty()) {
+    BatchReturn b = returns_q_.front();
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    returns->b_transport(b, t);
+    if (!b.accepted) break;
+    returns_q_.pop_front();
+  }
+  // When to run again.
+  bool pending_sends = !returns_q_.empty();
+  for (const auto& q : l1d_q_) pending_sends = pending_sends || !q.empty();
+  for (const auto& q : lvc_q_) pending_sends = pending_sends || !q.empty();
+  bool can_inject = false;
+  for (const auto& r : replicas_) can_inject = can_inject || (!r->queue.empty() && !r->free.empty());
+  if (pending_sends || (can_inject && now + 1 >= configured_at_)) {
+    wake_next();
+  } else if (can_inject) {
+    wake_at(configured_at_);
+  } else if (!events_.empty()) {
+    wake_at(std::max(events_.top().cycle, now + 1));
+  }
+  // Otherwise asleep until a response, a batch or a configuration.
+}
+
+}  // namespace simt::vgiw

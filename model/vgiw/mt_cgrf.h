@@ -1,0 +1,149 @@
+// The MT-CGRF execution core (seed 002 §3.5): the grid configured with one
+// block's dataflow graph (replicated), streaming threads through it.
+//
+// One process for the whole grid (util::Clocked), not one per unit: the
+// units' behaviour is a token engine in plain C++.
+//  - Initiator CVUs hold two thread batches each (double buffering) and
+//    inject one thread a cycle while the replica has a free virtual channel
+//    (vgiw.channels: token-buffer entries per unit).
+//  - A node fires when its last input token has arrived (its producer's
+//    completion plus the routed edge's latency). A unit fires one token set
+//    a cycle; a set arriving at a unit that fired this cycle waits a cycle.
+//  - FP-ALUs and SCUs complete after the operation's latency (the SIMT SM's
+//    sp.* / sfu.* / ops.* table; every unit is pipelined, the SCUs by
+//    virtual pipelining). Joins take a cycle.
+//  - LDST units send one request per line a thread touches to the L1 (port
+//    per unit, no coalescing) and complete when the last response arrives;
+//    a reservation buffer of vgiw.ldst_reservations lines lets later threads
+//    overtake a blocked one. Shared-memory accesses complete after
+//    shmem.latency.
+//  - LVUs read or write the thread's <live value, thread> entry in the LVC.
+//  - Terminator CVUs return each thread to the BBS in batches per next
+//    block (<base, bitmap>), sent when a thread of another 64-thread word
+//    arrives or when the replica drains.
+// What the threads compute is decided when a batch reaches its initiator
+// (batch_runner.h); the engine only times it.
+//
+// Stats under sm<i>.grid: threads, batches, unit firings
+// by type (<type>_firings: busy unit-cycles), unit_conflicts (token sets
+// that waited for a busy unit), reservation_stalls, channel_cycles (threads
+// in flight x cycles), configurations, configuration_cycles, l1d_requests,
+// lvc_reads, lvc_writes, shared_accesses.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "mem/mem_port.h"
+#include "sm/sm.h"
+#include "stats/stats.h"
+#include "util/clock.h"
+#include "util/packet_socket.h"
+#include "vgiw/batch_runner.h"
+#include "vgiw/vgiw_packets.h"
+#include "vgiw/vgiw_params.h"
+
+namespace simt::vgiw {
+
+class MtCgrf : public sc_core::sc_module, private util::Clocked {
+ public:
+  // Base of the live value matrix in the address space below the LVC.
+  static constexpr uint64_t kLvcRegion = uint64_t{3} << 55;
+  static constexpr uint64_t kLocalRegion = uint64_t{1} << 56;  // as the SIMT SM's LDST unit
+
+  util::PacketTarget<MtCgrf, GridConfigure> configure;  // from the BBS
+  util::PacketTarget<MtCgrf, ThreadBatch> batches;      // from the BBS
+  util::PacketInitiator<MtCgrf, BatchReturn> returns;   // to the BBS
+  sc_core::sc_vector<mem::MemRequester> l1d;  // one per LDST unit
+  sc_core::sc_vector<mem::MemRequester> lvc;  // one per LVU
+
+  // Counters under `sm_stats` + ".grid"; the thread and batch instruction
+  // counts under `sm_stats` itself (sm0.thread_instructions,
+  // sm0.warp_instructions: instructions run per batch, VGIW's nearest thing
+  // to a warp instruction).
+  MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmParams& sm, stats::Registry& stats,
+         const std::string& sm_stats, uint32_t core_id);
+  ~MtCgrf() override;
+
+  // Threads in flight or waiting at an initiator.
+  bool busy() const;
+  void rethrow_fault() const {
+    if (fault_) std::rethrow_exception(fault_);
+  }
+
+ private:
+  struct BatchData;
+  struct Channel;
+  struct Replica;
+  struct Event {
+    uint64_t cycle, seq;
+    uint32_t channel, node;
+    uint8_t kind;  // kArrive: inputs all there; kFire: its unit is reserved for this cycle; kDone: it completes
+    bool operator>(const Event& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
+  };
+  struct Pending {  // a memory request waiting for its port
+    mem::MemRequest req;
+  };
+  struct Outstanding {
+    uint32_t channel, node, unit;
+  };
+
+  void on_configure(GridConfigure& g, sc_core::sc_time& t);
+  void on_batch(ThreadBatch& b, sc_core::sc_time& t);
+  void on_cycle(uint64_t now) override;
+  void cycle(uint64_t now);
+  void take_responses(uint64_t now);
+  void inject(uint64_t now);
+  void fire(const Event& e, uint64_t now);
+  void complete(uint32_t channel, uint32_t node, uint64_t at);
+  enum : uint8_t { kArrive, kFire, kDone };
+  void push(uint64_t cycle, uint32_t channel, uint32_t node, uint8_t kind);
+  void finish_thread(uint32_t channel, uint64_t now);
+  void flush_returns(Replica& r);
+  void send_requests();
+  uint32_t request_id(uint32_t channel, uint32_t node, uint32_t unit);
+  uint32_t node_latency(const Node& n) const;
+
+  VgiwParams v_;
+  const sm::SmParams& sm_;
+  uint32_t core_id_;
+  GridLayout layout_;
+  std::string n_;                       // stats prefix (sm0.grid)
+  std::vector<uint32_t> port_of_unit_;  // layout unit -> its L1D or LVC port
+
+  // The configuration.
+  const Compilation* comp_ = nullptr;
+  const CompiledBlock* block_ = nullptr;
+  std::unique_ptr<BatchRunner> runner_;
+  uint32_t slots_ = 0;
+  uint64_t configured_at_ = 0;
+  std::vector<uint32_t> latency_;        // per node
+  std::vector<uint16_t> inputs_;         // per node: edges in
+  std::vector<std::unique_ptr<Replica>> replicas_;
+  std::vector<Channel> channels_;        // replica * vgiw.channels + c
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  uint64_t seq_ = 0;
+  std::vector<uint64_t> unit_free_;      // per layout unit: the first cycle it can fire again
+  std::vector<uint32_t> reserved_;       // per layout unit: lines in flight (LDST, LVU)
+  std::vector<std::deque<Pending>> l1d_q_, lvc_q_;
+  std::vector<Outstanding> out_;
+  std::vector<uint32_t> free_ids_;
+  std::deque<BatchReturn> returns_q_;
+  uint32_t in_flight_ = 0;               // threads in channels
+  uint64_t last_cycle_ = 0;
+  std::exception_ptr fault_;
+
+  stats::Counter &threads_, &batches_, &conflicts_, &reservation_stalls_, &channel_cycles_, &configs_,
+      &config_cycles_, &l1d_requests_, &lvc_reads_, &lvc_writes_, &shared_, &thread_instructions_,
+      &batch_instructions_;
+  std::vector<stats::Counter*> firings_;  // per unit type
+};
+
+}  // namespace simt::vgiw

@@ -1,0 +1,57 @@
+// The VGIW core netlist (seed 002 Figure 4): instantiates its blocks and
+// binds them, nothing else. It replaces the SIMT SM in the same GPU (same
+// CTA dispatcher, crossbar, L2 and DRAM) when gpu.core = vgiw.
+//
+//   dispatcher --launch--> BBS --done--> dispatcher
+//   BBS <--CvtAccess--> CVT
+//   BBS --GridConfigure / ThreadBatch--> MT-CGRF --BatchReturn--> BBS
+//   MT-CGRF LDST units (one port each) --> L1D (banked, write-back) --> crossbar
+//   MT-CGRF LVUs (one port each)       --> LVC (write-back)        --> crossbar
+// VGIW fetches no instructions (the BBS holds the block configurations),
+// so the LVC's misses and write-backs use the crossbar port the SIMT SM's
+// L1I uses (instruction_port()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "mem/cache_module.h"
+#include "sm/core.h"
+#include "sm/sm.h"
+#include "stats/stats.h"
+#include "vgiw/bbs.h"
+#include "vgiw/cvt.h"
+#include "vgiw/mt_cgrf.h"
+#include "vgiw/vgiw_params.h"
+
+namespace simt::trace { class Waveform; }
+
+namespace simt::vgiw {
+
+class VgiwCore : public sm::Core {
+ public:
+  // `sm` gives the L1D (l1d.*), the operation latencies (sp.*, sfu.*,
+  // ops.*) and shmem.latency. Stats under "sm<id>".
+  VgiwCore(sc_core::sc_module_name name, const sm::SmParams& sm, const VgiwParams& v, stats::Registry& stats,
+           uint32_t id, trace::Waveform* waveform = nullptr);
+
+  Bbs bbs;
+  Cvt cvt;
+  MtCgrf grid;
+  mem::CacheModule l1d, lvc;
+
+  LaunchTarget& launch_socket() override { return bbs.launch; }
+  DoneInitiator& done_socket() override { return bbs.done; }
+  mem::MemRequester& instruction_port() override { return lvc.down; }
+  mem::MemRequester& data_port() override { return l1d.down; }
+  void rethrow_fault() const override {
+    bbs.rethrow_fault();
+    grid.rethrow_fault();
+  }
+  void sample_until(uint64_t) override {}
+  uint32_t take_max_stack_depth() override { return 0; }  // no reconvergence stacks
+};
+
+}  // namespace simt::vgiw

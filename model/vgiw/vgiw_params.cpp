@@ -1,0 +1,48 @@
+#include "vgiw/vgiw_params.h"
+
+#include "config/param_registry.h"
+#include "util/error.h"
+
+namespace simt::vgiw {
+
+VgiwParams::VgiwParams() {
+  lvc.size = 65536;
+  lvc.line = 128;
+  lvc.assoc = 4;
+  lvc.write_policy = "write-back";
+  lvc_port.ports = 16;     // one lookup per LVU a cycle (banked)
+  lvc_port.in_queue = 16;
+}
+
+void VgiwParams::bind(config::ParamRegistry& r) {
+  const char* doc[kUnitTypes] = {"combined FPU/ALU units (pipelined)", "special compute units (non-pipelined ops)",
+                                 "load/store units on the perimeter", "live value load/store units",
+                                 "split/join units", "control vector units (thread initiators/terminators)"};
+  for (size_t u = 0; u < kUnitTypes; ++u)
+    r.add(std::string("vgiw.units.") + unit_name(static_cast<Unit>(u)), units.n[u],
+          std::string("MT-CGRF ") + doc[u], 0, 4096);
+  r.add("vgiw.tracks", tracks, "producers one switch-to-switch link of the grid carries (placement and routing)", 1,
+        64);
+  r.add("vgiw.reconfig_cycles", reconfig_cycles,
+        "cycles to reconfigure the grid for another block (reset and configuration tokens, twice)", 0, 1u << 20);
+  r.add("vgiw.cvt_bytes", cvt_bytes,
+        "control vector table bytes; resident threads = 8 x bytes / blocks of the kernel (rounded to CTAs)", 64,
+        1u << 26);
+  r.add("vgiw.cvt_banks", cvt_banks, "control vector table banks (one read and one write a cycle each)", 1, 64);
+  r.add("vgiw.channels", channels, "token-buffer entries per unit: threads in flight per graph replica", 1, 4096);
+  r.add("vgiw.ldst_reservations", ldst_reservations, "memory operations in flight per load/store unit", 1, 4096);
+  r.add("vgiw.lvc_entry_bytes", lvc_entry_bytes, "bytes per <live value ID, thread> entry of the live value matrix",
+        1, 64);
+  lvc.bind(r, "lvc");
+  lvc_port.bind(r, "lvc");
+}
+
+void VgiwParams::validate() const {
+  if (units[Unit::Cvu] < 2) throw input_error("option vgiw.units.cvu: a graph needs 2 (initiator, terminator)");
+  if (units[Unit::FpAlu] + units[Unit::Scu] + units[Unit::Sju] + units[Unit::Cvu] == 0)
+    throw input_error("option vgiw.units.*: the grid has no compute units");
+  lvc.validate("lvc");
+  lvc_port.validate("lvc");
+}
+
+}  // namespace simt::vgiw
