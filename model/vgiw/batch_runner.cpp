@@ -96,6 +96,13 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
       case func::Control::Ret:
         for (uint32_t b = 0; b < 64; ++b) out.next[b] = kNone;
         break;
+      case func::Control::Barrier:
+        // Every thread of the CTA runs the barrier block before any runs its
+        // successor (bbs.h); the barrier's arrivals still count, so that a
+        // bar.red delivers its result when the last thread arrives.
+        cta.barriers.arrive(res_, mask.count());
+        cta.barriers.release(st, [](uint32_t) {});
+        break;
       case func::Control::Call:
         throw internal_error("vgiw: a call reached the grid (" + where(c_.program(), pc) + ")");
       default: break;

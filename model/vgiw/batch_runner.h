@@ -11,6 +11,10 @@
 // the SIMT SM lays it out (interleaved word by word over the CTA's threads,
 // in a region per core and CTA position). Shared-memory accesses make no
 // request: the LDST unit answers them after shmem.latency.
+//
+// Barriers: the threads' arrivals are counted as the SIMT SM counts them
+// (sm/cta_barriers.h), so a bar.red (__syncthreads_or and friends) writes
+// its result into every thread once the CTA's last thread has arrived.
 #pragma once
 
 #include <cstdint>

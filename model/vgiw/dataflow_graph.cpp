@@ -177,6 +177,16 @@ DataflowGraph::DataflowGraph(const ptx::Program& p, const BlockGraph& g, const L
     st.data.push_back(src);
     completions.push_back(add(std::move(st)));
   }
+  // Every node a thread fires ends before the thread does: results nobody
+  // reads (and loads whose value goes unused) complete into the terminator.
+  std::vector<uint8_t> consumed(nodes_.size(), 0);
+  for (const Node& n : nodes_) {
+    for (uint32_t i : n.data) consumed[i] = 1;
+    for (uint32_t i : n.control) consumed[i] = 1;
+  }
+  for (uint32_t i = 1; i < nodes_.size(); ++i)
+    if (!consumed[i] && std::find(completions.begin(), completions.end(), i) == completions.end())
+      completions.push_back(i);
   Node term;
   term.kind = NodeKind::Terminator;
   term.unit = Unit::Cvu;

@@ -20,7 +20,8 @@
 //               and gather the completions the terminator waits for.
 //   Terminator  CVU: decides the thread's next block (the guard of its bra
 //               or exit) once every store, atomic and live-value store of the
-//               thread has completed, and returns the thread to the BBS.
+//               thread, and every node whose result nothing reads, has
+//               completed, and returns the thread to the BBS.
 // bar.arrive, nanosleep, pmevent and brkpt occupy no unit.
 // Token buffer entries hold up to three operands; a consumer of more values
 // still takes them all (the router spreads them over its ports).

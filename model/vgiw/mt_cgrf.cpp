@@ -267,6 +267,9 @@ void MtCgrf::inject(uint64_t now) {
 
 void MtCgrf::fire(const Event& e, uint64_t now) {
   Channel& c = channels_[e.channel];
+  if (!c.busy)
+    throw internal_error(std::string(name()) + ": a token for node " + std::to_string(e.node) +
+                         " of a thread that has finished");
   if (e.kind == kDone) {
     complete(e.channel, e.node, e.cycle);
     return;

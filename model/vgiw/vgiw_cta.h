@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "func/cta_state.h"
+#include "sm/cta_barriers.h"
 #include "sm/kernel_context.h"
 
 namespace simt::vgiw {
@@ -19,6 +20,9 @@ struct VgiwCta {
   uint32_t base = 0;     // thread slot of thread 0 (a multiple of 64)
   uint32_t threads = 0;
   uint32_t exited = 0;   // threads that have exited
+  // Arrivals at its barriers (bar.red results are delivered when the last
+  // thread arrives; the successor block runs after that, batch_runner.h).
+  sm::CtaBarriers barriers;
 };
 
 }  // namespace simt::vgiw
