@@ -60,7 +60,7 @@ void Bbs::start_kernel(const std::shared_ptr<const sm::KernelContext>& k) {
   CompilerOptions o;
   o.grid = v_.units;
   o.tracks = v_.tracks;
-  comp_ = std::make_unique<Compilation>(*k->prog, o);
+  comp_ = compile_for(k, *k->prog, o);
   kernel_ = k;
   const uint32_t blocks = static_cast<uint32_t>(comp_->blocks().size());
   const uint32_t threads = k->geom.threads_per_cta();

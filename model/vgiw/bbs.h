@@ -82,7 +82,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   VgiwParams v_;
   uint32_t core_id_;
   std::shared_ptr<const sm::KernelContext> kernel_;
-  std::unique_ptr<Compilation> comp_;
+  std::shared_ptr<const Compilation> comp_;
   uint32_t words_ = 0, cta_words_ = 0;        // words per block vector; words per CTA
   std::vector<std::unique_ptr<VgiwCta>> ctas_;  // per CTA position
   uint32_t live_ctas_ = 0;

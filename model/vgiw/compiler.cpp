@@ -1,6 +1,7 @@
 #include "vgiw/compiler.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "util/error.h"
 
@@ -62,6 +63,28 @@ void Compilation::build() {
     }
     blocks_.push_back(std::move(c));
   }
+}
+
+std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>& context, const ptx::Program& p,
+                                               const CompilerOptions& o) {
+  struct Entry {
+    std::weak_ptr<const void> context;
+    const ptx::Program* program;
+    CompilerOptions options;
+    std::shared_ptr<const Compilation> compiled;
+  };
+  static std::mutex lock;
+  static std::vector<Entry> cache;
+  const std::lock_guard<std::mutex> hold(lock);
+  cache.erase(std::remove_if(cache.begin(), cache.end(), [](const Entry& e) { return e.context.expired(); }),
+              cache.end());
+  for (const Entry& e : cache)
+    if (e.context.lock() == context && e.program == &p && e.options.grid.n == o.grid.n &&
+        e.options.tracks == o.tracks)
+      return e.compiled;
+  auto c = std::make_shared<const Compilation>(p, o);
+  cache.push_back({context, &p, o, c});
+  return c;
 }
 
 uint32_t Compilation::id_at(uint32_t pc) const {

@@ -16,14 +16,12 @@ struct MtCgrf::BatchData {
 };
 
 // A virtual channel: one thread in flight in one replica.
+// Its per-node state lives in MtCgrf's flat arrays at [channel * nodes + node].
 struct MtCgrf::Channel {
   uint32_t replica = 0;
   bool busy = false;
   std::shared_ptr<BatchData> batch;
   uint32_t bit = 0;
-  std::vector<uint64_t> ready;      // per node: when its last input arrives
-  std::vector<uint16_t> waiting;    // per node: inputs still to come
-  std::vector<uint16_t> mem_left;   // per node: memory responses still to come
 };
 
 struct MtCgrf::Replica {
@@ -78,6 +76,7 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
   }
   unit_free_.assign(layout_.units(), 0);
   reserved_.assign(layout_.units(), 0);
+  waiters_.resize(layout_.units());
   l1d_q_.resize(l1d.size());
   lvc_q_.resize(lvc.size());
   attach_to_clock(false);
@@ -130,14 +129,18 @@ void MtCgrf::on_configure(GridConfigure& g, sc_core::sc_time&) {
     for (const RoutedEdge& e : pr.edges) r->out[e.from].push_back({e.to, e.latency});
     replicas_.push_back(std::move(r));
   }
+  nodes_ = static_cast<uint32_t>(nodes.size());
   channels_.assign(replicas_.size() * v_.channels, Channel{});
+  const size_t cells = channels_.size() * nodes_;
+  if (ready_.size() < cells) {  // grown only: no allocation on most reconfigurations
+    ready_.resize(cells);
+    waiting_.resize(cells);
+    mem_left_.resize(cells);
+  }
   for (uint32_t r = 0; r < replicas_.size(); ++r)
     for (uint32_t c = v_.channels; c-- > 0;) {
       const uint32_t ch = r * v_.channels + c;
       channels_[ch].replica = r;
-      channels_[ch].ready.assign(nodes.size(), 0);
-      channels_[ch].waiting.assign(nodes.size(), 0);
-      channels_[ch].mem_left.assign(nodes.size(), 0);
       replicas_[r]->free.push_back(ch);
     }
   configured_at_ = now + v_.reconfig_cycles;
@@ -149,7 +152,17 @@ void MtCgrf::on_configure(GridConfigure& g, sc_core::sc_time&) {
 
 void MtCgrf::on_batch(ThreadBatch& b, sc_core::sc_time&) {
   if (!block_ || b.replica >= replicas_.size() || replicas_[b.replica]->queue.size() >= 2) return;
-  auto d = std::make_shared<BatchData>();
+  // A batch record no thread uses any more keeps its buffers for this one.
+  std::shared_ptr<BatchData> d;
+  for (auto& p : batch_pool_)
+    if (p.use_count() == 1) {
+      d = p;
+      break;
+    }
+  if (!d) {
+    d = std::make_shared<BatchData>();
+    batch_pool_.push_back(d);
+  }
   d->cta = b.cta;
   d->base = b.base;
   d->left = b.bits;
@@ -170,7 +183,7 @@ void MtCgrf::on_batch(ThreadBatch& b, sc_core::sc_time&) {
 }
 
 void MtCgrf::push(uint64_t cycle, uint32_t channel, uint32_t node, uint8_t kind) {
-  events_.push(Event{cycle, seq_++, channel, node, kind});
+  events_.push(cycle, Event{channel, node, kind});
 }
 
 uint32_t MtCgrf::request_id(uint32_t channel, uint32_t node, uint32_t unit) {
@@ -187,10 +200,12 @@ uint32_t MtCgrf::request_id(uint32_t channel, uint32_t node, uint32_t unit) {
 }
 
 void MtCgrf::complete(uint32_t ch, uint32_t node, uint64_t at) {
-  Channel& c = channels_[ch];
+  const Channel& c = channels_[ch];
+  uint64_t* ready = &ready_[size_t{ch} * nodes_];
+  uint16_t* waiting = &waiting_[size_t{ch} * nodes_];
   for (const auto& [to, lat] : replicas_[c.replica]->out[node]) {
-    c.ready[to] = std::max(c.ready[to], at + lat);
-    if (--c.waiting[to] == 0) push(c.ready[to], ch, to, kArrive);
+    ready[to] = std::max(ready[to], at + lat);
+    if (--waiting[to] == 0) push(ready[to], ch, to, kArrive);
   }
 }
 
@@ -230,8 +245,12 @@ void MtCgrf::take_responses(uint64_t now) {
       const Outstanding o = out_[id];
       free_ids_.push_back(static_cast<uint32_t>(id));
       --reserved_[o.unit];
-      Channel& c = channels_[o.channel];
-      if (--c.mem_left[o.node] == 0) complete(o.channel, o.node, now);
+      if (--mem_left_[size_t{o.channel} * nodes_ + o.node] == 0) complete(o.channel, o.node, now);
+      auto& w = waiters_[o.unit];
+      if (!w.empty()) {  // room again: the oldest waiting node fires (next cycle)
+        push(now + 1, w.front().first, w.front().second, kFire);
+        w.pop_front();
+      }
     }
   };
   for (auto& p : l1d) take(p);
@@ -253,8 +272,8 @@ void MtCgrf::inject(uint64_t now) {
     c.busy = true;
     c.batch = r.queue.front();
     c.bit = bit;
-    std::fill(c.ready.begin(), c.ready.end(), 0);
-    std::copy(inputs_.begin(), inputs_.end(), c.waiting.begin());
+    std::fill_n(&ready_[size_t{ch} * nodes_], nodes_, 0);
+    std::copy(inputs_.begin(), inputs_.end(), &waiting_[size_t{ch} * nodes_]);
     ++r.busy;
     ++in_flight_;
     ++threads_;
@@ -271,7 +290,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
     throw internal_error(std::string(name()) + ": a token for node " + std::to_string(e.node) +
                          " of a thread that has finished");
   if (e.kind == kDone) {
-    complete(e.channel, e.node, e.cycle);
+    complete(e.channel, e.node, now);
     return;
   }
   Replica& r = *replicas_[c.replica];
@@ -298,7 +317,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
     case NodeKind::LiveStore: {
       if (reserved_[unit] >= v_.ldst_reservations) {
         ++reservation_stalls_;
-        push(now + 1, e.channel, e.node, kArrive);
+        waiters_[unit].push_back({e.channel, e.node});
         return;
       }
       const bool write = n.kind == NodeKind::LiveStore;
@@ -315,7 +334,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
       q.id = request_id(e.channel, e.node, unit);
       lvc_q_[port_of_unit_[unit]].push_back({q});
       ++reserved_[unit];
-      c.mem_left[e.node] = 1;
+      mem_left_[size_t{e.channel} * nodes_ + e.node] = 1;
       ++(write ? lvc_writes_ : lvc_reads_);
       break;
     }
@@ -330,7 +349,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
         }
         if (reserved_[unit] + (last - first) > v_.ldst_reservations && reserved_[unit] > 0) {
           ++reservation_stalls_;
-          push(now + 1, e.channel, e.node, kArrive);
+          waiters_[unit].push_back({e.channel, e.node});
           return;
         }
         for (uint32_t k = first; k < last; ++k) {
@@ -346,7 +365,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
           ++reserved_[unit];
         }
         l1d_requests_ += last - first;
-        c.mem_left[e.node] = static_cast<uint16_t>(last - first);
+        mem_left_[size_t{e.channel} * nodes_ + e.node] = static_cast<uint16_t>(last - first);
         break;
       }
       push(now + latency_[e.node], e.channel, e.node, kDone);
@@ -382,11 +401,7 @@ void MtCgrf::cycle(uint64_t now) {
   last_cycle_ = now;
   take_responses(now);
   inject(now);
-  while (!events_.empty() && events_.top().cycle <= now) {
-    const Event e = events_.top();
-    events_.pop();
-    fire(e, now);
-  }
+  events_.run(now, [this](uint64_t at, const Event& e) { fire(e, at); });
   send_requests();
   for (auto& r : replicas_)
     if (r->busy == 0 && r->queue.empty() && !r->builders.empty()) flush_returns(*r);
@@ -408,7 +423,7 @@ void MtCgrf::cycle(uint64_t now) {
   } else if (can_inject) {
     wake_at(configured_at_);
   } else if (!events_.empty()) {
-    wake_at(std::max(events_.top().cycle, now + 1));
+    wake_at(std::max(events_.next_cycle(), now + 1));
   }
   // Otherwise asleep until a response, a batch or a configuration.
 }

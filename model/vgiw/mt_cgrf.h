@@ -34,7 +34,6 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -46,6 +45,7 @@
 #include "util/clock.h"
 #include "util/packet_socket.h"
 #include "vgiw/batch_runner.h"
+#include "vgiw/event_wheel.h"
 #include "vgiw/vgiw_packets.h"
 #include "vgiw/vgiw_params.h"
 
@@ -82,10 +82,8 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   struct Channel;
   struct Replica;
   struct Event {
-    uint64_t cycle, seq;
     uint32_t channel, node;
     uint8_t kind;  // kArrive: inputs all there; kFire: its unit is reserved for this cycle; kDone: it completes
-    bool operator>(const Event& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
   struct Pending {  // a memory request waiting for its port
     mem::MemRequest req;
@@ -100,7 +98,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   void cycle(uint64_t now);
   void take_responses(uint64_t now);
   void inject(uint64_t now);
-  void fire(const Event& e, uint64_t now);
+  void fire(const Event& e, uint64_t now);  // `now`: the event's cycle
   void complete(uint32_t channel, uint32_t node, uint64_t at);
   enum : uint8_t { kArrive, kFire, kDone };
   void push(uint64_t cycle, uint32_t channel, uint32_t node, uint8_t kind);
@@ -127,11 +125,18 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   std::vector<uint16_t> inputs_;         // per node: edges in
   std::vector<std::unique_ptr<Replica>> replicas_;
   std::vector<Channel> channels_;        // replica * vgiw.channels + c
+  uint32_t nodes_ = 0;                   // nodes of the configured graph
+  std::vector<uint64_t> ready_;          // [channel * nodes_ + node]: when its last input arrives
+  std::vector<uint16_t> waiting_;        // ... inputs still to come
+  std::vector<uint16_t> mem_left_;       // ... memory responses still to come
+  std::vector<std::shared_ptr<BatchData>> batch_pool_;
 
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  uint64_t seq_ = 0;
+  EventWheel<Event> events_;
   std::vector<uint64_t> unit_free_;      // per layout unit: the first cycle it can fire again
   std::vector<uint32_t> reserved_;       // per layout unit: lines in flight (LDST, LVU)
+  // Per layout unit: memory nodes waiting for room in its reservation
+  // buffer, oldest first (a response that frees room fires the next).
+  std::vector<std::deque<std::pair<uint32_t, uint32_t>>> waiters_;
   std::vector<std::deque<Pending>> l1d_q_, lvc_q_;
   std::vector<Outstanding> out_;
   std::vector<uint32_t> free_ids_;
