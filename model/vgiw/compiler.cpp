@@ -10,27 +10,44 @@ namespace simt::vgiw {
 Compilation::Compilation(const ptx::Program& p, const CompilerOptions& o)
     : p_(p), opt_(o), layout_(o.grid), cfg_(p) {
   for (;;) {
-    build();
-    bool split = false;
-    for (const CompiledBlock& b : blocks_) {
-      if (!b.reachable || b.replicas) continue;
-      if (b.end - b.begin < 2) {
-        for (size_t u = 0; u < kUnitTypes; ++u)
-          if (b.graph.needs().n[u] > opt_.grid.n[u])
-            throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) + " needs " +
-                              std::to_string(b.graph.needs().n[u]) + " " + unit_name(static_cast<Unit>(u)) +
-                              " units and the grid has " + std::to_string(opt_.grid.n[u]));
-        throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) +
-                          " cannot be routed with " + std::to_string(opt_.tracks) + " track(s) per switch link");
-      }
-      starts_.push_back(b.begin + (b.end - b.begin) / 2);
-      split = true;
+    build(true);
+    auto bad = std::find_if(blocks_.begin(), blocks_.end(),
+                            [](const CompiledBlock& b) { return b.reachable && b.replicas == 0; });
+    if (bad == blocks_.end()) return;
+    const CompiledBlock b = *bad;
+    if (b.end - b.begin < 2) {
+      for (size_t u = 0; u < kUnitTypes; ++u)
+        if (b.graph.needs().n[u] > opt_.grid.n[u])
+          throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) + " needs " +
+                            std::to_string(b.graph.needs().n[u]) + " " + unit_name(static_cast<Unit>(u)) +
+                            " units and the grid has " + std::to_string(opt_.grid.n[u]));
+      throw input_error("vgiw: " + where(p_, b.begin) + ": block " + std::to_string(b.id) +
+                        " cannot be routed with " + std::to_string(opt_.tracks) + " track(s) per switch link");
     }
-    if (!split) return;
+    // Cut after the longest prefix whose units fit (binary search; without
+    // placement), or in the middle when none does.
+    uint32_t lo = b.begin + 1, hi = b.end - 1, best = b.begin + (b.end - b.begin) / 2;
+    bool found = false;
+    while (lo <= hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      starts_.push_back(mid);
+      build(false);
+      const bool fits = blocks_[id_at(b.begin)].replicas > 0;
+      starts_.pop_back();
+      if (fits) {
+        best = mid;
+        found = true;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (found && best == b.end - 1 && b.end - b.begin > 2) best = b.begin + (b.end - b.begin) / 2;  // routing failed
+    starts_.push_back(best);
   }
 }
 
-void Compilation::build() {
+void Compilation::build(bool place) {
   graph_ = std::make_unique<BlockGraph>(p_, cfg_, starts_);
   order_ = schedule_order(*graph_);
   lv_ = std::make_unique<LiveValues>(p_, cfg_, *graph_);
@@ -58,8 +75,12 @@ void Compilation::build() {
     std::sort(c.succ_ids.begin(), c.succ_ids.end());
     if (b.taken != kNone) c.taken_id = order_.id_of[b.taken];
     if (c.reachable && c.graph.replicas(opt_.grid) > 0) {
-      c.placement = place_and_route(c.graph, layout_, opt_.tracks);
-      c.replicas = static_cast<uint32_t>(c.placement.replicas.size());
+      if (place) {
+        c.placement = place_and_route(c.graph, layout_, opt_.tracks);
+        c.replicas = static_cast<uint32_t>(c.placement.replicas.size());
+      } else {
+        c.replicas = c.graph.replicas(opt_.grid);
+      }
     }
     blocks_.push_back(std::move(c));
   }

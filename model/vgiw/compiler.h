@@ -6,9 +6,10 @@
 // Each block's graph is placed and routed on the grid (placer.h), as many
 // replicas as fit. A block of which not even one replica fits (more units
 // of some type than the grid has, or edges the switches cannot carry) is
-// split in two at its middle PC (values crossing the cut go through the
-// LVC), repeatedly, until every reachable block fits; a single instruction
-// that does not fit is a BadInput error naming the block and the resource.
+// split after its longest prefix whose units fit (in the middle when only
+// routing failed; values crossing the cut go through the LVC), repeatedly,
+// until every reachable block fits; a single instruction that does not fit
+// is a BadInput error naming the block and the resource.
 #pragma once
 
 #include <cstdint>
@@ -62,7 +63,8 @@ class Compilation {
   uint32_t splits() const { return static_cast<uint32_t>(starts_.size()); }
 
  private:
-  void build();
+  // `place`: place and route every block (else replicas count units only).
+  void build(bool place);
 
   const ptx::Program& p_;
   CompilerOptions opt_;
