@@ -26,7 +26,8 @@ void VgiwParams::bind(config::ParamRegistry& r) {
   r.add("vgiw.reconfig_cycles", reconfig_cycles,
         "cycles to reconfigure the grid for another block (reset and configuration tokens, twice)", 0, 1u << 20);
   r.add("vgiw.cvt_bytes", cvt_bytes,
-        "control vector table bytes; resident threads = 8 x bytes / blocks of the kernel (rounded to CTAs)", 64,
+        "control vector table bytes; resident threads = 8 x bytes / blocks of the kernel, rounded down to whole "
+        "CTAs and to as many as keep their live values within the LVC (at least one CTA)", 64,
         1u << 26);
   r.add("vgiw.cvt_banks", cvt_banks, "control vector table banks (one read and one write a cycle each)", 1, 64);
   r.add("vgiw.channels", channels, "token-buffer entries per unit: threads in flight per graph replica", 1, 4096);
@@ -39,6 +40,10 @@ void VgiwParams::bind(config::ParamRegistry& r) {
 
 void VgiwParams::validate() const {
   if (units[Unit::Cvu] < 2) throw input_error("option vgiw.units.cvu: a graph needs 2 (initiator, terminator)");
+  if (units[Unit::Ldst] < 1 || units[Unit::Ldst] > 64)
+    throw input_error("option vgiw.units.ldst: must be 1..64 (each has its own L1 port)");
+  if (units[Unit::Lvu] < 1 || units[Unit::Lvu] > 64)
+    throw input_error("option vgiw.units.lvu: must be 1..64 (each has its own LVC port)");
   if (units[Unit::FpAlu] + units[Unit::Scu] + units[Unit::Sju] + units[Unit::Cvu] == 0)
     throw input_error("option vgiw.units.*: the grid has no compute units");
   lvc.validate("lvc");
