@@ -253,7 +253,9 @@ void Bbs::on_cycle(uint64_t now) {
 }
 
 void Bbs::cycle(uint64_t now) {
-  if (live_ctas_) ++cycles_;
+  // Resident cycles since the last run (CTAs only come and go here).
+  if (live_ctas_) cycles_ += now - last_cycle_;
+  last_cycle_ = now;
   if (!launch_q_.empty() && launch_q_.front().first <= now && start_cta(launch_q_.front().second))
     launch_q_.pop_front();
   take_returns(now);

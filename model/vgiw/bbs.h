@@ -95,6 +95,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   uint32_t current_ = kNone, configured_ = kNone;
   uint64_t sent_ = 0, returned_ = 0;           // threads of the current block
   std::vector<std::optional<ThreadBatch>> staged_;  // per replica: a batch read, not yet taken
+  uint64_t last_cycle_ = 0;
   std::exception_ptr fault_;
 
   stats::Counter &blocks_run_, &batches_, &threads_returned_, &exited_, &configuring_, &cycles_, &launched_,
