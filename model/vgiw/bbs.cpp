@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -18,7 +19,7 @@ uint64_t word_mask(uint32_t threads, uint32_t word) {
 }  // namespace
 
 Bbs::Bbs(sc_core::sc_module_name name, const VgiwParams& v, stats::Registry& st, const std::string& sm,
-         uint32_t core_id)
+         uint32_t core_id, trace::Waveform* wf)
     : sc_core::sc_module(name),
       launch("launch", this, &Bbs::on_launch),
       done("done"),
@@ -38,7 +39,29 @@ Bbs::Bbs(sc_core::sc_module_name name, const VgiwParams& v, stats::Registry& st,
       launched_(st.counter(sm + ".ctas_launched", "CTAs started")),
       ctas_done_(st.counter(sm + ".ctas_done", "CTAs completed")),
       batch_threads_(st.histogram(sm + ".bbs.batch_threads", 1, 1, 64, "threads per batch sent (bin = threads - 1)")) {
+  if (wf && wf->enabled()) {
+    sig_block_ = wf->signal<uint32_t>(sm + ".bbs.block", ~0u);
+    sig_state_ = wf->signal<uint8_t>(sm + ".bbs.state", 0);
+    for (uint32_t k = 0; k < 16; ++k)
+      sig_pending_.push_back(wf->signal<uint32_t>(sm + ".cvt.block" + std::to_string(k) + "_threads", 0));
+    wf_ = wf;
+  }
   attach_to_clock(false);
+}
+
+void Bbs::write_signals(uint64_t now) {
+  if (!wf_ || !wf_->in_window(now)) return;
+  const bool staged = std::any_of(staged_.begin(), staged_.end(), [](const auto& x) { return x.has_value(); });
+  uint8_t state = 0;
+  if (current_ != kNone)
+    state = now < configured_at_                       ? 1
+            : pending_[current_] > 0 || staged         ? 2
+            : sent_ != returned_                        ? 3
+                                                        : 0;
+  if (sig_block_) sig_block_->write(current_);
+  if (sig_state_) sig_state_->write(state);
+  for (uint32_t k = 0; k < sig_pending_.size(); ++k)
+    if (sig_pending_[k]) sig_pending_[k]->write(k < pending_.size() ? static_cast<uint32_t>(pending_[k]) : 0);
 }
 
 Bbs::~Bbs() = default;
@@ -195,6 +218,7 @@ void Bbs::schedule(uint64_t now) {
         return;
       }
       configured_ = b;
+      configured_at_ = now + v_.reconfig_cycles;
       staged_.assign(comp_->blocks()[b].replicas, std::nullopt);
     }
     current_ = b;
@@ -277,8 +301,10 @@ void Bbs::cycle(uint64_t now) {
                                                                                      [](const auto& s) { return s.has_value(); }));
   const bool more = current_ == kNone && std::any_of(pending_.begin(), pending_.end(), [](uint64_t p) { return p > 0; });
   const bool finished_block = current_ != kNone && pending_[current_] == 0 && sent_ == returned_;
+  write_signals(now);
+  const bool tracing = wf_ && live_ctas_ && now + 1 >= wf_->window_start() && wf_->in_window(now + 1);
   if (streaming || more || finished_block || !writes_.empty() || !launch_q_.empty() || !done_q_.empty() ||
-      (live_ctas_ && !return_q_.empty()))
+      (live_ctas_ && !return_q_.empty()) || tracing)
     wake_next();
 }
 

@@ -26,6 +26,11 @@
 // exited_threads, cycles_configuring (waiting for the grid to take a
 // configuration), and the core's sm<i>.cycles (a CTA resident),
 // ctas_launched, ctas_done.
+//
+// VCD (with a waveform): sm<i>.bbs.block (the block being run, all ones when
+// none), sm<i>.bbs.state (0 idle, 1 configuring, 2 streaming, 3 draining:
+// every thread sent, some not back), and sm<i>.cvt.block<k>_threads for
+// k < 16: threads waiting for block k (the CVT's occupancy per block).
 #pragma once
 
 #include <array>
@@ -47,6 +52,8 @@
 #include "vgiw/vgiw_packets.h"
 #include "vgiw/vgiw_params.h"
 
+namespace simt::trace { class Waveform; }
+
 namespace simt::vgiw {
 
 class Bbs : public sc_core::sc_module, private util::Clocked {
@@ -60,7 +67,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
 
   // `sm_stats` names the core (sm0); the BBS's own counters go under sm0.bbs.
   Bbs(sc_core::sc_module_name name, const VgiwParams& v, stats::Registry& stats, const std::string& sm_stats,
-      uint32_t core_id);
+      uint32_t core_id, trace::Waveform* waveform = nullptr);
   ~Bbs() override;
 
   void rethrow_fault() const {
@@ -78,6 +85,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   void write_cvt();
   void schedule(uint64_t now);
   bool idle() const;
+  void write_signals(uint64_t now);
 
   VgiwParams v_;
   uint32_t core_id_;
@@ -96,7 +104,12 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   uint64_t sent_ = 0, returned_ = 0;           // threads of the current block
   std::vector<std::optional<ThreadBatch>> staged_;  // per replica: a batch read, not yet taken
   uint64_t last_cycle_ = 0;
+  uint64_t configured_at_ = 0;  // the grid has the current configuration from this cycle
   std::exception_ptr fault_;
+  trace::Waveform* wf_ = nullptr;
+  sc_core::sc_signal<uint32_t>* sig_block_ = nullptr;
+  sc_core::sc_signal<uint8_t>* sig_state_ = nullptr;
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_pending_;  // per block < 16
 
   stats::Counter &blocks_run_, &batches_, &threads_returned_, &exited_, &configuring_, &cycles_, &launched_,
       &ctas_done_;

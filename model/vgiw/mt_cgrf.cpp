@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -38,7 +39,7 @@ struct MtCgrf::Replica {
 };
 
 MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmParams& sm, stats::Registry& st,
-               const std::string& sm_stats, uint32_t core_id)
+               const std::string& sm_stats, uint32_t core_id, trace::Waveform* wf)
     : sc_core::sc_module(name),
       configure("configure", this, &MtCgrf::on_configure),
       batches("batches", this, &MtCgrf::on_batch),
@@ -69,6 +70,12 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
     firings_.push_back(&st.counter(n_ + "." + unit_name(static_cast<Unit>(u)) + "_firings",
                                    std::string("token sets fired by ") + unit_name(static_cast<Unit>(u)) +
                                        " units (busy unit-cycles)"));
+  if (wf && wf->enabled()) {
+    for (size_t u = 0; u < kUnitTypes; ++u)
+      sig_busy_.push_back(wf->signal<uint32_t>(n_ + "." + unit_name(static_cast<Unit>(u)) + "_busy", 0));
+    sig_threads_ = wf->signal<uint32_t>(n_ + ".threads", 0);
+    wf_ = wf;
+  }
   port_of_unit_.assign(layout_.units(), kNone);
   for (Unit t : {Unit::Ldst, Unit::Lvu}) {
     const auto& us = layout_.units_of(t);
@@ -245,7 +252,7 @@ void MtCgrf::take_responses(uint64_t now) {
       const Outstanding o = out_[id];
       free_ids_.push_back(static_cast<uint32_t>(id));
       --reserved_[o.unit];
-      if (--mem_left_[size_t{o.channel} * nodes_ + o.node] == 0) complete(o.channel, o.node, now);
+      if (o.node != kNone && --mem_left_[size_t{o.channel} * nodes_ + o.node] == 0) complete(o.channel, o.node, now);
       auto& w = waiters_[o.unit];
       if (!w.empty()) {  // room again: the oldest waiting node fires (next cycle)
         push(now + 1, w.front().first, w.front().second, kFire);
@@ -278,6 +285,7 @@ void MtCgrf::inject(uint64_t now) {
     ++in_flight_;
     ++threads_;
     ++*firings_[static_cast<size_t>(Unit::Cvu)];
+    ++fired_now_[static_cast<size_t>(Unit::Cvu)];
     unit_free_[r.unit[0]] = now + 1;
     complete(ch, 0, now);  // the initiator sends the thread's tokens
     if (d.left == 0) r.queue.pop_front();
@@ -311,6 +319,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
   switch (n.kind) {
     case NodeKind::Terminator:
       ++*firings_[static_cast<size_t>(Unit::Cvu)];
+      ++fired_now_[static_cast<size_t>(Unit::Cvu)];
       finish_thread(e.channel, now);
       return;
     case NodeKind::LiveLoad:
@@ -331,11 +340,18 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
       q.bytes = v_.lvc_entry_bytes;
       q.write = write;
       q.source = core_id_;
-      q.id = request_id(e.channel, e.node, unit);
+      // Writes are posted: the store completes once its LVU has it, and the
+      // reservation buffer holds it until the LVC answers (a later read of
+      // the entry meets it in the LVC's MSHRs).
+      q.id = request_id(e.channel, write ? kNone : e.node, unit);
       lvc_q_[port_of_unit_[unit]].push_back({q});
       ++reserved_[unit];
-      mem_left_[size_t{e.channel} * nodes_ + e.node] = 1;
       ++(write ? lvc_writes_ : lvc_reads_);
+      if (write) {
+        push(now + 1, e.channel, e.node, kDone);
+      } else {
+        mem_left_[size_t{e.channel} * nodes_ + e.node] = 1;
+      }
       break;
     }
     case NodeKind::Instr:
@@ -375,6 +391,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
       break;
   }
   ++*firings_[static_cast<size_t>(n.unit)];
+  ++fired_now_[static_cast<size_t>(n.unit)];
 }
 
 void MtCgrf::send_requests() {
@@ -397,6 +414,7 @@ void MtCgrf::on_cycle(uint64_t now) {
 }
 
 void MtCgrf::cycle(uint64_t now) {
+  fired_now_.fill(0);
   channel_cycles_ += uint64_t{in_flight_} * (now > last_cycle_ ? now - last_cycle_ : 1);
   last_cycle_ = now;
   take_responses(now);
@@ -412,8 +430,17 @@ void MtCgrf::cycle(uint64_t now) {
     if (!b.accepted) break;
     returns_q_.pop_front();
   }
-  // When to run again.
-  bool pending_sends = !returns_q_.empty();
+  const bool tracing = wf_ && wf_->in_window(now);
+  if (tracing) {
+    for (size_t u = 0; u < sig_busy_.size(); ++u)
+      if (sig_busy_[u]) sig_busy_[u]->write(fired_now_[u]);
+    if (sig_threads_) sig_threads_->write(in_flight_);
+  }
+  // When to run again (every cycle while traced and busy, so that the
+  // signals show the idle cycles too).
+  bool fired = false;
+  for (uint32_t f : fired_now_) fired = fired || f;
+  bool pending_sends = !returns_q_.empty() || (tracing && (busy() || !events_.empty() || fired));
   for (const auto& q : l1d_q_) pending_sends = pending_sends || !q.empty();
   for (const auto& q : lvc_q_) pending_sends = pending_sends || !q.empty();
   bool can_inject = false;

@@ -17,7 +17,9 @@
 //    a reservation buffer of vgiw.ldst_reservations lines lets later threads
 //    overtake a blocked one. Shared-memory accesses complete after
 //    shmem.latency.
-//  - LVUs read or write the thread's <live value, thread> entry in the LVC.
+//  - LVUs read or write the thread's <live value, thread> entry in the LVC;
+//    writes are posted (the node completes the next cycle, the reservation
+//    buffer holds the write until the LVC answers).
 //  - Terminator CVUs return each thread to the BBS in batches per next
 //    block (<base, bitmap>), sent when a thread of another 64-thread word
 //    arrives or when the replica drains.
@@ -29,8 +31,12 @@
 // that waited for a busy unit), reservation_stalls, channel_cycles (threads
 // in flight x cycles), configurations, configuration_cycles, l1d_requests,
 // lvc_reads, lvc_writes, shared_accesses.
+//
+// VCD (with a waveform): sm<i>.grid.<type>_busy, the units of each type that
+// fired this cycle, and sm<i>.grid.threads, the threads in flight.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -48,6 +54,8 @@
 #include "vgiw/event_wheel.h"
 #include "vgiw/vgiw_packets.h"
 #include "vgiw/vgiw_params.h"
+
+namespace simt::trace { class Waveform; }
 
 namespace simt::vgiw {
 
@@ -68,7 +76,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   // sm0.warp_instructions: instructions run per batch, VGIW's nearest thing
   // to a warp instruction).
   MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmParams& sm, stats::Registry& stats,
-         const std::string& sm_stats, uint32_t core_id);
+         const std::string& sm_stats, uint32_t core_id, trace::Waveform* waveform = nullptr);
   ~MtCgrf() override;
 
   // Threads in flight or waiting at an initiator.
@@ -149,6 +157,10 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
       &config_cycles_, &l1d_requests_, &lvc_reads_, &lvc_writes_, &shared_, &thread_instructions_,
       &batch_instructions_;
   std::vector<stats::Counter*> firings_;  // per unit type
+  trace::Waveform* wf_ = nullptr;
+  std::array<uint32_t, kUnitTypes> fired_now_{};  // firings this cycle (tracing)
+  std::vector<sc_core::sc_signal<uint32_t>*> sig_busy_;  // per unit type
+  sc_core::sc_signal<uint32_t>* sig_threads_ = nullptr;
 };
 
 }  // namespace simt::vgiw

@@ -17,9 +17,9 @@ mem::CachePortParams with_ports(mem::CachePortParams p, uint32_t up_ports, uint3
 VgiwCore::VgiwCore(sc_core::sc_module_name name, const sm::SmParams& sm, const VgiwParams& v, stats::Registry& st,
                    uint32_t id, trace::Waveform* wf)
     : Core(name),
-      bbs("bbs", v, st, sm_name(id), id),
+      bbs("bbs", v, st, sm_name(id), id, wf),
       cvt("cvt", v.cvt_bytes, v.cvt_banks, st, sm_name(id) + ".cvt"),
-      grid("grid", v, sm, st, sm_name(id), id),
+      grid("grid", v, sm, st, sm_name(id), id, wf),
       l1d("l1d", sm.l1d, with_ports(sm.l1d_port, v.units[Unit::Ldst], id), st, sm_name(id) + ".l1d", wf),
       lvc("lvc", v.lvc, with_ports(v.lvc_port, v.units[Unit::Lvu], id), st, sm_name(id) + ".lvc", wf) {
   bbs.cvt.bind(cvt.in);
