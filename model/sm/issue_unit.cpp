@@ -185,7 +185,7 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
 IssueUnit::~IssueUnit() = default;
 
 void IssueUnit::rethrow_fault() const {
-  if (fault_) std::rethrow_exception(fault_);
+  fault_.rethrow();
 }
 
 bool IssueUnit::idle() const {
@@ -229,7 +229,7 @@ void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
 
 void IssueUnit::on_cycle(uint64_t now) {
   ++activations_;
-  if (fault_) return;  // stopped; no re-arm
+  if (fault_.faulted()) return;  // stopped; no re-arm
   if (sleeping_ && now == flush_at_ && !inputs_ready(now) &&
       (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles)) {
     // Woken only because the VCD window opened: record the values held
@@ -239,12 +239,7 @@ void IssueUnit::on_cycle(uint64_t now) {
     sleep(now);
     return;
   }
-  try {
-    cycle(now);
-  } catch (...) {
-    fault_ = std::current_exception();
-    sc_core::sc_stop();
-  }
+  fault_.run([&] { cycle(now); });
 }
 
 void IssueUnit::cycle(uint64_t now) {

@@ -56,6 +56,7 @@
 #include "trace/warp_trace.h"
 #include "util/bit_set.h"
 #include "util/clock.h"
+#include "util/fault_latch.h"
 #include "util/packet_socket.h"
 #include "util/slot_pool.h"
 
@@ -147,7 +148,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // sc_stop() (SystemC would turn the exception into an sc_report and lose
   // its exit code); the owner calls this after sc_start to rethrow it.
   void rethrow_fault() const;
-  bool faulted() const { return static_cast<bool>(fault_); }
+  bool faulted() const { return fault_.faulted(); }
   // No CTA resident and nothing queued.
   bool idle() const;
   // Times the block's method ran (a unit that waits must not run every cycle).
@@ -527,7 +528,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   bool issued_this_cycle_ = false;
   uint64_t activations_ = 0;
   std::vector<uint8_t> last_bin_;  // per scheduler: class of the last ticked cycle
-  std::exception_ptr fault_;
+  util::FaultLatch fault_;
 
   bool tracing_ = false;
   Trace trace_;

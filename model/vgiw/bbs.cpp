@@ -133,14 +133,7 @@ bool Bbs::start_cta(const sm::CtaLaunch& l) {
   c->threads = k.geom.threads_per_cta();
   const uint32_t pos = static_cast<uint32_t>(free - ctas_.begin());
   c->base = pos * cta_words_ * 64;
-  for (uint32_t w = 0; w < cta_words_; ++w) {
-    CvtAccess a;
-    a.kind = CvtAccess::Or;
-    a.block = 0;
-    a.word = pos * cta_words_ + w;
-    a.bits = word_mask(c->threads, w);
-    writes_.push_back(a);
-  }
+  for (uint32_t w = 0; w < cta_words_; ++w) queue_or(0, pos * cta_words_ + w, word_mask(c->threads, w));
   pending_[0] += c->threads;
   *free = std::move(c);
   ++live_ctas_;
@@ -171,14 +164,18 @@ void Bbs::take_returns(uint64_t now) {
       }
       continue;
     }
-    CvtAccess a;
-    a.kind = CvtAccess::Or;
-    a.block = b.next;
-    a.word = b.base / 64;
-    a.bits = b.bits;
-    writes_.push_back(a);
+    queue_or(b.next, b.base / 64, b.bits);
     pending_[b.next] += n;
   }
+}
+
+void Bbs::queue_or(uint32_t block, uint32_t word, uint64_t bits) {
+  CvtAccess a;
+  a.kind = CvtAccess::Or;
+  a.block = block;
+  a.word = word;
+  a.bits = bits;
+  writes_.push_back(a);
 }
 
 void Bbs::write_cvt() {
@@ -267,13 +264,7 @@ bool Bbs::idle() const {
 }
 
 void Bbs::on_cycle(uint64_t now) {
-  if (fault_) return;
-  try {
-    cycle(now);
-  } catch (...) {
-    fault_ = std::current_exception();
-    sc_core::sc_stop();
-  }
+  fault_.run([&] { cycle(now); });
 }
 
 void Bbs::cycle(uint64_t now) {

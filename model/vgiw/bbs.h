@@ -47,6 +47,7 @@
 #include "sm/packets.h"
 #include "stats/stats.h"
 #include "util/clock.h"
+#include "util/fault_latch.h"
 #include "util/packet_socket.h"
 #include "vgiw/vgiw_cta.h"
 #include "vgiw/vgiw_packets.h"
@@ -70,9 +71,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
       uint32_t core_id, trace::Waveform* waveform = nullptr);
   ~Bbs() override;
 
-  void rethrow_fault() const {
-    if (fault_) std::rethrow_exception(fault_);
-  }
+  void rethrow_fault() const { fault_.rethrow(); }
 
  private:
   void on_launch(sm::CtaLaunch& l, sc_core::sc_time& t);
@@ -82,6 +81,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   void start_kernel(const std::shared_ptr<const sm::KernelContext>& k);
   bool start_cta(const sm::CtaLaunch& l);
   void take_returns(uint64_t now);
+  void queue_or(uint32_t block, uint32_t word, uint64_t bits);
   void write_cvt();
   void schedule(uint64_t now);
   bool idle() const;
@@ -105,7 +105,7 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   std::vector<std::optional<ThreadBatch>> staged_;  // per replica: a batch read, not yet taken
   uint64_t last_cycle_ = 0;
   uint64_t configured_at_ = 0;  // the grid has the current configuration from this cycle
-  std::exception_ptr fault_;
+  util::FaultLatch fault_;
   trace::Waveform* wf_ = nullptr;
   sc_core::sc_signal<uint32_t>* sig_block_ = nullptr;
   sc_core::sc_signal<uint8_t>* sig_state_ = nullptr;

@@ -176,8 +176,7 @@ void MtCgrf::on_batch(ThreadBatch& b, sc_core::sc_time&) {
   try {
     runner_->run(*b.cta, b.base, b.bits, d->res);
   } catch (...) {
-    fault_ = std::current_exception();
-    sc_core::sc_stop();
+    fault_.keep_current();
     b.accepted = true;
     return;
   }
@@ -404,13 +403,7 @@ void MtCgrf::send_requests() {
 }
 
 void MtCgrf::on_cycle(uint64_t now) {
-  if (fault_) return;
-  try {
-    cycle(now);
-  } catch (...) {
-    fault_ = std::current_exception();
-    sc_core::sc_stop();
-  }
+  fault_.run([&] { cycle(now); });
 }
 
 void MtCgrf::cycle(uint64_t now) {

@@ -49,6 +49,7 @@
 #include "sm/sm.h"
 #include "stats/stats.h"
 #include "util/clock.h"
+#include "util/fault_latch.h"
 #include "util/packet_socket.h"
 #include "vgiw/batch_runner.h"
 #include "vgiw/event_wheel.h"
@@ -81,9 +82,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
 
   // Threads in flight or waiting at an initiator.
   bool busy() const;
-  void rethrow_fault() const {
-    if (fault_) std::rethrow_exception(fault_);
-  }
+  void rethrow_fault() const { fault_.rethrow(); }
 
  private:
   struct BatchData;
@@ -151,7 +150,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   std::deque<BatchReturn> returns_q_;
   uint32_t in_flight_ = 0;               // threads in channels
   uint64_t last_cycle_ = 0;
-  std::exception_ptr fault_;
+  util::FaultLatch fault_;
 
   stats::Counter &threads_, &batches_, &conflicts_, &reservation_stalls_, &channel_cycles_, &configs_,
       &config_cycles_, &l1d_requests_, &lvc_reads_, &lvc_writes_, &shared_, &thread_instructions_,
