@@ -107,12 +107,7 @@ void Bbs::start_kernel(const std::shared_ptr<const sm::KernelContext>& k) {
   pending_.assign(blocks, 0);
   filled_.assign(blocks, std::vector<uint64_t>((words_ + 63) / 64, 0));
   current_ = configured_ = kNone;
-  CvtAccess f;
-  f.kind = CvtAccess::Format;
-  f.block = blocks;
-  f.word = words_;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  cvt->b_transport(f, t);
+  cvt_access(CvtAccess::Format, blocks, words_);
   staged_.clear();
 }
 
@@ -169,6 +164,17 @@ void Bbs::take_returns(uint64_t now) {
   }
 }
 
+CvtAccess Bbs::cvt_access(CvtAccess::Kind kind, uint32_t block, uint32_t word, uint64_t bits) {
+  CvtAccess a;
+  a.kind = kind;
+  a.block = block;
+  a.word = word;
+  a.bits = bits;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  cvt->b_transport(a, t);
+  return a;
+}
+
 void Bbs::queue_or(uint32_t block, uint32_t word, uint64_t bits) {
   CvtAccess a;
   a.kind = CvtAccess::Or;
@@ -180,9 +186,7 @@ void Bbs::queue_or(uint32_t block, uint32_t word, uint64_t bits) {
 
 void Bbs::write_cvt() {
   for (auto it = writes_.begin(); it != writes_.end();) {
-    CvtAccess a = *it;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    cvt->b_transport(a, t);
+    const CvtAccess a = cvt_access(CvtAccess::Or, it->block, it->word, it->bits);
     if (!a.accepted) {  // its bank's write port is taken this cycle
       ++it;
       continue;
@@ -229,12 +233,7 @@ void Bbs::schedule(uint64_t now) {
       auto w = std::find_if(filled.begin(), filled.end(), [](uint64_t x) { return x != 0; });
       if (w == filled.end()) continue;
       const uint32_t word = static_cast<uint32_t>((w - filled.begin()) * 64 + __builtin_ctzll(*w));
-      CvtAccess a;
-      a.kind = CvtAccess::ReadReset;
-      a.block = current_;
-      a.word = word;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      cvt->b_transport(a, t);
+      const CvtAccess a = cvt_access(CvtAccess::ReadReset, current_, word);
       if (!a.accepted) continue;  // bank conflict: next cycle
       *w &= *w - 1;
       if (!a.bits) continue;

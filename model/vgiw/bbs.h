@@ -81,6 +81,8 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   void start_kernel(const std::shared_ptr<const sm::KernelContext>& k);
   bool start_cta(const sm::CtaLaunch& l);
   void take_returns(uint64_t now);
+  // One access to the CVT now (refused on a bank conflict: `accepted`).
+  CvtAccess cvt_access(CvtAccess::Kind kind, uint32_t block, uint32_t word, uint64_t bits = 0);
   void queue_or(uint32_t block, uint32_t word, uint64_t bits);
   void write_cvt();
   void schedule(uint64_t now);
