@@ -29,6 +29,9 @@ const Entry kEntries[] = {
     {"l1d_access", &EnergyParams::l1d_access, "pJ per L1D access (a line)"},
     {"l2_access", &EnergyParams::l2_access, "pJ per L2 access (a line)"},
     {"dram_byte", &EnergyParams::dram_byte, "pJ per DRAM byte moved"},
+    {"lvc_access", &EnergyParams::lvc_access, "pJ per VGIW live value cache access (a word)"},
+    {"cvt_access", &EnergyParams::cvt_access, "pJ per VGIW control vector table access (a 64-bit word)"},
+    {"token_hop", &EnergyParams::token_hop, "pJ per cycle a token spends on the VGIW grid's interconnect"},
     {"int_lane_leakage", &EnergyParams::int_lane_leakage, "pJ per cycle one lane's INT pipeline leaks"},
     {"fp_lane_leakage", &EnergyParams::fp_lane_leakage, "pJ per cycle one lane's FP pipeline leaks"},
     {"gated_leak_share", &EnergyParams::gated_leak_share, "share of its leakage a gated lane still leaks"},
@@ -77,6 +80,10 @@ nlohmann::json energy_report(const stats::Registry& reg, const nlohmann::json& c
   dyn["l1d"] = sum("sm*.l1d.accesses") * e.l1d_access;
   dyn["l2"] = sum("l2.*.accesses") * e.l2_access;
   dyn["dram"] = sum("dram.bytes") * e.dram_byte;
+  // The VGIW core (zero elsewhere).
+  dyn["lvc"] = sum("sm*.lvc.accesses") * e.lvc_access;
+  dyn["cvt"] = (sum("sm*.cvt.reads") + sum("sm*.cvt.writes")) * e.cvt_access;
+  dyn["interconnect"] = sum("sm*.grid.token_hops") * e.token_hop;
   double dynamic = 0;
   for (const auto& [k, v] : dyn.items()) dynamic += v.get<double>();
 
@@ -84,7 +91,11 @@ nlohmann::json energy_report(const stats::Registry& reg, const nlohmann::json& c
   // lane leaks every cycle.
   const double sms = num(config, "gpu.num_sms", 1);
   const bool vws = config.contains("gpu.core") && config["gpu.core"] == "vws";
-  const double lanes_per_sm = vws ? 32.0 : num(config, "sp.lanes", 32) * num(config, "sp.units", 1);
+  const bool vgiw = config.contains("gpu.core") && config["gpu.core"] == "vgiw";
+  // The VGIW grid's combined FPU/ALU units leak as a SIMT lane's INT and FP pipelines do.
+  const double lanes_per_sm = vws    ? 32.0
+                              : vgiw ? num(config, "vgiw.units.fp_alu", 32)
+                                     : num(config, "sp.lanes", 32) * num(config, "sp.units", 1);
   const double bet = num(config, "power.bet", 14);
   nlohmann::json leak, overhead;
   double leakage = 0, gating = 0;

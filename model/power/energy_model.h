@@ -7,7 +7,8 @@
 //
 // Dynamic (pJ per event): fetch, decode, instruction-cache access,
 // register operand read / write, INT / FP / SFU operation per thread,
-// shared-memory word, L1D access, L2 access, DRAM byte.
+// shared-memory word, L1D access, L2 access, DRAM byte; for the VGIW core
+// also LVC and CVT accesses and token hops on the grid's interconnect.
 // Leakage (pJ per cycle): each lane's INT and FP pipelines (a gated lane
 // leaks energy.gated_leak_share of it), and the rest of each SM
 // (energy.sm_leakage, 0 = not counted). Gating overhead: BET cycles of a
@@ -29,6 +30,9 @@ struct EnergyParams {
   double rf_read = 5.0, rf_write = 5.0;
   double int_op = 0.1, fp_op = 4.6, sfu_op = 18.4;
   double shared_word = 10.0, l1d_access = 320.0, l2_access = 1600.0, dram_byte = 250.0;
+  // The VGIW core (seed 002): live value cache word, control vector table
+  // word, one token-cycle on the grid's interconnect.
+  double lvc_access = 20.0, cvt_access = 5.0, token_hop = 1.0;
   // Leakage, pJ per cycle.
   double int_lane_leakage = 0.05, fp_lane_leakage = 2.3;
   double gated_leak_share = 0.05;

@@ -40,6 +40,7 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
   out.shared.assign(nm, 0);
   out.thread_instructions = 0;
   out.batch_instructions = 0;
+  out.int_threads = out.fp_threads = out.sfu_threads = 0;
   const uint32_t fall = b_.end < c_.program().funcs[0].end ? c_.id_at(b_.end) : kNone;
   for (uint32_t i = 0; i < 64; ++i) out.next[i] = fall;
   const uint32_t threads = static_cast<uint32_t>(__builtin_popcountll(bits));
@@ -47,6 +48,12 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
     k.exec->step(st, k.env, pc, mask, res_);
     out.thread_instructions += threads;
     ++out.batch_instructions;
+    switch (c_.program().code[pc].cls) {
+      case ptx::InstrClass::Int: out.int_threads += threads; break;
+      case ptx::InstrClass::Fp: out.fp_threads += threads; break;
+      case ptx::InstrClass::Sfu: out.sfu_threads += threads; break;
+      default: break;
+    }
     if (res_.control == func::Control::Fault) {
       std::ostringstream s;
       s << "kernel '" << c_.program().kernel << "' CTA " << dim3(st.ctaid()) << " PC " << pc;

@@ -41,6 +41,7 @@ struct BatchResult {
   std::vector<uint8_t> shared;          // per memory node: the instruction touches shared memory
   uint64_t thread_instructions = 0;
   uint64_t batch_instructions = 0;      // instructions executed for the batch (its "warp" instructions)
+  uint64_t int_threads = 0, fp_threads = 0, sfu_threads = 0;  // thread instructions by class (energy)
 };
 
 class BatchRunner {

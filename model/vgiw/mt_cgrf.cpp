@@ -65,7 +65,11 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
       shared_(st.counter(n_ + ".shared_accesses", "thread accesses to shared memory")),
       thread_instructions_(st.counter(sm_stats + ".thread_instructions", "thread instructions executed")),
       batch_instructions_(st.counter(sm_stats + ".warp_instructions",
-                                     "instructions executed per thread batch (VGIW has no warps)")) {
+                                     "instructions executed per thread batch (VGIW has no warps)")),
+      int_threads_(st.counter(sm_stats + ".int_thread_instructions", "thread instructions of the INT class")),
+      fp_threads_(st.counter(sm_stats + ".fp_thread_instructions", "thread instructions of the FP class")),
+      sfu_threads_(st.counter(sm_stats + ".sfu_thread_instructions", "thread instructions of the SFU class")),
+      token_hops_(st.counter(n_ + ".token_hops", "token-cycles on the interconnect (edge latencies of every token)")) {
   for (size_t u = 0; u < kUnitTypes; ++u)
     firings_.push_back(&st.counter(n_ + "." + unit_name(static_cast<Unit>(u)) + "_firings",
                                    std::string("token sets fired by ") + unit_name(static_cast<Unit>(u)) +
@@ -182,6 +186,9 @@ void MtCgrf::on_batch(ThreadBatch& b, sc_core::sc_time&) {
   }
   thread_instructions_ += d->res.thread_instructions;
   batch_instructions_ += d->res.batch_instructions;
+  int_threads_ += d->res.int_threads;
+  fp_threads_ += d->res.fp_threads;
+  sfu_threads_ += d->res.sfu_threads;
   replicas_[b.replica]->queue.push_back(std::move(d));
   ++batches_;
   b.accepted = true;
@@ -210,6 +217,7 @@ void MtCgrf::complete(uint32_t ch, uint32_t node, uint64_t at) {
   uint64_t* ready = &ready_[size_t{ch} * nodes_];
   uint16_t* waiting = &waiting_[size_t{ch} * nodes_];
   for (const auto& [to, lat] : replicas_[c.replica]->out[node]) {
+    token_hops_ += lat;
     ready[to] = std::max(ready[to], at + lat);
     if (--waiting[to] == 0) push(ready[to], ch, to, kArrive);
   }

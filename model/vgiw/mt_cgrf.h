@@ -30,7 +30,9 @@
 // by type (<type>_firings: busy unit-cycles), unit_conflicts (token sets
 // that waited for a busy unit), reservation_stalls, channel_cycles (threads
 // in flight x cycles), configurations, configuration_cycles, l1d_requests,
-// lvc_reads, lvc_writes, shared_accesses.
+// lvc_reads, lvc_writes, shared_accesses, token_hops (cycles tokens spent on
+// the interconnect); and sm<i>.int/fp/sfu_thread_instructions as the SIMT
+// SM counts them (the energy model's operations).
 //
 // VCD (with a waveform): sm<i>.grid.<type>_busy, the units of each type that
 // fired this cycle, and sm<i>.grid.threads, the threads in flight.
@@ -154,7 +156,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
 
   stats::Counter &threads_, &batches_, &conflicts_, &reservation_stalls_, &channel_cycles_, &configs_,
       &config_cycles_, &l1d_requests_, &lvc_reads_, &lvc_writes_, &shared_, &thread_instructions_,
-      &batch_instructions_;
+      &batch_instructions_, &int_threads_, &fp_threads_, &sfu_threads_, &token_hops_;
   std::vector<stats::Counter*> firings_;  // per unit type
   trace::Waveform* wf_ = nullptr;
   std::array<uint32_t, kUnitTypes> fired_now_{};  // firings this cycle (tracing)
