@@ -84,7 +84,8 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
           out.lines.back().bytes += a.size;
           continue;
         }
-        out.lines.push_back({l, a.size, res_.is_store || res_.is_atomic, res_.is_atomic});
+        out.lines.push_back({l, a.size, static_cast<uint32_t>((addr - l) / 4), res_.is_store || res_.is_atomic,
+                             res_.is_atomic});
         last_bit = bit;
       }
       while (next_bit <= 64) out.first[m * 65 + next_bit++] = static_cast<uint32_t>(out.lines.size());

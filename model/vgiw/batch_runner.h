@@ -29,6 +29,7 @@ namespace simt::vgiw {
 struct LineAccess {
   uint64_t addr = 0;    // line address
   uint32_t bytes = 0;   // bytes of the line touched
+  uint32_t word = 0;    // the first word touched, within the line (its L1 bank)
   bool write = false, atomic = false;
 };
 

@@ -69,7 +69,9 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
       int_threads_(st.counter(sm_stats + ".int_thread_instructions", "thread instructions of the INT class")),
       fp_threads_(st.counter(sm_stats + ".fp_thread_instructions", "thread instructions of the FP class")),
       sfu_threads_(st.counter(sm_stats + ".sfu_thread_instructions", "thread instructions of the SFU class")),
-      token_hops_(st.counter(n_ + ".token_hops", "token-cycles on the interconnect (edge latencies of every token)")) {
+      token_hops_(st.counter(n_ + ".token_hops", "token-cycles on the interconnect (edge latencies of every token)")),
+      bank_conflicts_(st.counter(n_ + ".l1_bank_conflicts",
+                                 "cycles an LDST port's request waited because its L1 bank was taken")) {
   for (size_t u = 0; u < kUnitTypes; ++u)
     firings_.push_back(&st.counter(n_ + "." + unit_name(static_cast<Unit>(u)) + "_firings",
                                    std::string("token sets fired by ") + unit_name(static_cast<Unit>(u)) +
@@ -351,7 +353,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
       // reservation buffer holds it until the LVC answers (a later read of
       // the entry meets it in the LVC's MSHRs).
       q.id = request_id(e.channel, write ? kNone : e.node, unit);
-      lvc_q_[port_of_unit_[unit]].push_back({q});
+      lvc_q_[port_of_unit_[unit]].push_back({q, 0});
       ++reserved_[unit];
       ++(write ? lvc_writes_ : lvc_reads_);
       if (write) {
@@ -384,7 +386,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
           q.atomic = a.atomic;
           q.source = core_id_;
           q.id = request_id(e.channel, e.node, unit);
-          l1d_q_[port_of_unit_[unit]].push_back({q});
+          l1d_q_[port_of_unit_[unit]].push_back({q, static_cast<uint32_t>((a.addr / 4 + a.word) % v_.l1_banks)});
           ++reserved_[unit];
         }
         l1d_requests_ += last - first;
@@ -402,12 +404,25 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
 }
 
 void MtCgrf::send_requests() {
-  auto send = [](std::vector<std::deque<Pending>>& qs, sc_core::sc_vector<mem::MemRequester>& ports) {
-    for (size_t p = 0; p < qs.size(); ++p)
-      if (!qs[p].empty() && ports[p].send(qs[p].front().req)) qs[p].pop_front();
-  };
-  send(l1d_q_, l1d);
-  send(lvc_q_, lvc);
+  // L1: one request per bank a cycle, the ports in round robin.
+  uint64_t banks = 0;
+  const uint32_t np = static_cast<uint32_t>(l1d_q_.size());
+  for (uint32_t k = 0; k < np; ++k) {
+    const uint32_t p = (l1_rr_ + k) % np;
+    if (l1d_q_[p].empty()) continue;
+    const uint64_t bit = uint64_t{1} << l1d_q_[p].front().bank;
+    if (banks & bit) {
+      ++bank_conflicts_;
+      continue;
+    }
+    if (l1d[p].send(l1d_q_[p].front().req)) {
+      l1d_q_[p].pop_front();
+      banks |= bit;
+    }
+  }
+  l1_rr_ = np ? (l1_rr_ + 1) % np : 0;
+  for (size_t p = 0; p < lvc_q_.size(); ++p)
+    if (!lvc_q_[p].empty() && lvc[p].send(lvc_q_[p].front().req)) lvc_q_[p].pop_front();
 }
 
 void MtCgrf::on_cycle(uint64_t now) {

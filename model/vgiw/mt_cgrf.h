@@ -14,6 +14,8 @@
 //    virtual pipelining). Joins take a cycle.
 //  - LDST units send one request per line a thread touches to the L1 (port
 //    per unit, no coalescing) and complete when the last response arrives;
+//    the L1's vgiw.l1_banks word-interleaved banks take one request each a
+//    cycle (round robin over the ports; a port whose bank is taken waits);
 //    a reservation buffer of vgiw.ldst_reservations lines lets later threads
 //    overtake a blocked one. Shared-memory accesses complete after
 //    shmem.latency.
@@ -96,6 +98,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   };
   struct Pending {  // a memory request waiting for its port
     mem::MemRequest req;
+    uint32_t bank = 0;  // L1 requests: the bank of the word it starts at
   };
   struct Outstanding {
     uint32_t channel, node, unit;
@@ -150,13 +153,14 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   std::vector<Outstanding> out_;
   std::vector<uint32_t> free_ids_;
   std::deque<BatchReturn> returns_q_;
+  uint32_t l1_rr_ = 0;                   // LDST port that goes first for the L1's banks this cycle
   uint32_t in_flight_ = 0;               // threads in channels
   uint64_t last_cycle_ = 0;
   util::FaultLatch fault_;
 
   stats::Counter &threads_, &batches_, &conflicts_, &reservation_stalls_, &channel_cycles_, &configs_,
       &config_cycles_, &l1d_requests_, &lvc_reads_, &lvc_writes_, &shared_, &thread_instructions_,
-      &batch_instructions_, &int_threads_, &fp_threads_, &sfu_threads_, &token_hops_;
+      &batch_instructions_, &int_threads_, &fp_threads_, &sfu_threads_, &token_hops_, &bank_conflicts_;
   std::vector<stats::Counter*> firings_;  // per unit type
   trace::Waveform* wf_ = nullptr;
   std::array<uint32_t, kUnitTypes> fired_now_{};  // firings this cycle (tracing)

@@ -32,6 +32,9 @@ void VgiwParams::bind(config::ParamRegistry& r) {
   r.add("vgiw.cvt_banks", cvt_banks, "control vector table banks (one read and one write a cycle each)", 1, 64);
   r.add("vgiw.channels", channels, "token-buffer entries per unit: threads in flight per graph replica", 1, 4096);
   r.add("vgiw.ldst_reservations", ldst_reservations, "memory operations in flight per load/store unit", 1, 4096);
+  r.add("vgiw.l1_banks", l1_banks,
+        "banks of the L1 (4-byte words interleaved); each takes one request a cycle from the load/store units", 1,
+        64);
   r.add("vgiw.lvc_entry_bytes", lvc_entry_bytes, "bytes per <live value ID, thread> entry of the live value matrix",
         1, 64);
   lvc.bind(r, "lvc");
