@@ -165,23 +165,14 @@ void Bbs::take_returns(uint64_t now) {
 }
 
 CvtAccess Bbs::cvt_access(CvtAccess::Kind kind, uint32_t block, uint32_t word, uint64_t bits) {
-  CvtAccess a;
-  a.kind = kind;
-  a.block = block;
-  a.word = word;
-  a.bits = bits;
+  CvtAccess a = CvtAccess::make(kind, block, word, bits);
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   cvt->b_transport(a, t);
   return a;
 }
 
 void Bbs::queue_or(uint32_t block, uint32_t word, uint64_t bits) {
-  CvtAccess a;
-  a.kind = CvtAccess::Or;
-  a.block = block;
-  a.word = word;
-  a.bits = bits;
-  writes_.push_back(a);
+  writes_.push_back(CvtAccess::make(CvtAccess::Or, block, word, bits));
 }
 
 void Bbs::write_cvt() {
@@ -255,11 +246,6 @@ void Bbs::schedule(uint64_t now) {
     batch_threads_.add(static_cast<int64_t>(n));
     staged_[r].reset();
   }
-  (void)now;
-}
-
-bool Bbs::idle() const {
-  return live_ctas_ == 0 && launch_q_.empty() && return_q_.empty() && done_q_.empty() && writes_.empty();
 }
 
 void Bbs::on_cycle(uint64_t now) {

@@ -86,7 +86,6 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   void queue_or(uint32_t block, uint32_t word, uint64_t bits);
   void write_cvt();
   void schedule(uint64_t now);
-  bool idle() const;
   void write_signals(uint64_t now);
 
   VgiwParams v_;

@@ -1,7 +1,5 @@
 #include "vgiw/block_graph.h"
 
-#include <algorithm>
-
 #include "util/error.h"
 
 namespace simt::vgiw {
@@ -115,14 +113,6 @@ BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg, const std::ve
         work.push_back(s);
       }
   }
-}
-
-std::vector<uint32_t> BlockGraph::preds(uint32_t block) const {
-  std::vector<uint32_t> out;
-  for (uint32_t i = 0; i < blocks_.size(); ++i)
-    if (std::find(blocks_[i].succs.begin(), blocks_[i].succs.end(), block) != blocks_[i].succs.end())
-      out.push_back(i);
-  return out;
 }
 
 }  // namespace simt::vgiw

@@ -55,7 +55,6 @@ class BlockGraph {
   const std::vector<Block>& blocks() const { return blocks_; }
   // The block holding `pc`, kNone outside the entry function.
   uint32_t block_of(uint32_t pc) const { return pc < block_of_pc_.size() ? block_of_pc_[pc] : kNone; }
-  std::vector<uint32_t> preds(uint32_t block) const;
 
  private:
   std::vector<Block> blocks_;

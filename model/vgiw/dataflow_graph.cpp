@@ -215,10 +215,4 @@ uint32_t DataflowGraph::depth() const {
   return d.empty() ? 0 : d.back();
 }
 
-uint32_t DataflowGraph::edges() const {
-  uint32_t e = 0;
-  for (const Node& n : nodes_) e += static_cast<uint32_t>(n.data.size() + n.control.size());
-  return e;
-}
-
 }  // namespace simt::vgiw

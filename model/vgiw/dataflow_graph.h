@@ -79,7 +79,6 @@ class DataflowGraph {
   uint32_t replicas(const UnitCounts& grid) const;
   // Longest path from the initiator to the terminator, in nodes.
   uint32_t depth() const;
-  uint32_t edges() const;
 
  private:
   uint32_t add(Node n);

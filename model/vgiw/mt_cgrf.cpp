@@ -225,7 +225,7 @@ void MtCgrf::complete(uint32_t ch, uint32_t node, uint64_t at) {
   }
 }
 
-void MtCgrf::finish_thread(uint32_t ch, uint64_t now) {
+void MtCgrf::finish_thread(uint32_t ch) {
   Channel& c = channels_[ch];
   Replica& r = *replicas_[c.replica];
   const uint32_t next = c.batch->res.next[c.bit];
@@ -246,7 +246,6 @@ void MtCgrf::finish_thread(uint32_t ch, uint64_t now) {
   r.free.push_back(ch);
   --r.busy;
   --in_flight_;
-  (void)now;
 }
 
 void MtCgrf::flush_returns(Replica& r) {
@@ -329,7 +328,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
     case NodeKind::Terminator:
       ++*firings_[static_cast<size_t>(Unit::Cvu)];
       ++fired_now_[static_cast<size_t>(Unit::Cvu)];
-      finish_thread(e.channel, now);
+      finish_thread(e.channel);
       return;
     case NodeKind::LiveLoad:
     case NodeKind::LiveStore: {

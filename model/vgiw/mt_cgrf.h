@@ -114,7 +114,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   void complete(uint32_t channel, uint32_t node, uint64_t at);
   enum : uint8_t { kArrive, kFire, kDone };
   void push(uint64_t cycle, uint32_t channel, uint32_t node, uint8_t kind);
-  void finish_thread(uint32_t channel, uint64_t now);
+  void finish_thread(uint32_t channel);
   void flush_returns(Replica& r);
   void send_requests();
   uint32_t request_id(uint32_t channel, uint32_t node, uint32_t unit);

@@ -49,6 +49,15 @@ struct CvtAccess {
   uint32_t word = 0;
   uint64_t bits = 0;  // Or: the bits; ReadReset: the answer
   bool accepted = false;
+
+  static CvtAccess make(Kind kind, uint32_t block, uint32_t word, uint64_t bits = 0) {
+    CvtAccess a;
+    a.kind = kind;
+    a.block = block;
+    a.word = word;
+    a.bits = bits;
+    return a;
+  }
 };
 
 }  // namespace simt::vgiw

@@ -21,11 +21,7 @@ struct Driver : sc_core::sc_module {
   util::PacketInitiator<Driver, CvtAccess> out{"out"};
   SC_CTOR(Driver) {}
   CvtAccess access(CvtAccess::Kind k, uint32_t block, uint32_t word, uint64_t bits = 0) {
-    CvtAccess a;
-    a.kind = k;
-    a.block = block;
-    a.word = word;
-    a.bits = bits;
+    CvtAccess a = CvtAccess::make(k, block, word, bits);
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     out->b_transport(a, t);
     return a;
