@@ -15,6 +15,7 @@ uint32_t log2u(uint64_t v) { return static_cast<uint32_t>(__builtin_ctzll(v)); }
 
 WritePolicy parse_policy(const std::string& s) {
   if (s == "write-back") return WritePolicy::WriteBack;
+  if (s == "write-validate") return WritePolicy::WriteValidate;
   if (s == "write-through") return WritePolicy::WriteThrough;
   return WritePolicy::WriteEvict;  // validate() admits nothing else
 }
@@ -31,8 +32,10 @@ void CacheParams::bind(config::ParamRegistry& r, const std::string& prefix) {
   r.add(prefix + ".mshrs", mshrs, "MSHR entries (distinct lines in flight)", 1, 65536);
   r.add(prefix + ".mshr_merge", mshr_merge,
         "requests one MSHR entry holds, the one that allocated it included (1 = no merging)", 1, 4096);
-  r.add_choice(prefix + ".write_policy", write_policy, {"write-back", "write-through", "write-evict"},
-               "write-back: write-allocate, dirty lines, victim write-backs; write-through: no "
+  r.add_choice(prefix + ".write_policy", write_policy, {"write-back", "write-validate", "write-through", "write-evict"},
+               "write-back: write-allocate, dirty lines, victim write-backs; write-validate: write-back, "
+               "but a write miss installs its line without fetching it (storage written before it is "
+               "read, e.g. the LVC); write-through: no "
                "write-allocate, write hits update the line, all writes go on; write-evict: no "
                "write-allocate, write hits invalidate the line (Fermi L1D)");
   r.add_choice(prefix + ".replacement", replacement, {"lru"}, "replacement policy");
@@ -53,8 +56,10 @@ void CacheParams::validate(const std::string& prefix) const {
   if (hit_latency == 0) throw bad("hit_latency", "must be at least 1");
   if (mshrs == 0) throw bad("mshrs", "must be at least 1");
   if (mshr_merge == 0) throw bad("mshr_merge", "must be at least 1");
-  if (write_policy != "write-back" && write_policy != "write-through" && write_policy != "write-evict")
-    throw bad("write_policy", "'" + write_policy + "' is not one of write-back, write-through, write-evict");
+  if (write_policy != "write-back" && write_policy != "write-validate" && write_policy != "write-through" &&
+      write_policy != "write-evict")
+    throw bad("write_policy",
+              "'" + write_policy + "' is not one of write-back, write-validate, write-through, write-evict");
   if (replacement != "lru") throw bad("replacement", "'" + replacement + "' is not supported (only lru)");
 }
 
@@ -84,6 +89,8 @@ Cache::Cache(const CacheParams& p, stats::Registry& st, const std::string& n)
       evictions_(st.counter(n + ".evictions", "valid lines replaced by a fill")),
       writebacks_(st.counter(n + ".writebacks", "dirty victims written back")) {
   fill_waiting_.reserve(p.mshr_merge);
+  if (policy_ == WritePolicy::WriteValidate)
+    write_validates_ = &st.counter(n + ".write_validates", "write misses that installed their line without a fill");
 }
 
 Cache::Way* Cache::find(uint64_t line) {
@@ -120,8 +127,16 @@ Cache::Outcome Cache::access(uint64_t addr, bool write, uint64_t req_id) {
     ++accesses_; ++reads_; ++hits_; ++read_hits_;
     return Outcome::Hit;
   }
-  if (policy_ == WritePolicy::WriteBack) {
-    if (!w) return miss(line, true, req_id);
+  if (policy_ == WritePolicy::WriteValidate && !w && !mshr_.pending(line)) {
+    // Nothing to fetch: the written words are the only ones anyone reads.
+    installed_ = FillResult{};
+    w = place(line, installed_);
+    w->dirty = true;
+    ++accesses_; ++writes_; ++misses_; ++write_misses_; ++*write_validates_;
+    return Outcome::Installed;
+  }
+  if (policy_ == WritePolicy::WriteBack || policy_ == WritePolicy::WriteValidate) {
+    if (!w) return miss(line, true, req_id);  // (write-validate: a fill is on its way; wait for it)
     w->last_use = ++clock_;
     w->dirty = true;
     ++accesses_; ++writes_; ++hits_; ++write_hits_;
@@ -153,10 +168,16 @@ Cache::FillResult Cache::fill(uint64_t line_addr_in) {
   res.waiting = fill_waiting_.data();
   res.n_waiting = static_cast<uint32_t>(fill_waiting_.size());
   ++fills_;
-  const bool make_dirty = had_write && policy_ == WritePolicy::WriteBack;
+  const bool make_dirty =
+      had_write && (policy_ == WritePolicy::WriteBack || policy_ == WritePolicy::WriteValidate);
+  // Allocate-on-fill: the line cannot be present (a miss found it absent, and
+  // a write-validate install never takes a line with an MSHR).
+  Way* w = place(line, res);
+  w->dirty = make_dirty;
+  return res;
+}
 
-  // Allocate-on-fill: the line cannot be present (a miss found it absent and
-  // nothing installs lines but fill), so pick an invalid way or the LRU one.
+Cache::Way* Cache::place(uint64_t line, FillResult& res) {
   Way* set = &ways_[size_t{set_of(line)} * p_.assoc];
   Way* victim = &set[0];
   for (uint32_t i = 0; i < p_.assoc; ++i) {
@@ -174,9 +195,9 @@ Cache::FillResult Cache::fill(uint64_t line_addr_in) {
   }
   victim->tag = line;
   victim->valid = true;
-  victim->dirty = make_dirty;
+  victim->dirty = false;
   victim->last_use = ++clock_;
-  return res;
+  return victim;
 }
 
 Cache::Probe Cache::probe(uint64_t addr) const {
@@ -207,6 +228,7 @@ const char* outcome_name(Cache::Outcome o) {
     case Cache::Outcome::MissMerged: return "MissMerged";
     case Cache::Outcome::WriteForward: return "WriteForward";
     case Cache::Outcome::ReservationFail: return "ReservationFail";
+    case Cache::Outcome::Installed: return "Installed";
   }
   return "?";
 }

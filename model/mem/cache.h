@@ -27,7 +27,7 @@ struct CacheParams {
   uint32_t hit_latency = 1;     // cycles from access to data on a hit (used by the owner)
   uint32_t mshrs = 32;          // MSHR entries (distinct lines in flight)
   uint32_t mshr_merge = 8;      // requests one MSHR entry holds, the allocating one included
-  std::string write_policy = "write-back";  // write-back | write-through | write-evict
+  std::string write_policy = "write-back";  // write-back | write-validate | write-through | write-evict
   std::string replacement = "lru";
 
   void bind(config::ParamRegistry& r, const std::string& prefix);
@@ -37,6 +37,8 @@ struct CacheParams {
 
 enum class WritePolicy : uint8_t {
   WriteBack,     // write-allocate, dirty lines, dirty victims written back
+  WriteValidate, // write-back, but a write miss installs its line without fetching it:
+                 // for storage whose words are written before they are read (the LVC)
   WriteThrough,  // no write-allocate; a write hit updates the line; every write goes on
   WriteEvict,    // no write-allocate; a write hit invalidates the line (Fermi L1D)
 };
@@ -49,6 +51,8 @@ class Cache {
     MissMerged,       // joined the MSHR already waiting for this line
     WriteForward,     // write not kept here (write-through / write-evict): the owner forwards it
     ReservationFail,  // no free MSHR or the line's entry is full: nothing changed, retry later
+    Installed,        // write-validate write miss: the line is now here and dirty, like a hit,
+                      // with no fill; installed() says whether a dirty victim must be written back
   };
   enum class Probe : uint8_t { Absent, Present, Pending };
 
@@ -68,6 +72,9 @@ class Cache {
   Outcome access(uint64_t addr, bool write, uint64_t req_id);
   // Installs `line_addr` (which must have an MSHR from a Miss) and releases its MSHR.
   FillResult fill(uint64_t line_addr);
+  // The victim of the last Installed access (evicted, writeback, victim_line;
+  // no waiting requests).
+  const FillResult& installed() const { return installed_; }
 
   Probe probe(uint64_t addr) const;  // no side effects (no LRU update, no counters)
   bool dirty(uint64_t addr) const;   // present and dirty
@@ -100,6 +107,9 @@ class Cache {
     return static_cast<uint32_t>((a >> line_shift_) & (sets_ - 1));
   }
   Outcome miss(uint64_t line, bool write, uint64_t req_id);
+  // Puts `line` into its set (an invalid way or the LRU one) and says what
+  // was replaced.
+  Way* place(uint64_t line, FillResult& res);
 
   CacheParams p_;
   WritePolicy policy_;
@@ -111,6 +121,7 @@ class Cache {
   std::vector<Way> ways_;  // [set * assoc + way]
   MshrTable mshr_;
   std::vector<uint64_t> fill_waiting_;  // scratch for FillResult::waiting
+  FillResult installed_;
 
   stats::Counter& accesses_;
   stats::Counter& reads_;
@@ -127,6 +138,7 @@ class Cache {
   stats::Counter& fills_;
   stats::Counter& evictions_;
   stats::Counter& writebacks_;
+  stats::Counter* write_validates_ = nullptr;  // write-validate caches only
 };
 
 const char* outcome_name(Cache::Outcome o);

@@ -173,6 +173,14 @@ bool CacheModule::accept(const MemRequest& r, uint32_t port, uint64_t now) {
     case Cache::Outcome::MissMerged:
       new_slot(r, port);  // answered by the fill of the line's first miss
       return true;
+    case Cache::Outcome::Installed: {  // write-validate: here now, answered as a hit
+      new_slot(r, port);
+      hits_.push_back({lookup_done, s});
+      const Cache::FillResult& f = cache_.installed();
+      if (f.writeback)
+        push_down(now, f.victim_line, cache_.params().line, true, false, false, pp_.source, DownKind::Writeback, 0);
+      return true;
+    }
     case Cache::Outcome::WriteForward:
       new_slot(r, port);
       push_down(lookup_done, r.addr, r.bytes, true, atomic, r.instruction, r.source, DownKind::Forward, s);

@@ -21,6 +21,8 @@
 //  - a miss goes down after the tag lookup (hit_latency cycles), so a read
 //    miss costs hit_latency + the round trip below; merged misses and the
 //    allocating one are answered in the cycle the fill arrives;
+//  - a write-validate write miss installs its line at once (no fill) and is
+//    answered as a hit; a dirty victim it replaces goes down as a write-back;
 //  - writes that are not kept here (write-through, write-evict) are
 //    forwarded and the writer is answered when the write completes below
 //    (not posted: the LDST unit's write-back then means "globally done");

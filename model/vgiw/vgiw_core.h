@@ -6,7 +6,7 @@
 //   BBS <--CvtAccess--> CVT
 //   BBS --GridConfigure / ThreadBatch--> MT-CGRF --BatchReturn--> BBS
 //   MT-CGRF LDST units (one port each) --> L1D (banked, write-back) --> crossbar
-//   MT-CGRF LVUs (one port each)       --> LVC (write-back)        --> crossbar
+//   MT-CGRF LVUs (one port each)       --> LVC (write-validate)    --> crossbar
 // VGIW fetches no instructions (the BBS holds the block configurations),
 // so the LVC's misses and write-backs use the crossbar port the SIMT SM's
 // L1I uses (instruction_port()).

@@ -9,7 +9,7 @@ VgiwParams::VgiwParams() {
   lvc.size = 65536;
   lvc.line = 128;
   lvc.assoc = 4;
-  lvc.write_policy = "write-back";
+  lvc.write_policy = "write-validate";  // live values are written before they are read: no fills
   lvc_port.ports = 16;     // one lookup per LVU a cycle (banked)
   lvc_port.in_queue = 16;
 }

@@ -25,7 +25,7 @@ struct VgiwParams {
   uint32_t ldst_reservations = 32;   // vgiw.ldst_reservations: memory operations in flight per LDST unit
   uint32_t l1_banks = 32;            // vgiw.l1_banks: word-interleaved L1 banks, a request each a cycle
   uint32_t lvc_entry_bytes = 4;      // vgiw.lvc_entry_bytes: bytes per <live value, thread> entry (a word, §2)
-  mem::CacheParams lvc;              // lvc.*: the live value cache (64 KB, backed by L2, write-back)
+  mem::CacheParams lvc;              // lvc.*: the live value cache (64 KB, backed by L2, write-validate)
   mem::CachePortParams lvc_port;     // lvc.ports etc.
 
   VgiwParams();

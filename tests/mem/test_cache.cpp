@@ -208,6 +208,33 @@ BOOST_AUTO_TEST_CASE(clean_victim_is_not_written_back) {
   BOOST_TEST(st.value("c.writebacks") == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(write_validate_installs_on_a_write_miss_without_a_fill) {
+  simt::stats::Registry st;
+  Cache c(small("write-validate"), st, "c");
+  const uint64_t a = 0x0, b = kSetStride, d = 2 * kSetStride;
+  // A write miss: the line is here at once, dirty, with no MSHR and no fill.
+  BOOST_TEST(c.access(a + 4, true, 1) == Outcome::Installed);
+  BOOST_TEST(c.probe(a) == Cache::Probe::Present);
+  BOOST_TEST(c.dirty(a));
+  BOOST_TEST(c.mshrs_in_use() == 0u);
+  BOOST_TEST(!c.installed().evicted);
+  BOOST_TEST(c.access(a + 8, false, 2) == Outcome::Hit);  // read after write
+  // A read miss still fetches; a write to its pending line waits for the fill.
+  BOOST_TEST(c.access(b, false, 3) == Outcome::Miss);
+  BOOST_TEST(c.access(b + 4, true, 4) == Outcome::MissMerged);
+  BOOST_TEST(waiting(c.fill(b)) == (std::vector<uint64_t>{3, 4}), boost::test_tools::per_element());
+  BOOST_TEST(c.dirty(b));
+  // A third line in the full set evicts the LRU one (a, dirty): the owner
+  // must write it back.
+  BOOST_TEST(c.access(d, true, 5) == Outcome::Installed);
+  BOOST_TEST(c.installed().evicted);
+  BOOST_TEST(c.installed().writeback);
+  BOOST_TEST(c.installed().victim_line == a);
+  BOOST_TEST(st.value("c.write_validates") == 2u);
+  BOOST_TEST(st.value("c.fills") == 1u);
+  BOOST_TEST(st.value("c.write_misses") == 3u);
+}
+
 BOOST_AUTO_TEST_CASE(write_through_no_allocate) {
   simt::stats::Registry st;
   Cache c(small("write-through"), st, "c");
