@@ -22,7 +22,7 @@ struct VgiwParams {
   uint32_t cvt_bytes = 8192;         // vgiw.cvt_bytes: capacity; resident threads = bits / blocks (tiling)
   uint32_t cvt_banks = 8;            // vgiw.cvt_banks: 64-bit words, one read and one write per bank a cycle
   uint32_t channels = 128;           // vgiw.channels: token-buffer entries = threads in flight per replica
-  uint32_t ldst_reservations = 32;   // vgiw.ldst_reservations: memory operations in flight per LDST unit
+  uint32_t ldst_reservations = 128;  // vgiw.ldst_reservations: memory operations in flight per LDST unit (one per channel)
   uint32_t l1_banks = 32;            // vgiw.l1_banks: word-interleaved L1 banks, a request each a cycle
   uint32_t lvc_entry_bytes = 4;      // vgiw.lvc_entry_bytes: bytes per <live value, thread> entry (a word, §2)
   mem::CacheParams lvc;              // lvc.*: the live value cache (64 KB, backed by L2, write-validate)
