@@ -219,7 +219,7 @@ void CacheModule::lookup_granted(uint64_t now) {
       ++stalls_;
       break;
     }
-    ups_[port]->pop_request(r);
+    ups_[port]->pop_request();
     bytes_ += r.bytes;
     taken |= 1u << port;
   }
@@ -234,7 +234,7 @@ void CacheModule::lookup_ports(uint64_t now) {
   for (uint32_t i = 0; i < nup && looked < pp_.ports && !stalled; ++i) {
     const uint32_t port = (up_rr_ + i) % nup;
     MemResponder& in = *ups_[port];
-    while (looked < pp_.ports) {
+    while (looked < pp_.ports && in.has_request()) {
       MemRequest r;
       if (!in.peek_request(r)) break;
       if (down_q_.size() >= pp_.down_queue) {
@@ -247,7 +247,7 @@ void CacheModule::lookup_ports(uint64_t now) {
         stalled = true;
         break;
       }
-      in.pop_request(r);
+      in.pop_request();
       bytes_ += r.bytes;
       ++looked;
     }
@@ -282,7 +282,7 @@ void CacheModule::on_cycle(uint64_t now) {
         ++stalls_;
         break;
       }
-      up.pop_request(r);
+      up.pop_request();
       bytes_ += r.bytes;
     }
   } else {

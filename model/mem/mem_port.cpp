@@ -1,6 +1,7 @@
 #include "mem/mem_port.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "util/cycle.h"
@@ -137,6 +138,7 @@ class MemRequester::Impl {
     const uint64_t stamp = std::max(visible_cycle(t), last_stamp);  // FIFO: never earlier than the previous one
     last_stamp = stamp;
     done.push_back({stamp, describe(gp)});
+    if (done.size() == 1) owner.first_response_ = stamp;
     --outstanding;
     notifier.notify(arrived, stamp);
     gp.release();
@@ -219,10 +221,11 @@ bool MemRequester::send(const MemRequest& r) {
 }
 
 bool MemRequester::pop_response(MemRequest& r) {
+  if (!has_response()) return false;
   auto& d = impl_->done;
-  if (d.empty() || d.front().stamp > util::now_cycle()) return false;
   r = d.front().req;
   d.pop_front();
+  first_response_ = d.empty() ? UINT64_MAX : d.front().stamp;
   return true;
 }
 
@@ -231,11 +234,6 @@ bool MemRequester::pop_response(uint64_t& id) {
   if (!pop_response(r)) return false;
   id = r.id;
   return true;
-}
-
-bool MemRequester::has_response() const {
-  const auto& d = impl_->done;
-  return !d.empty() && d.front().stamp <= util::now_cycle();
 }
 
 size_t MemRequester::outstanding() const { return impl_->outstanding; }
@@ -279,6 +277,7 @@ class MemResponder::Impl {
     const uint64_t stamp = std::max(visible_cycle(t), last_stamp);
     last_stamp = stamp;
     queue.push_back({stamp, &gp});
+    if (queue.size() == 1) owner.first_request_ = stamp;
     notifier.notify(arrived, stamp);
   }
 
@@ -375,12 +374,19 @@ tlm_sync_enum MemResponder::nb_transport_fw(tlm_generic_payload& gp, tlm_phase& 
 void MemResponder::b_transport(tlm_generic_payload& gp, sc_core::sc_time& t) { impl_->b_transport(gp, t); }
 
 bool MemResponder::pop_request(MemRequest& r) {
-  Impl& m = *impl_;
-  if (m.queue.empty() || m.queue.front().stamp > util::now_cycle()) return false;
-  tlm_generic_payload* gp = m.queue.front().gp;
-  m.queue.pop_front();
+  if (!has_request()) return false;
+  tlm_generic_payload* gp = impl_->queue.front().gp;
   r = describe(*gp);
   r.payload = gp;
+  pop_request();
+  return true;
+}
+
+void MemResponder::pop_request() {
+  Impl& m = *impl_;
+  if (!has_request()) throw std::logic_error(std::string(name()) + ": pop_request() with no visible request");
+  m.queue.pop_front();
+  first_request_ = m.queue.empty() ? UINT64_MAX : m.queue.front().stamp;
   if (m.held) {  // room again: accept the held request now
     tlm_generic_payload* h = m.held;
     m.held = nullptr;
@@ -390,20 +396,13 @@ bool MemResponder::pop_request(MemRequest& r) {
     socket->nb_transport_bw(*h, phase, t);  // the initiator may only answer TLM_ACCEPTED
   }
   if (m.space_waiters) m.space.notify(util::until_cycle(util::now_cycle()));
-  return true;
 }
 
 bool MemResponder::peek_request(MemRequest& r) const {
-  const auto& q = impl_->queue;
-  if (q.empty() || q.front().stamp > util::now_cycle()) return false;
-  r = describe(*q.front().gp);
-  r.payload = q.front().gp;
+  if (!has_request()) return false;
+  r = describe(*impl_->queue.front().gp);
+  r.payload = impl_->queue.front().gp;
   return true;
-}
-
-bool MemResponder::has_request() const {
-  const auto& q = impl_->queue;
-  return !q.empty() && q.front().stamp <= util::now_cycle();
 }
 
 void MemResponder::respond(const MemRequest& r) {

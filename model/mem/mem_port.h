@@ -39,6 +39,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "util/clock.h"
+#include "util/cycle.h"
 
 namespace simt::mem {
 
@@ -80,7 +81,8 @@ class MemRequester : public sc_core::sc_module {
   // The same, with the whole request (addr, bytes, write, flags, id, source;
   // payload is null: it has gone back to the pool).
   bool pop_response(MemRequest& r);
-  bool has_response() const;
+  // Inline: owners poll many ports every cycle.
+  bool has_response() const { return first_response_ <= util::now_cycle(); }
   size_t outstanding() const;  // sent, response not yet arrived
   // Notified in each cycle a response becomes visible; or, once
   // wake_on_response(block) is called, that block is woken through
@@ -98,6 +100,7 @@ class MemRequester : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t);
   class Impl;
   std::unique_ptr<Impl> impl_;
+  uint64_t first_response_ = UINT64_MAX;  // visibility cycle of the oldest response held (none: max)
 };
 
 class MemResponder : public sc_core::sc_module {
@@ -116,7 +119,9 @@ class MemResponder : public sc_core::sc_module {
   // The same without taking it: a block that cannot serve the request yet
   // leaves it here, so the backpressure reaches the sender.
   bool peek_request(MemRequest& r) const;
-  bool has_request() const;
+  // Takes the request peek_request() showed (cheaper than pop_request(r)).
+  void pop_request();
+  bool has_request() const { return first_request_ <= util::now_cycle(); }  // inline: polled every cycle
   // Sends the response for a request taken with pop_request().
   void respond(const MemRequest& r);
   // Notified in each cycle a request becomes visible; or the block given to
@@ -133,6 +138,7 @@ class MemResponder : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
   class Impl;
   std::unique_ptr<Impl> impl_;
+  uint64_t first_request_ = UINT64_MAX;  // visibility cycle of the oldest request queued (none: max)
 };
 
 }  // namespace simt::mem

@@ -35,6 +35,7 @@ struct Kernel {
   std::unique_ptr<func::Executor> exec;
   uint32_t regs_per_thread = 0;  // for occupancy in timing mode
   func::ShflUndefinedLog shfl_log{&std::cerr};  // warns once per PC of this kernel, over all launches
+  std::shared_ptr<const int> owner = std::make_shared<const int>(0);  // KernelContext::program_owner
 };
 
 // Instruction addresses seen by the I-caches: each linked kernel gets its own
@@ -328,6 +329,7 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   }
   auto ctx = std::make_shared<sm::KernelContext>();
   ctx->prog = &k.prog;
+  ctx->program_owner = k.owner;
   ctx->cfg = k.cfg.get();
   ctx->exec = k.exec.get();
   ctx->geom = geom;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "func/cta_state.h"
@@ -16,6 +17,9 @@ namespace simt::sm {
 
 struct KernelContext {
   const ptx::Program* prog = nullptr;
+  // Lives exactly as long as *prog (null: the launch is all there is), so
+  // per-kernel results (the VGIW compilation) can outlive one launch.
+  std::shared_ptr<const void> program_owner;
   const ptx::Cfg* cfg = nullptr;
   const func::Executor* exec = nullptr;
   func::LaunchGeometry geom;

@@ -83,7 +83,7 @@ void Bbs::start_kernel(const std::shared_ptr<const sm::KernelContext>& k) {
   CompilerOptions o;
   o.grid = v_.units;
   o.tracks = v_.tracks;
-  comp_ = compile_for(k, *k->prog, o);
+  comp_ = compile_for(k->program_owner ? k->program_owner : std::shared_ptr<const void>(k), *k->prog, o);
   kernel_ = k;
   const uint32_t blocks = static_cast<uint32_t>(comp_->blocks().size());
   const uint32_t threads = k->geom.threads_per_cta();

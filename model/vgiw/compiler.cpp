@@ -86,10 +86,10 @@ void Compilation::build(bool place) {
   }
 }
 
-std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>& context, const ptx::Program& p,
+std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>& owner, const ptx::Program& p,
                                                const CompilerOptions& o) {
   struct Entry {
-    std::weak_ptr<const void> context;
+    std::weak_ptr<const void> owner;
     const ptx::Program* program;
     CompilerOptions options;
     std::shared_ptr<const Compilation> compiled;
@@ -97,14 +97,14 @@ std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>
   static std::mutex lock;
   static std::vector<Entry> cache;
   const std::lock_guard<std::mutex> hold(lock);
-  cache.erase(std::remove_if(cache.begin(), cache.end(), [](const Entry& e) { return e.context.expired(); }),
+  cache.erase(std::remove_if(cache.begin(), cache.end(), [](const Entry& e) { return e.owner.expired(); }),
               cache.end());
   for (const Entry& e : cache)
-    if (e.context.lock() == context && e.program == &p && e.options.grid.n == o.grid.n &&
+    if (e.owner.lock() == owner && e.program == &p && e.options.grid.n == o.grid.n &&
         e.options.tracks == o.tracks)
       return e.compiled;
   auto c = std::make_shared<const Compilation>(p, o);
-  cache.push_back({context, &p, o, c});
+  cache.push_back({owner, &p, o, c});
   return c;
 }
 

@@ -77,11 +77,12 @@ class Compilation {
   std::vector<CompiledBlock> blocks_;
 };
 
-// The compilation of `p` for every core of a launch: each core's BBS asks
-// for it at its first CTA, and the cores of one GPU share one result
-// (compiling, placing and routing once per kernel context instead of once
-// per core). Entries go when their context does.
-std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>& context, const ptx::Program& p,
+// The compilation of `p` for every core and launch: each core's BBS asks for
+// it at its first CTA, and the cores of one GPU share one result (compiling,
+// placing and routing once per kernel instead of once per core and launch).
+// `owner` lives as long as `p` (KernelContext::program_owner, or the launch's
+// context when the program has no owner); entries go when it does.
+std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>& owner, const ptx::Program& p,
                                                const CompilerOptions& o);
 
 }  // namespace simt::vgiw

@@ -255,6 +255,7 @@ void MtCgrf::flush_returns(Replica& r) {
 
 void MtCgrf::take_responses(uint64_t now) {
   auto take = [&](mem::MemRequester& port) {
+    if (!port.has_response()) return;
     uint64_t id;
     while (port.pop_response(id)) {
       const Outstanding o = out_[id];
