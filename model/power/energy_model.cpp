@@ -26,7 +26,7 @@ const Entry kEntries[] = {
     {"fp_op", &EnergyParams::fp_op, "pJ per FP operation of one thread"},
     {"sfu_op", &EnergyParams::sfu_op, "pJ per SFU operation of one thread"},
     {"shared_word", &EnergyParams::shared_word, "pJ per shared-memory word accessed"},
-    {"l1d_access", &EnergyParams::l1d_access, "pJ per L1D access (a line)"},
+    {"l1d_access", &EnergyParams::l1d_access, "pJ per L1D access of a line (VGIW: per line's worth of bytes)"},
     {"l2_access", &EnergyParams::l2_access, "pJ per L2 access (a line)"},
     {"dram_byte", &EnergyParams::dram_byte, "pJ per DRAM byte moved"},
     {"lvc_access", &EnergyParams::lvc_access, "pJ per VGIW live value cache access (a word)"},
@@ -76,8 +76,14 @@ nlohmann::json energy_report(const stats::Registry& reg, const nlohmann::json& c
   dyn["int"] = sum("sm*.int_thread_instructions") * e.int_op;
   dyn["fp"] = sum("sm*.fp_thread_instructions") * e.fp_op;
   dyn["sfu"] = sum("sm*.sfu_thread_instructions") * e.sfu_op;
-  dyn["shared_memory"] = sum("sm*.shmem.words") * e.shared_word;
-  dyn["l1d"] = sum("sm*.l1d.accesses") * e.l1d_access;
+  const bool vgiw = config.contains("gpu.core") && config["gpu.core"] == "vgiw";
+  // VGIW's shared-memory accesses: a word per thread access.
+  dyn["shared_memory"] = (sum("sm*.shmem.words") + sum("sm*.grid.shared_accesses")) * e.shared_word;
+  // The SIMT SM's L1 reads or writes a line per (coalesced) request. VGIW's
+  // L1 has word-interleaved banks and an access only drives the banks of the
+  // bytes it touches: its price is that share of a line's.
+  dyn["l1d"] = vgiw ? sum("sm*.l1d.bytes") / num(config, "l1d.line", 128) * e.l1d_access
+                    : sum("sm*.l1d.accesses") * e.l1d_access;
   dyn["l2"] = sum("l2.*.accesses") * e.l2_access;
   dyn["dram"] = sum("dram.bytes") * e.dram_byte;
   // The VGIW core (zero elsewhere).
@@ -91,7 +97,6 @@ nlohmann::json energy_report(const stats::Registry& reg, const nlohmann::json& c
   // lane leaks every cycle.
   const double sms = num(config, "gpu.num_sms", 1);
   const bool vws = config.contains("gpu.core") && config["gpu.core"] == "vws";
-  const bool vgiw = config.contains("gpu.core") && config["gpu.core"] == "vgiw";
   // The VGIW grid's combined FPU/ALU units leak as a SIMT lane's INT and FP pipelines do.
   const double lanes_per_sm = vws    ? 32.0
                               : vgiw ? num(config, "vgiw.units.fp_alu", 32)

@@ -34,7 +34,7 @@ void add_run(const fs::path& dir, const std::string& id, const std::string& work
                                                {"set.sm.policy", policy}}}});
   if (cycles > 0) {
     write_json(d / "stats.json", {{"cycles", cycles}, {"warp_instructions", 1000}, {"thread_instructions", 32000},
-                           {"counters", {{"sm0.l1d.hits", 7}}}});
+                           {"counters", {{"sm0.l1d.hits", 7}, {"sm1.l1d.hits", 5}, {"sm1.l1d.misses", 100}}}});
     write_json(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
   } else if (cycles < 0) {
     write_json(d / "status.json", {{"exit_code", 3}, {"seconds", 0.1}, {"error", "simtlab: error: kernel fault at PC 7"}});
@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
                            {"reference", {{"set.sm.policy", "gto"}}},
                            {"collect", {{"stats", {"thread_instructions"}}}}});
   const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + dir.string() +
-                          " --stat counters/sm0.l1d.hits >" + (scratch() / "out").string() + " 2>&1";
+                          " --stat counters/sm0.l1d.hits --stat 'counters/sm*.l1d.hits' >" + (scratch() / "out").string() + " 2>&1";
   BOOST_TEST_REQUIRE(std::system(cmd.c_str()) == 0, simt::test::slurp(scratch() / "out"));
   BOOST_TEST(simt::test::slurp(scratch() / "out").find("6 runs, 4 ok, 1 failed, 1 missing") != std::string::npos);
 
@@ -93,6 +93,7 @@ BOOST_AUTO_TEST_CASE(rows_speedups_and_class_means) {
   BOOST_TEST(by_id["b-lrr"]["speedup_vs_reference"] == "0.5");
   BOOST_TEST(by_id["a-gto"]["speedup_vs_reference"] == "1");
   BOOST_TEST(by_id["a-gto"]["counters/sm0.l1d.hits"] == "7");
+  BOOST_TEST(by_id["a-gto"]["counters/sm*.l1d.hits"] == "12");  // a pattern sums what it matches
   BOOST_TEST(by_id["a-gto"]["workload"] == "a");
   BOOST_TEST(by_id["a-age"]["status"] == "failed");
   BOOST_TEST(by_id["a-age"]["exit_code"] == "3");

@@ -15,6 +15,7 @@ harmonic and geometric mean of the speed-ups per class.
 """
 
 import csv
+import fnmatch
 import io
 import math
 import os
@@ -26,13 +27,26 @@ HEADLINE = ("cycles", "warp_instructions", "thread_instructions", "ipc", "simd_e
 
 def stat(doc, key):
     """A value from a stats document by key: `cycles`, `derived.ipc`, or `counters/sm0.l1d.hits`
-    (a '/' separates levels whose names contain dots)."""
-    cur = doc
-    for part in (key.split("/") if "/" in key else key.split(".")):
-        if not isinstance(cur, dict) or part not in cur:
-            return None
-        cur = cur[part]
-    return cur if isinstance(cur, (int, float)) and not isinstance(cur, bool) else None
+    (a '/' separates levels whose names contain dots). A level with a '*' (fnmatch pattern, e.g.
+    `counters/sm*.cycles`) sums the numbers of every name it matches (None when none matches)."""
+    parts = key.split("/") if "/" in key else key.split(".")
+    return _stat(doc, parts)
+
+
+def _number(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _stat(cur, parts):
+    if not parts:
+        return _number(cur)
+    if not isinstance(cur, dict):
+        return None
+    part, rest = parts[0], parts[1:]
+    if "*" not in part:
+        return _stat(cur[part], rest) if part in cur else None
+    values = [v for v in (_stat(cur[k], rest) for k in cur if fnmatch.fnmatchcase(k, part)) if v is not None]
+    return sum(values) if values else None
 
 
 def load_rows(st):
