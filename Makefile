@@ -43,7 +43,7 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 
 test-sanitize: bootstrap $(SANITIZE_BUILD)/CMakeCache.txt
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	ctest --test-dir $(SANITIZE_BUILD) -j $(JOBS) -LE 'long|golden|slurm' --output-on-failure
+	ctest --test-dir $(SANITIZE_BUILD) -j $(JOBS) -LE 'long|golden|slurm|install' --output-on-failure
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS; findings and the
 # grown corpus stay in $(FUZZ_BUILD)/fuzz/.

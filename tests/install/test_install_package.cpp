@@ -1,0 +1,75 @@
+// The installed package: `cmake --install` of this build into a scratch
+// prefix, then the out-of-tree project tb/installed_example built against it
+// twice, with find_package(simtlab) and with pkg-config alone, and run: it
+// simulates a kernel on the cycle-level model and checks the results.
+#define BOOST_TEST_MODULE install_package
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_install");
+
+// Runs a shell command with its output in `log`; its exit code.
+int sh(const std::string& cmd, const fs::path& log) {
+  const int status = std::system((cmd + " >" + log.string() + " 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const fs::path& prefix() {
+  static const fs::path p = [] {
+    const fs::path dir = scratch() / "prefix";
+    const int rc = sh("cmake --install " SIMT_BINARY_DIR " --prefix " + dir.string(), scratch() / "install.log");
+    BOOST_TEST_REQUIRE(rc == 0, simt::test::slurp(scratch() / "install.log"));
+    return dir;
+  }();
+  return p;
+}
+
+const std::string kExample = SIMT_SOURCE_DIR "/tb/installed_example";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_prefix_holds_libraries_headers_package_files_and_the_command) {
+  const fs::path& p = prefix();
+  BOOST_TEST(fs::exists(p / "include/simtlab/gpu/gpu.h"));
+  BOOST_TEST(fs::exists(p / "include/simtlab/runtime/device.h"));
+  BOOST_TEST(fs::exists(p / "include/simtlab/simt_version.h"));
+  BOOST_TEST(fs::exists(p / "lib/libsimt_gpu.a"));
+  BOOST_TEST(fs::exists(p / "lib/cmake/simtlab/simtlabConfig.cmake"));
+  BOOST_TEST(fs::exists(p / "lib/cmake/simtlab/simtlabConfigVersion.cmake"));
+  BOOST_TEST(fs::exists(p / "lib/pkgconfig/simtlab.pc"));
+  BOOST_TEST(fs::exists(p / "bin/simtlab"));
+}
+
+BOOST_AUTO_TEST_CASE(an_out_of_tree_project_builds_with_find_package_and_runs) {
+  const fs::path build = scratch() / "cmake-build", log = scratch() / "cmake.log";
+  const int rc = sh("cmake -S " + kExample + " -B " + build.string() + " -DCMAKE_PREFIX_PATH=" + prefix().string() +
+                        " && cmake --build " + build.string(),
+                    log);
+  BOOST_TEST_REQUIRE(rc == 0, simt::test::slurp(log));
+  const fs::path run_log = scratch() / "cmake-run.log";
+  BOOST_TEST_REQUIRE(sh("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + (build / "square").string(), run_log) == 0,
+                     simt::test::slurp(run_log));
+  BOOST_TEST(simt::test::slurp(run_log).find("square: OK") != std::string::npos, simt::test::slurp(run_log));
+}
+
+BOOST_AUTO_TEST_CASE(an_out_of_tree_program_builds_with_pkg_config_and_runs) {
+  const std::string pc = "PKG_CONFIG_PATH=" + (prefix() / "lib/pkgconfig").string();
+  const fs::path exe = scratch() / "square-pc", log = scratch() / "pc.log";
+  const int rc = sh("c++ $(" + pc + " pkg-config --cflags simtlab) " + kExample + "/square.cpp -o " + exe.string() +
+                        " $(" + pc + " pkg-config --libs simtlab)",
+                    log);
+  BOOST_TEST_REQUIRE(rc == 0, simt::test::slurp(log));
+  const fs::path run_log = scratch() / "pc-run.log";
+  BOOST_TEST_REQUIRE(sh("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + exe.string(), run_log) == 0,
+                     simt::test::slurp(run_log));
+  BOOST_TEST(simt::test::slurp(run_log).find("square: OK") != std::string::npos, simt::test::slurp(run_log));
+}
