@@ -210,7 +210,7 @@ void Bbs::schedule(uint64_t now) {
         return;
       }
       configured_ = b;
-      configured_at_ = now + v_.reconfig_cycles;
+      configured_at_ = now + v_.reconfig_core_cycles();
       staged_.assign(comp_->blocks()[b].replicas, std::nullopt);
     }
     current_ = b;

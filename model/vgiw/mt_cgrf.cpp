@@ -112,9 +112,10 @@ uint32_t MtCgrf::node_latency(const Node& n) const {
     case NodeKind::Instr: {
       if (n.unit == Unit::Ldst) return 0;  // memory: the responses decide
       const ptx::Instr& in = comp_->program().code[n.pc];
+      // The SIMT SM's latencies are core cycles: the same time in grid cycles.
       const uint32_t t = sm_.ops.lookup(in).latency;
-      if (t) return t;
-      return in.cls == ptx::InstrClass::Sfu ? sm_.sfu.latency : sm_.sp.latency;
+      if (t) return t * v_.grid_clock;
+      return (in.cls == ptx::InstrClass::Sfu ? sm_.sfu.latency : sm_.sp.latency) * v_.grid_clock;
     }
     default: return 0;
   }
@@ -156,9 +157,9 @@ void MtCgrf::on_configure(GridConfigure& g, sc_core::sc_time&) {
       channels_[ch].replica = r;
       replicas_[r]->free.push_back(ch);
     }
-  configured_at_ = now + v_.reconfig_cycles;
+  configured_at_ = now * v_.grid_clock + v_.reconfig_cycles;  // a grid cycle
   ++configs_;
-  config_cycles_ += v_.reconfig_cycles;
+  config_cycles_ += v_.reconfig_core_cycles();
   g.accepted = true;
   wake_next();
 }
@@ -254,6 +255,7 @@ void MtCgrf::flush_returns(Replica& r) {
 }
 
 void MtCgrf::take_responses(uint64_t now) {
+  const uint64_t g = now * v_.grid_clock;  // responses arrive at the core cycle's first grid cycle
   auto take = [&](mem::MemRequester& port) {
     if (!port.has_response()) return;
     uint64_t id;
@@ -261,10 +263,10 @@ void MtCgrf::take_responses(uint64_t now) {
       const Outstanding o = out_[id];
       free_ids_.push_back(static_cast<uint32_t>(id));
       --reserved_[o.unit];
-      if (o.node != kNone && --mem_left_[size_t{o.channel} * nodes_ + o.node] == 0) complete(o.channel, o.node, now);
+      if (o.node != kNone && --mem_left_[size_t{o.channel} * nodes_ + o.node] == 0) complete(o.channel, o.node, g);
       auto& w = waiters_[o.unit];
-      if (!w.empty()) {  // room again: the oldest waiting node fires (next cycle)
-        push(now + 1, w.front().first, w.front().second, kFire);
+      if (!w.empty()) {  // room again: the oldest waiting node fires (next grid cycle)
+        push(g + 1, w.front().first, w.front().second, kFire);
         w.pop_front();
       }
     }
@@ -273,7 +275,7 @@ void MtCgrf::take_responses(uint64_t now) {
   for (auto& p : lvc) take(p);
 }
 
-void MtCgrf::inject(uint64_t now) {
+void MtCgrf::inject(uint64_t now) {  // `now`: a grid cycle
   if (now < configured_at_) return;
   for (auto& rp : replicas_) {
     Replica& r = *rp;
@@ -369,7 +371,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
         const uint32_t first = res.first[m * 65 + c.bit], last = res.first[m * 65 + c.bit + 1];
         if (first == last) {  // shared memory, or nothing to touch (guard false)
           if (res.shared[m]) ++shared_;
-          push(now + (res.shared[m] ? sm_.ldst.shared.latency : 1), e.channel, e.node, kDone);
+          push(now + (res.shared[m] ? sm_.ldst.shared.latency * v_.grid_clock : 1), e.channel, e.node, kDone);
           break;
         }
         if (reserved_[unit] + (last - first) > v_.ldst_reservations && reserved_[unit] > 0) {
@@ -434,8 +436,11 @@ void MtCgrf::cycle(uint64_t now) {
   channel_cycles_ += uint64_t{in_flight_} * (now > last_cycle_ ? now - last_cycle_ : 1);
   last_cycle_ = now;
   take_responses(now);
-  inject(now);
-  events_.run(now, [this](uint64_t at, const Event& e) { fire(e, at); });
+  // The grid's own cycles within this core cycle: injections and firings.
+  for (uint64_t g = now * v_.grid_clock; g < (now + 1) * v_.grid_clock; ++g) {
+    inject(g);
+    events_.run(g, [this](uint64_t at, const Event& e) { fire(e, at); });
+  }
   send_requests();
   for (auto& r : replicas_)
     if (r->busy == 0 && r->queue.empty() && !r->builders.empty()) flush_returns(*r);
@@ -461,12 +466,13 @@ void MtCgrf::cycle(uint64_t now) {
   for (const auto& q : lvc_q_) pending_sends = pending_sends || !q.empty();
   bool can_inject = false;
   for (const auto& r : replicas_) can_inject = can_inject || (!r->queue.empty() && !r->free.empty());
-  if (pending_sends || (can_inject && now + 1 >= configured_at_)) {
+  const uint64_t ready_core = configured_at_ / v_.grid_clock;  // the core cycle the grid takes threads again
+  if (pending_sends || (can_inject && now + 1 >= ready_core)) {
     wake_next();
   } else if (can_inject) {
-    wake_at(configured_at_);
+    wake_at(ready_core);
   } else if (!events_.empty()) {
-    wake_at(std::max(events_.next_cycle(), now + 1));
+    wake_at(std::max(events_.next_cycle() / v_.grid_clock, now + 1));
   }
   // Otherwise asleep until a response, a batch or a configuration.
 }

@@ -2,7 +2,11 @@
 // block's dataflow graph (replicated), streaming threads through it.
 //
 // One process for the whole grid (util::Clocked), not one per unit: the
-// units' behaviour is a token engine in plain C++.
+// units' behaviour is a token engine in plain C++. The engine counts grid
+// cycles, vgiw.grid_clock of them per core cycle (Table 1: the grid runs at
+// 1.4 GHz, the core clock the rest of the machine counts at 0.7): each core
+// cycle runs its grid cycles in turn. Memory ports send and answer at the
+// core clock; a response reaches the grid at its core cycle's first grid cycle.
 //  - Initiator CVUs hold two thread batches each (double buffering) and
 //    inject one thread a cycle while the replica has a free virtual channel
 //    (vgiw.channels: token-buffer entries per unit).
@@ -10,8 +14,9 @@
 //    completion plus the routed edge's latency). A unit fires one token set
 //    a cycle; a set arriving at a unit that fired this cycle waits a cycle.
 //  - FP-ALUs and SCUs complete after the operation's latency (the SIMT SM's
-//    sp.* / sfu.* / ops.* table; every unit is pipelined, the SCUs by
-//    virtual pipelining). Joins take a cycle.
+//    sp.* / sfu.* / ops.* table, in core cycles: the same time in grid
+//    cycles; every unit is pipelined, the SCUs by virtual pipelining). Joins
+//    take a grid cycle; so does a hop.
 //  - LDST units send one request per line a thread touches to the L1 (port
 //    per unit, no coalescing) and complete when the last response arrives;
 //    the L1's vgiw.l1_banks word-interleaved banks take one request each a
@@ -29,15 +34,17 @@
 // (batch_runner.h); the engine only times it.
 //
 // Stats under sm<i>.grid: threads, batches, unit firings
-// by type (<type>_firings: busy unit-cycles), unit_conflicts (token sets
-// that waited for a busy unit), reservation_stalls, channel_cycles (threads
-// in flight x cycles), configurations, configuration_cycles, l1d_requests,
-// lvc_reads, lvc_writes, shared_accesses, token_hops (cycles tokens spent on
-// the interconnect); and sm<i>.int/fp/sfu_thread_instructions as the SIMT
-// SM counts them (the energy model's operations).
+// by type (<type>_firings: busy unit-cycles, in grid cycles), unit_conflicts
+// (grid cycles token sets waited for a busy unit), reservation_stalls,
+// channel_cycles (threads in flight x core cycles), configurations,
+// configuration_cycles (core cycles), l1d_requests, lvc_reads, lvc_writes,
+// shared_accesses, token_hops (grid cycles tokens spent on the
+// interconnect); and sm<i>.int/fp/sfu_thread_instructions as the SIMT SM
+// counts them (the energy model's operations).
 //
-// VCD (with a waveform): sm<i>.grid.<type>_busy, the units of each type that
-// fired this cycle, and sm<i>.grid.threads, the threads in flight.
+// VCD (with a waveform): sm<i>.grid.<type>_busy, the firings of each unit
+// type in this core cycle (up to vgiw.grid_clock per unit), and
+// sm<i>.grid.threads, the threads in flight.
 #pragma once
 
 #include <array>

@@ -23,8 +23,13 @@ void VgiwParams::bind(config::ParamRegistry& r) {
           std::string("MT-CGRF ") + doc[u], 0, 4096);
   r.add("vgiw.tracks", tracks, "producers one switch-to-switch link of the grid carries (placement and routing)", 1,
         64);
+  r.add("vgiw.grid_clock", grid_clock,
+        "MT-CGRF cycles per core cycle: the grid's units, interconnect, initiators and terminators run this many "
+        "times faster than the core clock (Table 1: 1.4 GHz against the Fermi SM's 0.7); operation latencies "
+        "keep their time, a hop is one grid cycle; the memory ports and the BBS run at the core clock", 1, 8);
   r.add("vgiw.reconfig_cycles", reconfig_cycles,
-        "cycles to reconfigure the grid for another block (reset and configuration tokens, twice)", 0, 1u << 20);
+        "grid cycles to reconfigure the grid for another block (reset and configuration tokens, twice)", 0,
+        1u << 20);
   r.add("vgiw.cvt_bytes", cvt_bytes,
         "control vector table bytes; resident threads = 8 x bytes / blocks of the kernel, rounded down to whole "
         "CTAs and to as many as keep their live values within the LVC (at least one CTA)", 64,

@@ -18,7 +18,8 @@ struct VgiwParams {
   // vgiw.units.*: the MT-CGRF (Table 1).
   UnitCounts units = table1_grid();
   uint32_t tracks = 2;               // vgiw.tracks: producers one switch-to-switch link carries
-  uint32_t reconfig_cycles = 34;     // vgiw.reconfig_cycles: reset + configuration tokens, twice (§3.2)
+  uint32_t grid_clock = 2;           // vgiw.grid_clock: grid cycles per core cycle (Table 1: 1.4 against 0.7 GHz)
+  uint32_t reconfig_cycles = 34;     // vgiw.reconfig_cycles: grid cycles; reset + configuration tokens, twice (§3.2)
   uint32_t cvt_bytes = 8192;         // vgiw.cvt_bytes: capacity; resident threads = bits / blocks (tiling)
   uint32_t cvt_banks = 8;            // vgiw.cvt_banks: 64-bit words, one read and one write per bank a cycle
   uint32_t channels = 128;           // vgiw.channels: token-buffer entries = threads in flight per replica
@@ -31,6 +32,8 @@ struct VgiwParams {
   VgiwParams();
   void bind(config::ParamRegistry& r);
   void validate() const;  // throws simt::input_error naming the option
+  // Core cycles a reconfiguration takes (vgiw.reconfig_cycles grid cycles, rounded up).
+  uint32_t reconfig_core_cycles() const { return (reconfig_cycles + grid_clock - 1) / grid_clock; }
 };
 
 }  // namespace simt::vgiw

@@ -5,6 +5,9 @@
 // latency) and completes after its operation's latency, and the terminator
 // returns the thread to the BBS as a batch for its next block (here: exit).
 // Then: two threads of one batch go through one replica a cycle apart.
+// The grid runs vgiw.grid_clock = 2 cycles per core cycle: the engine's times
+// are grid cycles, operation latencies are the SIMT SM's core-cycle latencies
+// doubled, and a return reaches the BBS in the core cycle its grid cycle is in.
 #define BOOST_TEST_MODULE vgiw_grid
 #include <boost/test/unit_test.hpp>
 
@@ -48,6 +51,7 @@ vgiw::VgiwParams small_grid() {
   v.units[Unit::Sju] = 2;
   v.units[Unit::Cvu] = 2;
   v.reconfig_cycles = 34;
+  v.grid_clock = 2;
   return v;
 }
 
@@ -145,9 +149,11 @@ BOOST_AUTO_TEST_CASE(straight_line_block_against_hand_computed_cycles) {
   BOOST_TEST(batch.accepted);
   sc_core::sc_start(util::cycles(200));
   BOOST_TEST_REQUIRE(b.bbs->got.size() == 1u);
-  // Injected when the configuration is in (cycle 34); every op takes sp.latency.
-  const uint64_t finish = expected_finish(blk, 34, b.sm.sp.latency);
-  BOOST_TEST(b.bbs->got[0].first == finish);
+  // Injected when the configuration is in (grid cycle 34); every op takes
+  // sp.latency core cycles, twice as many grid cycles.
+  const uint32_t op = 2 * b.sm.sp.latency;
+  const uint64_t finish = expected_finish(blk, 34, op);
+  BOOST_TEST(b.bbs->got[0].first == finish / 2);
   BOOST_TEST(b.bbs->got[0].second.next == vgiw::kNone);  // exit
   BOOST_TEST(b.bbs->got[0].second.bits == 0x1u);
   BOOST_TEST(b.reg.value("sm0.grid.threads") == 1u);
@@ -165,8 +171,9 @@ BOOST_AUTO_TEST_CASE(straight_line_block_against_hand_computed_cycles) {
   BOOST_TEST(batch.accepted);
   sc_core::sc_start(util::cycles(200));
   BOOST_TEST_REQUIRE(b.bbs->got.size() == 2u);
-  // The grid runs from the next cycle: thread 0 enters at start + 1, thread 1 at start + 2.
-  BOOST_TEST(b.bbs->got[1].first == expected_finish(blk, start + 2, b.sm.sp.latency));
+  // The grid runs from the next core cycle: thread 0 enters at its first grid
+  // cycle, 2 (start + 1), thread 1 a grid cycle later.
+  BOOST_TEST(b.bbs->got[1].first == expected_finish(blk, 2 * (start + 1) + 1, op) / 2);
   BOOST_TEST(b.bbs->got[1].second.bits == 0x3u);
   BOOST_TEST(b.reg.value("sm0.grid.unit_conflicts") == 0u);  // a cycle apart: never at one unit together
 }
