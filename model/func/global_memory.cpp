@@ -55,6 +55,14 @@ GlobalMemory::~GlobalMemory() = default;
 template <class F>
 void GlobalMemory::for_touched(uint64_t base, uint64_t size, F f) const {
   const uint64_t end = base + size;
+  if (!windows_.empty()) {  // page by page: a platform window's pages count as touched
+    for (uint64_t lo = base; lo < end;) {
+      const uint64_t hi = std::min(end, ((lo >> kPageBits) + 1) << kPageBits);
+      if (touched(lo >> kPageBits)) f(lo, hi - lo);
+      lo = hi;
+    }
+    return;
+  }
   for (auto it = touched_.lower_bound(base >> kPageBits); it != touched_.end() && (*it << kPageBits) < end; ++it) {
     const uint64_t lo = std::max(base, *it << kPageBits), hi = std::min(end, (*it + 1) << kPageBits);
     f(lo, hi - lo);
@@ -87,13 +95,36 @@ bool GlobalMemory::release(uint64_t addr) {
 }
 
 bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
-  auto it = allocs_.upper_bound(addr);
-  if (it == allocs_.begin()) return false;
+  for (const std::map<uint64_t, uint64_t>* ranges : {&allocs_, &windows_}) {
+    auto it = ranges->upper_bound(addr);
+    if (it == ranges->begin()) continue;
+    --it;
+    if (addr - it->first >= it->second || addr + size - it->first > it->second) continue;
+    last_alloc_base_ = it->first;
+    last_alloc_size_ = it->second;
+    return true;
+  }
+  return false;
+}
+
+void GlobalMemory::map_platform(uint64_t base, uint64_t size) {
+  if (size == 0 || base + size < base)
+    throw input_error("platform memory window at " + std::to_string(base) + " of " + std::to_string(size) +
+                      " bytes: empty or past the end of the address space");
+  auto next = windows_.lower_bound(base);
+  if ((next != windows_.end() && next->first < base + size) ||
+      (next != windows_.begin() && std::prev(next)->first + std::prev(next)->second > base))
+    throw input_error("platform memory window at " + std::to_string(base) + " overlaps another");
+  windows_[base] = size;
+}
+
+bool GlobalMemory::in_window(uint64_t page_no) const {
+  if (windows_.empty()) return false;
+  const uint64_t lo = page_no << kPageBits;
+  auto it = windows_.upper_bound(lo + kPageSize - 1);
+  if (it == windows_.begin()) return false;
   --it;
-  if (addr - it->first >= it->second || addr + size - it->first > it->second) return false;
-  last_alloc_base_ = it->first;
-  last_alloc_size_ = it->second;
-  return true;
+  return it->first + it->second > lo;  // the window reaches into the page
 }
 
 uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {

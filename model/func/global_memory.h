@@ -48,6 +48,12 @@ class GlobalMemory {
   uint64_t allocate(uint64_t bytes, uint64_t align = 256);
   // Releases an allocation made by allocate(); false if `addr` is not one.
   bool release(uint64_t addr);
+  // Kernels may also use [base, base+size): memory a virtual platform owns
+  // (its CPU writes the buffers there). Its bytes stay as the storage holds
+  // them: never zeroed at first touch, copied by use_storage(), counted
+  // against the touch limit or hashed by checksum(). Throws
+  // simt::input_error for an empty window or one overlapping another.
+  void map_platform(uint64_t base, uint64_t size);
   // True if [addr, addr+size) lies inside one live allocation. Inline for
   // the common case: inside the allocation the previous check found.
   bool mapped(uint64_t addr, uint64_t size) const {
@@ -115,13 +121,15 @@ class GlobalMemory {
   // Records the first touch of a page in the current storage (checking the
   // limit; zero-filling it in a foreign storage, which may hold anything).
   void touch(uint64_t page_no) const;
-  bool touched(uint64_t page_no) const { return touched_.count(page_no) != 0; }
+  bool touched(uint64_t page_no) const { return touched_.count(page_no) != 0 || in_window(page_no); }
+  bool in_window(uint64_t page_no) const;  // a platform window reaches into the page
   // Calls f(addr, size) for each piece of [base, base+size) on a touched
   // page, in address order; the rest of the range is known to be zero.
   template <class F>
   void for_touched(uint64_t base, uint64_t size, F f) const;
 
   std::map<uint64_t, uint64_t> allocs_;   // base -> size
+  std::map<uint64_t, uint64_t> windows_;  // map_platform(): base -> size
   std::unique_ptr<Storage> own_;          // our sparse pages
   Storage* storage_;                      // own_ or a foreign one
   mutable std::unordered_map<uint64_t, uint8_t*> direct_;  // page -> pointer or null
