@@ -46,11 +46,23 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
 }
 
 uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta) {
-  const uint64_t start = util::now_cycle();
-  const uint64_t kernel_ctas = kernel->geom.ctas();
+  start_kernel(std::move(kernel), cta);
+  simulate_kernel();
+  return finish_kernel();
+}
+
+void Gpu::start_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta) {
+  kernel_start_ = util::now_cycle();
+  kernel_ctas_ = kernel->geom.ctas();
+  ctas_before_ = dispatcher_.ctas_done();
   dispatcher_.start_kernel(std::move(kernel), cta);
   if (waveform_) waveform_->kick();
-  simulate(dispatcher_.ctas_done(), kernel_ctas);  // returns when every block is idle
+}
+
+void Gpu::simulate_kernel() { simulate(ctas_before_, kernel_ctas_); }  // returns when every block is idle
+
+uint64_t Gpu::finish_kernel() {
+  const uint64_t start = kernel_start_;
   for (const auto& s : sms_) s->rethrow_fault();
   // Units that went idle early still get their time series up to the end.
   for (const auto& s : sms_) s->sample_until(util::now_cycle());

@@ -37,7 +37,20 @@ class Gpu : public sc_core::sc_module {
 
   // Simulates `kernel` to completion; returns the cycles it took. Throws
   // simt::Error for a kernel fault, a deadlock, or a CTA that can never fit.
+  // The same as start_kernel(), simulate_kernel(), finish_kernel().
   uint64_t run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta);
+
+  // The three steps, for a GPU inside a simulation someone else runs
+  // (gpu::GpuDevice): start_kernel() hands the kernel to the CTA dispatcher
+  // and returns (throws for a CTA that can never fit); simulate_kernel()
+  // runs sc_start() until every block is idle (the standalone runner);
+  // finish_kernel(), once the GPU is idle (util::Clock::idle()), rethrows a
+  // block's fault, reports a deadlock (idle with CTAs left), and returns the
+  // cycles since start_kernel().
+  void start_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta);
+  void simulate_kernel();
+  uint64_t finish_kernel();
+  bool kernel_finished() const { return dispatcher_.kernel_finished(); }
 
   // From the start of simulation on, `mem` keeps its bytes in the memory
   // bound to memory_socket (its current contents are copied there).
@@ -65,6 +78,8 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<mem::CacheModule>> l2_;
   mem::DramModule dram_;
   MemoryPort memory_port_;
+  uint64_t kernel_start_ = 0;  // cycle of the last start_kernel()
+  uint64_t kernel_ctas_ = 0, ctas_before_ = 0;
 };
 
 }  // namespace simt::gpu

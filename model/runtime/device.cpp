@@ -252,21 +252,61 @@ static void check_launch(const ptx::Program& p, Dim3 grid, Dim3 block, const Ker
                       " expected: " + want.str() + "; got " + std::to_string(args.offsets().size()) + ")");
 }
 
-LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
-                           const KernelArgs& args, uint32_t dynamic_shared_bytes) {
-  auto t0 = std::chrono::steady_clock::now();
-  Kernel& k = m.kernel(kernel);
-  check_launch(k.prog, grid, block, args, dynamic_shared_bytes);
-  std::vector<uint8_t> params = args.bytes();
-  params.resize(k.prog.param_bytes, 0);
+// A launch's checked arguments: its geometry and parameter buffer.
+static func::LaunchGeometry prepare(const ptx::Program& p, Dim3 grid, Dim3 block, const KernelArgs& args,
+                                    uint32_t dynamic_shared_bytes, std::vector<uint8_t>& params) {
+  check_launch(p, grid, block, args, dynamic_shared_bytes);
+  params = args.bytes();
+  params.resize(p.param_bytes, 0);
   func::LaunchGeometry geom;
   geom.grid = grid;
   geom.block = block;
   geom.dynamic_shared_bytes = dynamic_shared_bytes;
+  return geom;
+}
 
+LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
+                           const KernelArgs& args, uint32_t dynamic_shared_bytes) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<uint8_t> params;
+  const func::LaunchGeometry geom = prepare(m.kernel(kernel).prog, grid, block, args, dynamic_shared_bytes, params);
   progress_->begin_launch(kernel);
-  LaunchStats st = opts_.mode == Mode::Timing ? launch_timing(m, kernel, geom, params)
-                                              : launch_functional(m, kernel, geom, params);
+  if (opts_.mode != Mode::Timing) return record(launch_functional(m, kernel, geom, params), kernel, t0);
+  start_timing(m, kernel, geom, params);
+  timing_->gpu->simulate_kernel();
+  return record(finish_timing(), kernel, t0);
+}
+
+struct Device::Pending {
+  std::string kernel;
+  std::chrono::steady_clock::time_point t0;
+  Kernel* k = nullptr;
+  func::LaunchGeometry geom;
+  gpu::CtaFootprint fp;
+  uint64_t w0 = 0, t0i = 0, shfl0 = 0;
+};
+
+void Device::start_launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
+                          uint32_t dynamic_shared_bytes) {
+  if (opts_.mode != Mode::Timing)
+    throw Error(ExitCode::Internal, "Device::start_launch(): only a timing-mode device runs inside a simulation");
+  if (pending_) throw Error(ExitCode::Internal, "Device::start_launch(): a launch is still running");
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<uint8_t> params;
+  const func::LaunchGeometry geom = prepare(m.kernel(kernel).prog, grid, block, args, dynamic_shared_bytes, params);
+  progress_->begin_launch(kernel);
+  start_timing(m, kernel, geom, params);
+  pending_->t0 = t0;
+}
+
+LaunchStats Device::finish_launch() {
+  if (!pending_) throw Error(ExitCode::Internal, "Device::finish_launch(): no launch is running");
+  const std::string kernel = pending_->kernel;
+  const auto t0 = pending_->t0;
+  return record(finish_timing(), kernel, t0);
+}
+
+LaunchStats Device::record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0) {
   ++launches_;
   st.kernel = kernel;
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -319,8 +359,8 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   return st;
 }
 
-LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
-                                  const std::vector<uint8_t>& params) {
+void Device::start_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
+                          const std::vector<uint8_t>& params) {
   Kernel& k = m.kernel(kernel);
   Timing& t = timing();
   if (!t.platform_memory && !t.memory) {
@@ -338,7 +378,6 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   ctx->env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
   ctx->env.shfl_undefined = shfl_policy();
   ctx->env.shfl_log = &k.shfl_log;
-  const uint64_t shfl0 = k.shfl_log.reads();
   ctx->code_base = kCodeBase + (launches_ % 4096) * kCodeRegion;
   ctx->regs_per_thread = k.regs_per_thread;
   ctx->launch_id = launches_;
@@ -352,15 +391,31 @@ LaunchStats Device::launch_timing(Module& m, const std::string& kernel, const fu
   fp.shared_bytes = (k.prog.static_shared_bytes + 15) / 16 * 16 + geom.dynamic_shared_bytes;
 
   const stats::Registry& reg = timing_->stats;
-  const uint64_t w0 = reg.sum("sm*.warp_instructions"), t0 = reg.sum("sm*.thread_instructions");
+  auto p = std::make_unique<Pending>();
+  p->kernel = kernel;
+  p->t0 = std::chrono::steady_clock::now();
+  p->k = &k;
+  p->geom = geom;
+  p->fp = fp;
+  p->w0 = reg.sum("sm*.warp_instructions");
+  p->t0i = reg.sum("sm*.thread_instructions");
+  p->shfl0 = k.shfl_log.reads();
+  timing_->gpu->start_kernel(ctx, fp);
+  pending_ = std::move(p);
+}
+
+LaunchStats Device::finish_timing() {
+  const std::unique_ptr<Pending> p = std::move(pending_);  // done, whatever happens below
+  const stats::Registry& reg = timing_->stats;
+  const gpu::CtaFootprint& fp = p->fp;
   LaunchStats st;
-  st.cycles = timing_->gpu->run_kernel(ctx, fp);
+  st.cycles = timing_->gpu->finish_kernel();
   if (timing_->warp_trace) timing_->warp_trace->flush();
-  st.ctas = geom.ctas();
-  st.warp_instructions = reg.sum("sm*.warp_instructions") - w0;
-  st.thread_instructions = reg.sum("sm*.thread_instructions") - t0;
+  st.ctas = p->geom.ctas();
+  st.warp_instructions = reg.sum("sm*.warp_instructions") - p->w0;
+  st.thread_instructions = reg.sum("sm*.thread_instructions") - p->t0i;
   st.max_stack_depth = timing_->gpu->take_max_stack_depth();
-  st.shfl_undefined_reads = k.shfl_log.reads() - shfl0;
+  st.shfl_undefined_reads = p->k->shfl_log.reads() - p->shfl0;
   const gpu::Occupancy occ = gpu::CtaDispatcher::occupancy(fp, opts_.machine->limits);
   st.threads_per_cta = fp.threads;
   st.regs_per_thread = fp.regs_per_thread;

@@ -3,6 +3,7 @@
 // same calls later dispatch to the timing model instead of the functional one.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -152,6 +153,17 @@ class Device {
   LaunchStats launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
                      const KernelArgs& args, uint32_t dynamic_shared_bytes = 0);
 
+  // Timing mode inside a simulation someone else runs (gpu::GpuDevice,
+  // docs/virtual-platform.md): start_launch() checks the launch as launch()
+  // does and starts it on the GPU, then returns; the caller's simulation runs
+  // it; finish_launch(), once the GPU is idle (util::Clock::idle()), returns
+  // and records its statistics, or throws its fault or deadlock as launch()
+  // would. One launch at a time.
+  void start_launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
+                    uint32_t dynamic_shared_bytes = 0);
+  LaunchStats finish_launch();
+  bool launch_running() const { return pending_ != nullptr; }
+
   // The linked program of a kernel (for inspection and timing models).
   const ptx::Program& program(Module& m, const std::string& kernel);
   const ptx::Module& ptx_module(Module& m) const;
@@ -184,8 +196,11 @@ class Device {
  private:
   LaunchStats launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                                 const std::vector<uint8_t>& params);
-  LaunchStats launch_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
-                            const std::vector<uint8_t>& params);
+  struct Pending;  // a timing launch between start and finish
+  void start_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
+                    const std::vector<uint8_t>& params);
+  LaunchStats finish_timing();
+  LaunchStats record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0);
   func::ShflUndefined shfl_policy() const;
   struct Timing;  // the SystemC machine, built at the first timing launch (or memory_socket())
   Timing& timing();
@@ -193,6 +208,7 @@ class Device {
   DeviceOptions opts_;
   std::unique_ptr<trace::Progress> progress_;
   std::unique_ptr<Timing> timing_;
+  std::unique_ptr<Pending> pending_;
   uint64_t launches_ = 0;
   func::GlobalMemory mem_;
   std::vector<std::unique_ptr<Module>> modules_;

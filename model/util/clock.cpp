@@ -18,7 +18,8 @@ Clock& Clock::get() {
   return *clock;
 }
 
-Clock::Clock() : event_(sc_core::sc_gen_unique_name("simt_clock_tick")) {
+Clock::Clock()
+    : event_(sc_core::sc_gen_unique_name("simt_clock_tick")), idle_(sc_core::sc_gen_unique_name("simt_clock_idle")) {
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
   opt.set_sensitivity(&event_);
@@ -193,6 +194,7 @@ void Clock::run() {
   ++activations_;
   uint64_t now = now_cycle();
   if (armed_for_ <= now) armed_for_ = Clocked::kNever;  // this notification has fired
+  if (halted_) return;
   for (;;) {
     take_bucket(now);
     while (!later_.empty() && later_.top().first <= now) {
@@ -220,7 +222,10 @@ void Clock::run() {
       // Asleep until a socket or a memory port wakes a block. Having run
       // ahead, bring SystemC's time to this cycle (an activation with
       // nothing due), so that what happens next is timed from here.
-      if (now * cycle_time().value() > sc_core::sc_time_stamp().value()) arm(now);
+      if (now * cycle_time().value() > sc_core::sc_time_stamp().value())
+        arm(now);
+      else if (again_.empty())
+        idle_.notify(sc_core::SC_ZERO_TIME);
       return;
     }
     if (!may_run_ahead_to(next)) return arm(next);

@@ -95,6 +95,17 @@ class Clock {
   // 0 (the default) turns it off: one activation per cycle.
   void set_run_ahead(uint64_t last_cycle) { run_ahead_until_ = last_cycle; }
 
+  // Idle: no block is due or scheduled to run (every block asleep until a
+  // socket wakes it). idle_event() is notified (a delta cycle later) each
+  // time the clock goes idle: a GPU inside someone else's platform, which
+  // never runs out of events, learns from it that a kernel has drained.
+  bool idle() const { return !stepping_ && armed_for_ == Clocked::kNever && again_.empty(); }
+  const sc_core::sc_event& idle_event() const { return idle_; }
+  // Stops stepping blocks for good (after a fault, when the simulation goes
+  // on without the GPU): wakes are still taken, nothing runs.
+  void halt() { halted_ = true; }
+  bool halted() const { return halted_; }
+
   // Steps run so far, and SystemC activations of the clock (for tests and
   // the benchmark's notes; not model statistics).
   uint64_t steps() const { return steps_; }
@@ -110,6 +121,8 @@ class Clock {
   uint64_t run_ahead_until_ = 0;
 
   sc_core::sc_event event_;
+  sc_core::sc_event idle_;
+  bool halted_ = false;
   uint64_t armed_for_ = Clocked::kNever;  // cycle of event_'s pending notification
   std::vector<Clocked*> blocks_;  // by order; null once detached
   // The blocks due in two consecutive cycles, indexed by cycle & 1: one bit

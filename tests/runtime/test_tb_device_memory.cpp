@@ -1,6 +1,7 @@
 #define BOOST_TEST_MODULE tb_device_memory
 #include <boost/test/unit_test.hpp>
 
+#include "common/square_ptx.h"
 #include "gpu/foreign_memories.h"
 #include "gpu/machine_config.h"
 #include "func/address_space.h"
@@ -14,33 +15,6 @@
 namespace {
 
 using namespace simt;
-
-const char* kPtx = R"(
-.version 8.0
-.target sm_75
-.address_size 64
-.visible .entry square(.param .u64 data, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [data];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mad.lo.s32 %r5, %r3, %r4, %r2;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r6, [%rd3];
-  mul.lo.u32 %r7, %r6, %r6;
-  st.global.u32 [%rd3], %r7;
-DONE:
-  ret;
-}
-)";
 
 }  // namespace
 
@@ -60,7 +34,7 @@ BOOST_AUTO_TEST_CASE(platform_memory_bound_through_the_device) {
   std::vector<uint32_t> v(200);
   for (uint32_t i = 0; i < v.size(); ++i) v[i] = i + 3;
   const uint64_t a = dev.upload(v);
-  runtime::Module& m = dev.load_ptx(kPtx, "square.ptx");
+  runtime::Module& m = dev.load_ptx(test::square_ptx(), "square.ptx");
   runtime::KernelArgs args;
   args.push<uint64_t>(a).push<uint32_t>(200);
   const runtime::LaunchStats st = dev.launch(m, "square", {{2, 1, 1}}, {{128, 1, 1}}, args);

@@ -1,0 +1,237 @@
+#include "runtime/gpu_device.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "gpu/machine_config.h"
+#include "ptx/ir.h"
+#include "simt_version.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/fault_latch.h"
+
+namespace simt::runtime {
+
+namespace {
+
+uint32_t version_word() {
+  unsigned major = 0, minor = 0, patch = 0;
+  std::sscanf(kVersion, "%u.%u.%u", &major, &minor, &patch);
+  return (major & 0xffff) << 16 | (minor & 0xff) << 8 | (patch & 0xff);
+}
+
+// The largest power of two (up to 16) dividing `offset`: pushing an argument
+// with it as alignment after the previous one lands it at `offset` in a
+// natural .param layout.
+size_t align_of_offset(size_t offset) {
+  size_t a = 16;
+  while (a > 1 && offset % a) a /= 2;
+  return a;
+}
+
+bool read_only(uint32_t off) {
+  switch (off) {
+    case GpuDevice::kId: case GpuDevice::kVersion: case GpuDevice::kStatus: case GpuDevice::kFaultCode:
+    case GpuDevice::kModules: case GpuDevice::kKernels:
+      return true;
+    default:
+      return (off >= GpuDevice::kCycles && off < GpuDevice::kFaultCode) || off >= GpuDevice::kFaultText;
+  }
+}
+
+}  // namespace
+
+GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o) : sc_core::sc_module(name), regs("regs"), irq("irq") {
+  DeviceOptions d;
+  d.mode = Mode::Timing;
+  if (o.machine) {
+    d.machine = o.machine;
+  } else {
+    auto m = std::make_shared<gpu::MachineConfig>();
+    m->finalize();
+    d.machine = m;
+  }
+  dev_ = std::make_unique<Device>(d);
+  for (const auto& [base, size] : o.windows) dev_->memory().map_platform(base, size);
+  for (const std::string& f : o.ptx_files) modules_.push_back(&dev_->load_ptx_file(f));
+  for (const auto& [n, text] : o.ptx_texts) modules_.push_back(&dev_->load_ptx(text, n));
+  dev_->memory_socket();  // builds the machine now, while SystemC elaborates
+  regs.register_b_transport(this, &GpuDevice::b_transport);
+  regs.register_transport_dbg(this, &GpuDevice::transport_dbg);
+  r_[kId / 4] = kIdValue;
+  r_[kVersion / 4] = version_word();
+  r_[kModules / 4] = static_cast<uint32_t>(modules_.size());
+  for (uint32_t i : {kGridX, kGridY, kGridZ, kBlockX, kBlockY, kBlockZ}) r_[i / 4] = 1;
+  // A fault in a block must not stop the platform: note it and wake run().
+  util::fault_handler() = [this] {
+    faulted_ = true;
+    fault_.notify(sc_core::SC_ZERO_TIME);
+  };
+  SC_THREAD(run);
+}
+
+GpuDevice::~GpuDevice() { util::fault_handler() = nullptr; }
+
+bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
+  if (off % 4 || off >= kMapEnd) return false;
+  if (!write) {
+    if (off == kKernels) {
+      const uint32_t m = r_[kModule / 4];
+      uint32_t n = 0;
+      if (m < modules_.size())
+        for (const auto& f : dev_->ptx_module(*modules_[m]).functions) n += f.is_entry;
+      v = n;
+    } else if (off >= kFaultText) {
+      uint8_t b[4] = {};
+      for (uint32_t i = 0; i < 4; ++i) {
+        const size_t k = off - kFaultText + i;
+        b[i] = k < fault_text_.size() ? static_cast<uint8_t>(fault_text_[k]) : 0;
+      }
+      std::memcpy(&v, b, 4);
+    } else {
+      v = r_[off / 4];
+    }
+    return true;
+  }
+  if (read_only(off)) return false;
+  switch (off) {
+    case kControl:
+      if ((v & 2) && r_[kStatus / 4] != kRunning) r_[kStatus / 4] = kIdle;
+      if ((v & 1) && r_[kStatus / 4] != kRunning) {
+        rung_ = true;  // kept: the thread may not be waiting yet (a write before simulation starts)
+        doorbell_.notify(sc_core::SC_ZERO_TIME);
+      }
+      return true;
+    case kIrqStatus:
+      r_[kIrqStatus / 4] &= ~v;
+      update_irq();
+      return true;
+    case kIrqEnable:
+      r_[kIrqEnable / 4] = v & 1;
+      update_irq();
+      return true;
+    default:
+      r_[off / 4] = v;
+      return true;
+  }
+}
+
+void GpuDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (gp.get_byte_enable_ptr()) return gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  if (gp.get_streaming_width() < gp.get_data_length()) return gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+  const uint64_t a = gp.get_address();
+  uint32_t v = 0;
+  if (gp.get_data_length() != 4 || a >= kMapEnd) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  const bool write = gp.is_write();
+  if (write) std::memcpy(&v, gp.get_data_ptr(), 4);
+  if (!gp.is_read() && !write) return gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  if (!access(static_cast<uint32_t>(a), write, v)) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  if (!write) std::memcpy(gp.get_data_ptr(), &v, 4);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int GpuDevice::transport_dbg(tlm::tlm_generic_payload& gp) {
+  // Reads only, word by word: a debugger looking at the registers changes nothing.
+  if (!gp.is_read()) return 0;
+  const uint64_t a = gp.get_address();
+  const unsigned n = gp.get_data_length();
+  unsigned done = 0;
+  while (done < n && a + done < kMapEnd) {
+    uint32_t v = 0;
+    const uint32_t word = static_cast<uint32_t>((a + done) & ~uint64_t{3});
+    access(word, false, v);
+    const unsigned from = static_cast<unsigned>((a + done) - word);
+    const unsigned k = std::min(4 - from, n - done);
+    std::memcpy(gp.get_data_ptr() + done, reinterpret_cast<uint8_t*>(&v) + from, k);
+    done += k;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return done;
+}
+
+void GpuDevice::update_irq() { irq.write((r_[kIrqStatus / 4] & r_[kIrqEnable / 4] & 1) != 0); }
+
+void GpuDevice::end_launch(Status s, FaultCode code, const std::string& text) {
+  r_[kStatus / 4] = s;
+  r_[kFaultCode / 4] = code;
+  fault_text_ = text.substr(0, kMapEnd - kFaultText - 1);
+  r_[kIrqStatus / 4] |= 1;
+  update_irq();
+}
+
+void GpuDevice::run() {
+  for (;;) {
+    while (!rung_) sc_core::wait(doorbell_);
+    rung_ = false;
+    r_[kStatus / 4] = kRunning;
+    launch_one();
+  }
+}
+
+void GpuDevice::launch_one() {
+  if (halted_) return end_launch(kFault, kHalted, "the GPU halted after a kernel fault; it takes no more launches");
+  // The launch's arguments, checked as a host API checks them.
+  std::string kernel;
+  try {
+    const uint32_t mi = r_[kModule / 4], ki = r_[kKernel / 4];
+    if (mi >= modules_.size())
+      throw input_error("MODULE = " + std::to_string(mi) + ": " + std::to_string(modules_.size()) +
+                        " modules are loaded");
+    Module& m = *modules_[mi];
+    std::vector<std::string> entries;
+    for (const auto& f : dev_->ptx_module(m).functions)
+      if (f.is_entry) entries.push_back(f.name);
+    if (ki >= entries.size())
+      throw input_error("KERNEL = " + std::to_string(ki) + ": module " + std::to_string(mi) + " has " +
+                        std::to_string(entries.size()) + " kernels");
+    kernel = entries[ki];
+    const ptx::Program& p = dev_->program(m, kernel);
+    const uint64_t addr = r_[kParamAddr / 4] | uint64_t{r_[kParamAddr / 4 + 1]} << 32;
+    const uint32_t size = r_[kParamSize / 4];
+    if (size < p.param_bytes)
+      throw input_error("PARAM_SIZE = " + std::to_string(size) + ": kernel '" + kernel + "' takes " +
+                        std::to_string(p.param_bytes) + " bytes of parameters");
+    std::vector<uint8_t> buf(size);
+    if (size) {
+      if (!dev_->memory().mapped(addr, size))
+        throw input_error("PARAM_ADDR 0x" + [&] {
+          char h[24];
+          std::snprintf(h, sizeof h, "%llx", static_cast<unsigned long long>(addr));
+          return std::string(h);
+        }() + ": the parameter buffer is not in a platform memory window");
+      dev_->memory().read(addr, buf.data(), size);
+    }
+    KernelArgs args;
+    for (const auto& prm : p.params) args.push_bytes(buf.data() + prm.offset, prm.size, align_of_offset(prm.offset));
+    const Dim3 grid{{r_[kGridX / 4], r_[kGridY / 4], r_[kGridZ / 4]}};
+    const Dim3 block{{r_[kBlockX / 4], r_[kBlockY / 4], r_[kBlockZ / 4]}};
+    faulted_ = false;
+    dev_->start_launch(m, kernel, grid, block, args, r_[kDynShared / 4]);
+  } catch (const Error& e) {
+    return end_launch(kFault, kBadLaunch, e.what());
+  }
+  // The platform's simulation runs the GPU; the launch is over when the GPU
+  // has gone idle (or a block faulted).
+  util::Clock& clock = util::Clock::get();
+  while (!faulted_) {
+    sc_core::wait(clock.idle_event() | fault_);
+    if (!faulted_ && clock.idle()) break;
+  }
+  if (faulted_) clock.halt();  // its SMs hold the faulted kernel: nothing more runs
+  try {
+    const LaunchStats st = dev_->finish_launch();
+    r_[kCycles / 4] = static_cast<uint32_t>(st.cycles);
+    r_[kCycles / 4 + 1] = static_cast<uint32_t>(st.cycles >> 32);
+    r_[kWarpInstrs / 4] = static_cast<uint32_t>(st.warp_instructions);
+    r_[kWarpInstrs / 4 + 1] = static_cast<uint32_t>(st.warp_instructions >> 32);
+    r_[kThreadInstrs / 4] = static_cast<uint32_t>(st.thread_instructions);
+    r_[kThreadInstrs / 4 + 1] = static_cast<uint32_t>(st.thread_instructions >> 32);
+    end_launch(kDone, kNoFault, "");
+  } catch (const Error& e) {
+    halted_ = true;
+    util::Clock::get().halt();
+    end_launch(kFault, kKernelFault, e.what());
+  }
+}
+
+}  // namespace simt::runtime

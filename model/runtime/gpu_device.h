@@ -1,0 +1,123 @@
+// The GPU as a TLM-2.0 peripheral of someone else's SystemC platform
+// (docs/virtual-platform.md): a CPU model or testbench programs it through
+// memory-mapped registers, kernels read and write the platform's memory,
+// and an interrupt line rises when a launch ends.
+//
+//   regs    target socket (base protocol: b_transport, debug transport) for
+//           the register map below, 32-bit registers, little-endian
+//   memory  the GPU's initiator socket to the platform's memory (DMI, else
+//           debug transport; docs/virtual-platform.md)
+//   irq     high while IRQ_STATUS and IRQ_ENABLE are both set
+//
+// The device never calls sc_start(): it runs inside the platform's
+// simulation, beside its free-running clocks and CPU models. A launch runs
+// on the cycle-level model (runtime::Device in timing mode); the interrupt
+// rises in the cycle the standalone runner would report as the launch's end
+// (the GPU has gone idle), so its time equals the launch's cycles.
+//
+// Register map (offsets in bytes; RO = read-only, W1C = write 1 to clear):
+//   0x000 ID           RO  0x53494D54 ("SIMT")
+//   0x004 VERSION      RO  major << 16 | minor << 8 | patch
+//   0x008 STATUS       RO  0 idle, 1 running, 2 done, 3 fault
+//   0x00C CONTROL      WO  bit 0: launch (doorbell); bit 1: back to idle
+//   0x010 IRQ_ENABLE   RW  bit 0
+//   0x014 IRQ_STATUS   W1C bit 0: a launch ended (done or fault)
+//   0x018 MODULE       RW  module index (the order given at elaboration)
+//   0x01C KERNEL       RW  kernel index within the module (its .entry order)
+//   0x020..0x028       RW  GRID_X, GRID_Y, GRID_Z
+//   0x02C..0x034       RW  BLOCK_X, BLOCK_Y, BLOCK_Z
+//   0x038 DYN_SHARED   RW  dynamic shared memory bytes per CTA
+//   0x03C PARAM_SIZE   RW  bytes of the kernel-parameter buffer
+//   0x040 PARAM_ADDR   RW  64 bits (low word first): the buffer, in platform memory,
+//                          laid out as the kernel's .param list
+//   0x048 CYCLES       RO  64 bits: the last launch's cycles
+//   0x050 WARP_INSTRS  RO  64 bits: its warp instructions
+//   0x058 THREAD_INSTRS RO 64 bits: its thread instructions
+//   0x060 FAULT_CODE   RO  0 none, 1 bad launch, 2 kernel fault, 3 device halted
+//   0x064 MODULES      RO  modules loaded
+//   0x068 KERNELS      RO  kernels of the selected module
+//   0x100..0x1FF FAULT_TEXT RO  the fault's message (kernel, CTA, thread, PC,
+//                          address where it has them), NUL-terminated
+// A register access outside the map, not 4 bytes wide and aligned, or to a
+// read-only register, gets TLM_ADDRESS_ERROR_RESPONSE (bursts and byte
+// enables: TLM_BURST_ERROR_RESPONSE / TLM_BYTE_ENABLE_ERROR_RESPONSE). A bad
+// launch (unknown module or kernel, bad dimensions, a parameter buffer that
+// does not match the kernel) ends in STATUS fault with FAULT_CODE 1 and
+// leaves the device usable. A kernel fault (a bad access, a trap, a barrier
+// deadlock) ends in fault with FAULT_CODE 2 and halts the GPU for the rest
+// of the simulation (its SMs hold the faulted kernel's state): later
+// launches fail with FAULT_CODE 3. A doorbell while running is ignored.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "runtime/device.h"
+
+namespace simt::runtime {
+
+class GpuDevice : public sc_core::sc_module {
+ public:
+  enum Reg : uint32_t {
+    kId = 0x000, kVersion = 0x004, kStatus = 0x008, kControl = 0x00C, kIrqEnable = 0x010, kIrqStatus = 0x014,
+    kModule = 0x018, kKernel = 0x01C, kGridX = 0x020, kGridY = 0x024, kGridZ = 0x028, kBlockX = 0x02C,
+    kBlockY = 0x030, kBlockZ = 0x034, kDynShared = 0x038, kParamSize = 0x03C, kParamAddr = 0x040,
+    kCycles = 0x048, kWarpInstrs = 0x050, kThreadInstrs = 0x058, kFaultCode = 0x060, kModules = 0x064,
+    kKernels = 0x068, kFaultText = 0x100, kMapEnd = 0x200,
+  };
+  enum Status : uint32_t { kIdle = 0, kRunning = 1, kDone = 2, kFault = 3 };
+  enum FaultCode : uint32_t { kNoFault = 0, kBadLaunch = 1, kKernelFault = 2, kHalted = 3 };
+  static constexpr uint32_t kIdValue = 0x53494D54;  // "SIMT"
+
+  struct Options {
+    std::shared_ptr<const gpu::MachineConfig> machine;  // finalized; null: the defaults
+    // PTX modules, in MODULE index order: file paths, or (name, text) pairs.
+    std::vector<std::string> ptx_files;
+    std::vector<std::pair<std::string, std::string>> ptx_texts;
+    // Platform memory kernels may use (their buffers and parameter blocks):
+    // [base, base + size) windows. A module's .global/.const variables are
+    // placed from func::kGlobalHeapBase (4 GiB) on: a platform whose modules
+    // have any maps memory there too.
+    std::vector<std::pair<uint64_t, uint64_t>> windows;
+  };
+
+  tlm_utils::simple_target_socket<GpuDevice> regs;
+  sc_core::sc_out<bool> irq;
+
+  // Loads the modules (throws simt::Error for malformed PTX) and builds the
+  // machine, whose memory socket `memory()` must be bound before simulation.
+  SC_HAS_PROCESS(GpuDevice);
+  GpuDevice(sc_core::sc_module_name name, Options o);
+  ~GpuDevice() override;
+
+  tlm::tlm_initiator_socket<>& memory() { return dev_->memory_socket(); }
+  Device& device() { return *dev_; }                     // statistics, launch records
+  const std::vector<LaunchStats>& launches() const { return dev_->launches(); }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  // Reads or writes the register at `offset`; false for a bad access.
+  bool access(uint32_t offset, bool write, uint32_t& value);
+  void run();  // SC_THREAD: one launch per doorbell
+  void launch_one();
+  void end_launch(Status s, FaultCode code, const std::string& text);
+  void update_irq();
+
+  std::unique_ptr<Device> dev_;
+  std::vector<Module*> modules_;
+  uint32_t r_[kMapEnd / 4] = {};  // register values (RO ones kept current)
+  std::string fault_text_;
+  bool halted_ = false;
+  bool faulted_ = false;  // a block's fault during the running launch
+  bool rung_ = false;     // the doorbell rang, the launch not started yet
+  sc_core::sc_event doorbell_, fault_;
+};
+
+}  // namespace simt::runtime

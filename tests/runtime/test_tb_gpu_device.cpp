@@ -1,0 +1,264 @@
+// The GPU as a peripheral of a platform the test builds: a platform memory
+// (DMI), a free-running clock that never lets the simulation run out of
+// events, and the device, whose registers the test drives through its
+// target socket between sc_start() slices, as a CPU model would.
+#define BOOST_TEST_MODULE tb_gpu_device
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/square_ptx.h"
+#include "gpu/foreign_memories.h"
+#include "runtime/gpu_device.h"
+#include "util/cycle.h"
+
+using namespace simt;
+using runtime::GpuDevice;
+
+namespace {
+
+constexpr uint64_t kRam = 0x1'0000'0000, kRamSize = 1 << 20;
+constexpr uint64_t kData = kRam + 0x1000, kParams = kRam + 0x100;
+constexpr uint32_t kN = 300;
+
+// A platform process on its own clock: counts its edges for the whole run.
+struct Ticker : sc_core::sc_module {
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(7, sc_core::SC_NS)};
+  uint64_t ticks = 0;
+  SC_CTOR(Ticker) {
+    SC_METHOD(tick);
+    sensitive << clk.posedge_event();
+    dont_initialize();
+  }
+  void tick() { ++ticks; }
+};
+
+struct IrqWatch : sc_core::sc_module {
+  sc_core::sc_in<bool> irq{"irq"};
+  std::vector<sc_core::sc_time> rises;
+  SC_CTOR(IrqWatch) {
+    SC_METHOD(on_irq);
+    sensitive << irq.pos();
+    dont_initialize();
+  }
+  void on_irq() { rises.push_back(sc_core::sc_time_stamp()); }
+};
+
+// The CPU's side of the bus: the test issues its register accesses.
+struct Cpu : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Cpu> socket{"socket"};
+  explicit Cpu(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
+GpuDevice::Options options() {
+  GpuDevice::Options o;
+  o.ptx_texts = {{"kernels.ptx", test::square_ptx()}};
+  o.windows = {{kRam, kRamSize}};
+  return o;
+}
+
+struct Platform {
+  test::DmiMemory ram{"ram", kRam, kRamSize, 0xee};
+  GpuDevice gpu{"gpu", options()};
+  Ticker ticker{"ticker"};
+  IrqWatch watch{"watch"};
+  sc_core::sc_signal<bool> irq{"irq_line"};
+  Cpu cpu_module{"cpu"};
+  tlm_utils::simple_initiator_socket<Cpu>& cpu = cpu_module.socket;
+  Platform() {
+    gpu.memory().bind(ram.socket);
+    gpu.irq(irq);
+    watch.irq(irq);
+    cpu.bind(gpu.regs);
+  }
+  tlm::tlm_response_status access(uint64_t addr, bool write, uint32_t& v, unsigned len = 4) {
+    tlm::tlm_generic_payload gp;
+    uint8_t buf[8] = {};
+    if (write) std::memcpy(buf, &v, 4);
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(buf);
+    gp.set_data_length(len);
+    gp.set_streaming_width(len);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    cpu->b_transport(gp, t);
+    if (!write) std::memcpy(&v, buf, 4);
+    return gp.get_response_status();
+  }
+  uint32_t rd(uint32_t reg) {
+    uint32_t v = 0;
+    BOOST_REQUIRE(access(reg, false, v) == tlm::TLM_OK_RESPONSE);
+    return v;
+  }
+  void wr(uint32_t reg, uint32_t v) { BOOST_REQUIRE(access(reg, true, v) == tlm::TLM_OK_RESPONSE); }
+  template <class T>
+  void poke(uint64_t a, T v) {
+    std::memcpy(ram.live().data() + (a - kRam), &v, sizeof v);
+  }
+  std::string fault_text() {
+    std::string s;
+    for (uint32_t off = GpuDevice::kFaultText; off < GpuDevice::kMapEnd; off += 4) {
+      const uint32_t w = rd(off);
+      for (int i = 0; i < 4; ++i) {
+        const char c = static_cast<char>((w >> (8 * i)) & 0xff);
+        if (!c) return s;
+        s += c;
+      }
+    }
+    return s;
+  }
+  // Programs a launch of `kernel` over `n` words at `data` and rings the doorbell.
+  void launch(uint32_t kernel, uint64_t data, uint32_t n) {
+    poke<uint64_t>(kParams, data);
+    poke<uint32_t>(kParams + 8, n);
+    wr(GpuDevice::kModule, 0);
+    wr(GpuDevice::kKernel, kernel);
+    wr(GpuDevice::kGridX, (n + 127) / 128);
+    wr(GpuDevice::kBlockX, 128);
+    wr(GpuDevice::kParamAddr, static_cast<uint32_t>(kParams));
+    wr(GpuDevice::kParamAddr + 4, static_cast<uint32_t>(kParams >> 32));
+    wr(GpuDevice::kParamSize, 12);
+    wr(GpuDevice::kIrqEnable, 1);
+    wr(GpuDevice::kControl, 1);
+  }
+  // Runs the platform until the interrupt rises (at most `limit`).
+  bool run_until_irq(sc_core::sc_time limit = sc_core::sc_time(5, sc_core::SC_MS)) {
+    const size_t before = watch.rises.size();
+    const sc_core::sc_time end = sc_core::sc_time_stamp() + limit;
+    while (watch.rises.size() == before && sc_core::sc_time_stamp() < end)
+      sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+    return watch.rises.size() > before;
+  }
+};
+
+Platform& platform() {
+  static Platform p;
+  return p;
+}
+
+uint64_t reg64(Platform& p, uint32_t reg) { return p.rd(reg) | uint64_t{p.rd(reg + 4)} << 32; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(registers_identify_the_device_and_refuse_bad_accesses) {
+  Platform& p = platform();
+  BOOST_TEST(p.rd(GpuDevice::kId) == GpuDevice::kIdValue);
+  BOOST_TEST(p.rd(GpuDevice::kVersion) == 0x000100u);  // 0.1.0
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kIdle);
+  BOOST_TEST(p.rd(GpuDevice::kModules) == 1u);
+  BOOST_TEST(p.rd(GpuDevice::kKernels) == 2u);
+  p.wr(GpuDevice::kGridY, 3);
+  BOOST_TEST(p.rd(GpuDevice::kGridY) == 3u);
+  p.wr(GpuDevice::kGridY, 1);
+  uint32_t v = 5;
+  BOOST_TEST(p.access(GpuDevice::kStatus, true, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // read-only
+  BOOST_TEST(p.access(GpuDevice::kCycles, true, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  BOOST_TEST(p.access(0x2, false, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);        // misaligned
+  BOOST_TEST(p.access(0x1000, false, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);     // outside the map
+  BOOST_TEST(p.access(GpuDevice::kId, false, v, 2) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // not a word
+  // Debug transport reads the registers and changes nothing.
+  tlm::tlm_generic_payload gp;
+  uint8_t buf[8] = {};
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(GpuDevice::kId);
+  gp.set_data_ptr(buf);
+  gp.set_data_length(8);
+  BOOST_TEST(p.cpu->transport_dbg(gp) == 8u);
+  uint32_t id;
+  std::memcpy(&id, buf, 4);
+  BOOST_TEST(id == GpuDevice::kIdValue);
+}
+
+BOOST_AUTO_TEST_CASE(a_launch_runs_beside_a_free_running_clock_and_interrupts_at_its_last_cycle) {
+  Platform& p = platform();
+  for (uint32_t i = 0; i < kN; ++i) p.poke<uint32_t>(kData + 4 * i, i);
+  const uint64_t ticks0 = p.ticker.ticks;
+  const sc_core::sc_time rung = sc_core::sc_time_stamp();
+  p.launch(0, kData, kN);
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kNoFault);
+  bool ok = true;
+  for (uint32_t i = 0; i < kN; ++i) ok = ok && p.ram.peek<uint32_t>(kData + 4 * i) == i * i;
+  BOOST_TEST(ok, "the platform memory holds the squares");
+  BOOST_TEST(p.ram.peek<uint32_t>(kData + 4 * kN) == 0xeeeeeeeeu);  // nothing past the array
+  // The interrupt rose when the launch's last cycle ended: its cycles after the doorbell.
+  const uint64_t cycles = reg64(p, GpuDevice::kCycles);
+  BOOST_TEST(cycles > 100u);
+  BOOST_TEST((p.watch.rises.back() - rung).value() / util::cycle_time().value() == cycles);
+  BOOST_TEST(reg64(p, GpuDevice::kThreadInstrs) > reg64(p, GpuDevice::kWarpInstrs));
+  BOOST_TEST(p.ticker.ticks > ticks0 + cycles / 7);  // the platform's clock ran all along
+  BOOST_TEST(p.gpu.launches().size() == 1u);
+  BOOST_TEST(p.gpu.launches().back().cycles == cycles);
+  // Clearing IRQ_STATUS lowers the line.
+  BOOST_TEST(p.irq.read());
+  p.wr(GpuDevice::kIrqStatus, 1);
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_NS));
+  BOOST_TEST(!p.irq.read());
+}
+
+BOOST_AUTO_TEST_CASE(a_second_kernel_back_to_back) {
+  Platform& p = platform();
+  p.wr(GpuDevice::kControl, 2);  // done -> idle
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kIdle);
+  p.launch(1, kData, kN);
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kIdle);  // the doorbell takes effect in the simulation
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  bool ok = true;
+  for (uint32_t i = 0; i < kN; ++i) ok = ok && p.ram.peek<uint32_t>(kData + 4 * i) == i * i + 1;
+  BOOST_TEST(ok, "squares plus one");
+  p.wr(GpuDevice::kIrqStatus, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_launch_is_a_fault_in_status_and_the_device_stays_usable) {
+  Platform& p = platform();
+  p.launch(7, kData, kN);  // no kernel 7
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kFault);
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kBadLaunch);
+  BOOST_TEST(p.fault_text().find("KERNEL = 7") != std::string::npos, p.fault_text());
+  p.wr(GpuDevice::kIrqStatus, 1);
+  p.launch(0, kData, kN);
+  p.wr(GpuDevice::kParamSize, 4);  // less than the kernel's 12 bytes
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kBadLaunch);
+  BOOST_TEST(p.fault_text().find("PARAM_SIZE") != std::string::npos, p.fault_text());
+  p.wr(GpuDevice::kIrqStatus, 1);
+  p.launch(0, kData, kN);
+  p.wr(GpuDevice::kBlockX, 2048);  // over CUDA's limit
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kBadLaunch);
+  p.wr(GpuDevice::kIrqStatus, 1);
+  // Still usable.
+  p.launch(1, kData, 10);
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  BOOST_TEST(p.ram.peek<uint32_t>(kData) == 2u);  // 0 * 0 + 1 + 1
+  p.wr(GpuDevice::kIrqStatus, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_fault_halts_the_gpu_but_not_the_platform) {
+  Platform& p = platform();
+  p.launch(0, kRam + kRamSize + 0x10000, 64);  // the array lies outside platform memory
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kFault);
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kKernelFault);
+  const std::string text = p.fault_text();
+  BOOST_TEST(text.find("square") != std::string::npos, text);
+  BOOST_TEST(text.find("address") != std::string::npos, text);
+  const uint64_t ticks = p.ticker.ticks;
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+  BOOST_TEST(p.ticker.ticks > ticks);  // the platform goes on
+  p.wr(GpuDevice::kIrqStatus, 1);
+  p.launch(1, kData, kN);
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kHalted);
+}
