@@ -347,6 +347,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
         else
           cta.emplace(k.prog, geom, func::Dim3{{x, y, z}}, params);
         runner.run_cta(*cta, env, index, rs);
+        if (opts_.after_cta) opts_.after_cta(rs.warp_instructions);
         if (progress_->due())
           progress_->report(index + 1, geom.ctas(), 0, totals_.thread_instructions + rs.thread_instructions);
       }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -75,6 +76,10 @@ struct DeviceOptions {
   // this many bytes of them is a resource error (exit 5) rather than the
   // host's out-of-memory killer. 0 = 3/4 of the host's physical memory.
   uint64_t max_device_memory = 0;
+  // Functional mode: called after each CTA with the launch's warp
+  // instructions so far (a loosely-timed runtime::GpuDevice advances its
+  // time here, and may wait()).
+  std::function<void(uint64_t warp_instructions)> after_cta;
   void validate() const;               // throws simt::Error naming the option
 };
 

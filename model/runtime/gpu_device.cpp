@@ -1,5 +1,6 @@
 #include "runtime/gpu_device.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -7,6 +8,7 @@
 #include "ptx/ir.h"
 #include "simt_version.h"
 #include "util/clock.h"
+#include "util/cycle.h"
 #include "util/error.h"
 #include "util/fault_latch.h"
 
@@ -41,21 +43,34 @@ bool read_only(uint32_t off) {
 
 }  // namespace
 
-GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o) : sc_core::sc_module(name), regs("regs"), irq("irq") {
+GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o)
+    : sc_core::sc_module(name), regs("regs"), irq("irq"), opt_(std::move(o)) {
+  const bool lt = opt_.mode == Mode::LooselyTimed;
   DeviceOptions d;
-  d.mode = Mode::Timing;
-  if (o.machine) {
-    d.machine = o.machine;
+  d.mode = lt ? runtime::Mode::Functional : runtime::Mode::Timing;
+  if (opt_.machine) {
+    d.machine = opt_.machine;
   } else {
     auto m = std::make_shared<gpu::MachineConfig>();
     m->finalize();
     d.machine = m;
   }
+  d.warp_size = d.machine->sm.issue.warp_size;  // loosely timed: warps as the machine forms them
+  if (lt) {
+    lt_cost_ = opt_.lt_cycles_per_warp_instruction > 0 ? opt_.lt_cycles_per_warp_instruction
+                                                       : 1.0 / (2.0 * d.machine->num_sms);
+    d.after_cta = [this](uint64_t w) { lt_advance(w); };
+  }
   dev_ = std::make_unique<Device>(d);
-  for (const auto& [base, size] : o.windows) dev_->memory().map_platform(base, size);
-  for (const std::string& f : o.ptx_files) modules_.push_back(&dev_->load_ptx_file(f));
-  for (const auto& [n, text] : o.ptx_texts) modules_.push_back(&dev_->load_ptx(text, n));
-  dev_->memory_socket();  // builds the machine now, while SystemC elaborates
+  for (const auto& [base, size] : opt_.windows) dev_->memory().map_platform(base, size);
+  for (const std::string& f : opt_.ptx_files) modules_.push_back(&dev_->load_ptx_file(f));
+  for (const auto& [n, text] : opt_.ptx_texts) modules_.push_back(&dev_->load_ptx(text, n));
+  if (lt) {
+    port_ = std::make_unique<gpu::MemoryPort>("memory", lt_stats_, "memory_port");
+    port_->serve(dev_->memory());
+  } else {
+    dev_->memory_socket();  // builds the machine now, while SystemC elaborates
+  }
   regs.register_b_transport(this, &GpuDevice::b_transport);
   regs.register_transport_dbg(this, &GpuDevice::transport_dbg);
   r_[kId / 4] = kIdValue;
@@ -63,14 +78,22 @@ GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o) : sc_core::sc_modu
   r_[kModules / 4] = static_cast<uint32_t>(modules_.size());
   for (uint32_t i : {kGridX, kGridY, kGridZ, kBlockX, kBlockY, kBlockZ}) r_[i / 4] = 1;
   // A fault in a block must not stop the platform: note it and wake run().
-  util::fault_handler() = [this] {
-    faulted_ = true;
-    fault_.notify(sc_core::SC_ZERO_TIME);
-  };
+  if (!lt)
+    util::fault_handler() = [this] {
+      faulted_ = true;
+      fault_.notify(sc_core::SC_ZERO_TIME);
+    };
   SC_THREAD(run);
 }
 
-GpuDevice::~GpuDevice() { util::fault_handler() = nullptr; }
+GpuDevice::~GpuDevice() {
+  if (opt_.mode == Mode::Cycle) util::fault_handler() = nullptr;
+}
+
+tlm::tlm_initiator_socket<>& GpuDevice::memory() {
+  if (port_) return port_->socket;
+  return dev_->memory_socket();
+}
 
 bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
   if (off % 4 || off >= kMapEnd) return false;
@@ -205,6 +228,7 @@ void GpuDevice::launch_one() {
     for (const auto& prm : p.params) args.push_bytes(buf.data() + prm.offset, prm.size, align_of_offset(prm.offset));
     const Dim3 grid{{r_[kGridX / 4], r_[kGridY / 4], r_[kGridZ / 4]}};
     const Dim3 block{{r_[kBlockX / 4], r_[kBlockY / 4], r_[kBlockZ / 4]}};
+    if (opt_.mode == Mode::LooselyTimed) return launch_lt(m, kernel, grid, block, args);
     faulted_ = false;
     dev_->start_launch(m, kernel, grid, block, args, r_[kDynShared / 4]);
   } catch (const Error& e) {
@@ -219,19 +243,57 @@ void GpuDevice::launch_one() {
   }
   if (faulted_) clock.halt();  // its SMs hold the faulted kernel: nothing more runs
   try {
-    const LaunchStats st = dev_->finish_launch();
-    r_[kCycles / 4] = static_cast<uint32_t>(st.cycles);
-    r_[kCycles / 4 + 1] = static_cast<uint32_t>(st.cycles >> 32);
-    r_[kWarpInstrs / 4] = static_cast<uint32_t>(st.warp_instructions);
-    r_[kWarpInstrs / 4 + 1] = static_cast<uint32_t>(st.warp_instructions >> 32);
-    r_[kThreadInstrs / 4] = static_cast<uint32_t>(st.thread_instructions);
-    r_[kThreadInstrs / 4 + 1] = static_cast<uint32_t>(st.thread_instructions >> 32);
+    set_counters(dev_->finish_launch());
     end_launch(kDone, kNoFault, "");
   } catch (const Error& e) {
     halted_ = true;
     util::Clock::get().halt();
     end_launch(kFault, kKernelFault, e.what());
   }
+}
+
+void GpuDevice::set_counters(const LaunchStats& st) {
+  auto put = [this](uint32_t reg, uint64_t v) {
+    r_[reg / 4] = static_cast<uint32_t>(v);
+    r_[reg / 4 + 1] = static_cast<uint32_t>(v >> 32);
+  };
+  put(kCycles, st.cycles);
+  put(kWarpInstrs, st.warp_instructions);
+  put(kThreadInstrs, st.thread_instructions);
+}
+
+// Loosely timed: the launch runs functionally in this thread; lt_advance()
+// waits out each quantum of annotated time between CTAs.
+void GpuDevice::launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args) {
+  lt_seen_ = 0;
+  lt_owed_ = 0;
+  lt_waited_ = 0;
+  LaunchStats st;
+  try {
+    st = dev_->launch(m, kernel, grid, block, args, r_[kDynShared / 4]);
+  } catch (const Error& e) {
+    return end_launch(kFault, e.code() == ExitCode::BadInput ? kBadLaunch : kKernelFault, e.what());
+  }
+  lt_advance(st.warp_instructions);
+  const uint64_t rest = static_cast<uint64_t>(std::ceil(lt_owed_));
+  if (rest) sc_core::wait(util::cycles(rest));
+  st.cycles = lt_waited_ + rest;
+  set_counters(st);
+  end_launch(kDone, kNoFault, "");
+}
+
+void GpuDevice::lt_advance(uint64_t warp_instructions) {
+  lt_owed_ += static_cast<double>(warp_instructions - lt_seen_) * lt_cost_;
+  lt_seen_ = warp_instructions;
+  const sc_core::sc_time q = tlm::tlm_global_quantum::instance().get() != sc_core::SC_ZERO_TIME
+                                 ? tlm::tlm_global_quantum::instance().get()
+                                 : opt_.lt_quantum;
+  const double quantum = q.to_seconds() / util::cycle_time().to_seconds();
+  if (lt_owed_ < quantum) return;
+  const uint64_t whole = static_cast<uint64_t>(lt_owed_);
+  sc_core::wait(util::cycles(whole));  // the platform runs meanwhile
+  lt_owed_ -= static_cast<double>(whole);
+  lt_waited_ += whole;
 }
 
 }  // namespace simt::runtime

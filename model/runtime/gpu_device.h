@@ -10,10 +10,19 @@
 //   irq     high while IRQ_STATUS and IRQ_ENABLE are both set
 //
 // The device never calls sc_start(): it runs inside the platform's
-// simulation, beside its free-running clocks and CPU models. A launch runs
-// on the cycle-level model (runtime::Device in timing mode); the interrupt
-// rises in the cycle the standalone runner would report as the launch's end
-// (the GPU has gone idle), so its time equals the launch's cycles.
+// simulation, beside its free-running clocks and CPU models. Two modes:
+//  - cycle: a launch runs on the cycle-level model (runtime::Device in timing
+//    mode); the interrupt rises in the cycle the standalone runner would
+//    report as the launch's end (the GPU has gone idle), so its time equals
+//    the launch's cycles. One cycle-mode device per simulation (it uses the
+//    model's one util::Clock).
+//  - loosely timed: a launch runs functionally (runtime::Device in functional
+//    mode, CTA by CTA, in the device's thread), and its time is annotated:
+//    lt_cycles_per_warp_instruction per warp instruction. The thread waits
+//    whenever a quantum of annotated time has built up (the TLM global
+//    quantum when set, else lt_quantum), so a long kernel does not hold the
+//    platform, and the interrupt rises at the annotated end. Memory results
+//    equal cycle mode's; the time is an estimate.
 //
 // Register map (offsets in bytes; RO = read-only, W1C = write 1 to clear):
 //   0x000 ID           RO  0x53494D54 ("SIMT")
@@ -30,7 +39,7 @@
 //   0x03C PARAM_SIZE   RW  bytes of the kernel-parameter buffer
 //   0x040 PARAM_ADDR   RW  64 bits (low word first): the buffer, in platform memory,
 //                          laid out as the kernel's .param list
-//   0x048 CYCLES       RO  64 bits: the last launch's cycles
+//   0x048 CYCLES       RO  64 bits: the last launch's cycles (loosely timed: annotated)
 //   0x050 WARP_INSTRS  RO  64 bits: its warp instructions
 //   0x058 THREAD_INSTRS RO 64 bits: its thread instructions
 //   0x060 FAULT_CODE   RO  0 none, 1 bad launch, 2 kernel fault, 3 device halted
@@ -44,9 +53,10 @@
 // launch (unknown module or kernel, bad dimensions, a parameter buffer that
 // does not match the kernel) ends in STATUS fault with FAULT_CODE 1 and
 // leaves the device usable. A kernel fault (a bad access, a trap, a barrier
-// deadlock) ends in fault with FAULT_CODE 2 and halts the GPU for the rest
-// of the simulation (its SMs hold the faulted kernel's state): later
-// launches fail with FAULT_CODE 3. A doorbell while running is ignored.
+// deadlock) ends in fault with FAULT_CODE 2; in cycle mode it also halts the
+// GPU for the rest of the simulation (its SMs hold the faulted kernel's
+// state): later launches fail with FAULT_CODE 3. A doorbell while running is
+// ignored.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +68,9 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "gpu/memory_port.h"
 #include "runtime/device.h"
+#include "stats/stats.h"
 
 namespace simt::runtime {
 
@@ -75,8 +87,15 @@ class GpuDevice : public sc_core::sc_module {
   enum FaultCode : uint32_t { kNoFault = 0, kBadLaunch = 1, kKernelFault = 2, kHalted = 3 };
   static constexpr uint32_t kIdValue = 0x53494D54;  // "SIMT"
 
+  enum class Mode { Cycle, LooselyTimed };
   struct Options {
+    Mode mode = Mode::Cycle;
     std::shared_ptr<const gpu::MachineConfig> machine;  // finalized; null: the defaults
+    // Loosely timed: core cycles per warp instruction (0: 1 / (2 x gpu.num_sms),
+    // every SM issuing two warp instructions a cycle), and the quantum when
+    // the TLM global quantum is zero.
+    double lt_cycles_per_warp_instruction = 0;
+    sc_core::sc_time lt_quantum = sc_core::sc_time(1, sc_core::SC_US);
     // PTX modules, in MODULE index order: file paths, or (name, text) pairs.
     std::vector<std::string> ptx_files;
     std::vector<std::pair<std::string, std::string>> ptx_texts;
@@ -96,7 +115,7 @@ class GpuDevice : public sc_core::sc_module {
   GpuDevice(sc_core::sc_module_name name, Options o);
   ~GpuDevice() override;
 
-  tlm::tlm_initiator_socket<>& memory() { return dev_->memory_socket(); }
+  tlm::tlm_initiator_socket<>& memory();
   Device& device() { return *dev_; }                     // statistics, launch records
   const std::vector<LaunchStats>& launches() const { return dev_->launches(); }
 
@@ -107,9 +126,19 @@ class GpuDevice : public sc_core::sc_module {
   bool access(uint32_t offset, bool write, uint32_t& value);
   void run();  // SC_THREAD: one launch per doorbell
   void launch_one();
+  void launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args);
+  void lt_advance(uint64_t warp_instructions);  // after each CTA: annotate, wait a quantum
+  void set_counters(const LaunchStats& st);
   void end_launch(Status s, FaultCode code, const std::string& text);
   void update_irq();
 
+  Options opt_;
+  stats::Registry lt_stats_;                // loosely timed: the memory port's counters
+  std::unique_ptr<gpu::MemoryPort> port_;   // loosely timed: the memory socket
+  double lt_cost_ = 0;                      // cycles per warp instruction
+  uint64_t lt_seen_ = 0;                    // warp instructions annotated so far in this launch
+  double lt_owed_ = 0;                      // annotated cycles not waited yet
+  uint64_t lt_waited_ = 0;                  // cycles waited in this launch
   std::unique_ptr<Device> dev_;
   std::vector<Module*> modules_;
   uint32_t r_[kMapEnd / 4] = {};  // register values (RO ones kept current)

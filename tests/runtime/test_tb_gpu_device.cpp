@@ -24,7 +24,8 @@ using runtime::GpuDevice;
 namespace {
 
 constexpr uint64_t kRam = 0x1'0000'0000, kRamSize = 1 << 20;
-constexpr uint64_t kData = kRam + 0x1000, kParams = kRam + 0x100;
+constexpr uint64_t kRam2 = 0x2'0000'0000;  // the loosely-timed device's memory
+constexpr uint64_t kData = kRam + 0x1000;
 constexpr uint32_t kN = 300;
 
 // A platform process on its own clock: counts its edges for the whole run.
@@ -56,27 +57,39 @@ struct Cpu : sc_core::sc_module {
   explicit Cpu(sc_core::sc_module_name n) : sc_module(n) {}
 };
 
-GpuDevice::Options options() {
+GpuDevice::Options options(GpuDevice::Mode mode, uint64_t ram) {
   GpuDevice::Options o;
+  o.mode = mode;
   o.ptx_texts = {{"kernels.ptx", test::square_ptx()}};
-  o.windows = {{kRam, kRamSize}};
+  o.windows = {{ram, kRamSize}};
+  o.lt_cycles_per_warp_instruction = 50;  // loosely timed: long enough for several quanta
+  o.lt_quantum = sc_core::sc_time(1, sc_core::SC_US);
   return o;
 }
 
+// One device with its own memory, bus master and interrupt line.
 struct Platform {
-  test::DmiMemory ram{"ram", kRam, kRamSize, 0xee};
-  GpuDevice gpu{"gpu", options()};
-  Ticker ticker{"ticker"};
-  IrqWatch watch{"watch"};
-  sc_core::sc_signal<bool> irq{"irq_line"};
-  Cpu cpu_module{"cpu"};
+  uint64_t base;
+  test::DmiMemory ram;
+  GpuDevice gpu;
+  IrqWatch watch;
+  sc_core::sc_signal<bool> irq;
+  Cpu cpu_module;
   tlm_utils::simple_initiator_socket<Cpu>& cpu = cpu_module.socket;
-  Platform() {
+  Platform(const std::string& n, GpuDevice::Mode mode, uint64_t b)
+      : base(b),
+        ram((n + "_ram").c_str(), b, kRamSize, 0xee),
+        gpu((n + "_gpu").c_str(), options(mode, b)),
+        watch((n + "_watch").c_str()),
+        irq((n + "_irq").c_str()),
+        cpu_module((n + "_cpu").c_str()) {
     gpu.memory().bind(ram.socket);
     gpu.irq(irq);
     watch.irq(irq);
     cpu.bind(gpu.regs);
   }
+  uint64_t data() const { return base + 0x1000; }
+  uint64_t params() const { return base + 0x100; }
   tlm::tlm_response_status access(uint64_t addr, bool write, uint32_t& v, unsigned len = 4) {
     tlm::tlm_generic_payload gp;
     uint8_t buf[8] = {};
@@ -100,7 +113,7 @@ struct Platform {
   void wr(uint32_t reg, uint32_t v) { BOOST_REQUIRE(access(reg, true, v) == tlm::TLM_OK_RESPONSE); }
   template <class T>
   void poke(uint64_t a, T v) {
-    std::memcpy(ram.live().data() + (a - kRam), &v, sizeof v);
+    std::memcpy(ram.live().data() + (a - base), &v, sizeof v);
   }
   std::string fault_text() {
     std::string s;
@@ -116,14 +129,14 @@ struct Platform {
   }
   // Programs a launch of `kernel` over `n` words at `data` and rings the doorbell.
   void launch(uint32_t kernel, uint64_t data, uint32_t n) {
-    poke<uint64_t>(kParams, data);
-    poke<uint32_t>(kParams + 8, n);
+    poke<uint64_t>(params(), data);
+    poke<uint32_t>(params() + 8, n);
     wr(GpuDevice::kModule, 0);
     wr(GpuDevice::kKernel, kernel);
     wr(GpuDevice::kGridX, (n + 127) / 128);
     wr(GpuDevice::kBlockX, 128);
-    wr(GpuDevice::kParamAddr, static_cast<uint32_t>(kParams));
-    wr(GpuDevice::kParamAddr + 4, static_cast<uint32_t>(kParams >> 32));
+    wr(GpuDevice::kParamAddr, static_cast<uint32_t>(params()));
+    wr(GpuDevice::kParamAddr + 4, static_cast<uint32_t>(params() >> 32));
     wr(GpuDevice::kParamSize, 12);
     wr(GpuDevice::kIrqEnable, 1);
     wr(GpuDevice::kControl, 1);
@@ -138,10 +151,18 @@ struct Platform {
   }
 };
 
-Platform& platform() {
-  static Platform p;
-  return p;
+// The platform: a free-running clock, a cycle-mode device and a loosely-timed one.
+struct World {
+  Ticker ticker{"ticker"};
+  Platform cycle{"cycle", GpuDevice::Mode::Cycle, kRam};
+  Platform lt{"lt", GpuDevice::Mode::LooselyTimed, kRam2};
+};
+
+World& world() {
+  static World w;
+  return w;
 }
+Platform& platform() { return world().cycle; }
 
 uint64_t reg64(Platform& p, uint32_t reg) { return p.rd(reg) | uint64_t{p.rd(reg + 4)} << 32; }
 
@@ -179,7 +200,7 @@ BOOST_AUTO_TEST_CASE(registers_identify_the_device_and_refuse_bad_accesses) {
 BOOST_AUTO_TEST_CASE(a_launch_runs_beside_a_free_running_clock_and_interrupts_at_its_last_cycle) {
   Platform& p = platform();
   for (uint32_t i = 0; i < kN; ++i) p.poke<uint32_t>(kData + 4 * i, i);
-  const uint64_t ticks0 = p.ticker.ticks;
+  const uint64_t ticks0 = world().ticker.ticks;
   const sc_core::sc_time rung = sc_core::sc_time_stamp();
   p.launch(0, kData, kN);
   BOOST_TEST_REQUIRE(p.run_until_irq());
@@ -194,7 +215,7 @@ BOOST_AUTO_TEST_CASE(a_launch_runs_beside_a_free_running_clock_and_interrupts_at
   BOOST_TEST(cycles > 100u);
   BOOST_TEST((p.watch.rises.back() - rung).value() / util::cycle_time().value() == cycles);
   BOOST_TEST(reg64(p, GpuDevice::kThreadInstrs) > reg64(p, GpuDevice::kWarpInstrs));
-  BOOST_TEST(p.ticker.ticks > ticks0 + cycles / 7);  // the platform's clock ran all along
+  BOOST_TEST(world().ticker.ticks > ticks0 + cycles / 7);  // the platform's clock ran all along
   BOOST_TEST(p.gpu.launches().size() == 1u);
   BOOST_TEST(p.gpu.launches().back().cycles == cycles);
   // Clearing IRQ_STATUS lowers the line.
@@ -245,6 +266,53 @@ BOOST_AUTO_TEST_CASE(a_bad_launch_is_a_fault_in_status_and_the_device_stays_usab
   p.wr(GpuDevice::kIrqStatus, 1);
 }
 
+BOOST_AUTO_TEST_CASE(loosely_timed_leaves_the_memory_cycle_mode_leaves_and_yields_every_quantum) {
+  World& w = world();
+  Platform& c = w.cycle;
+  Platform& lt = w.lt;
+  for (uint32_t i = 0; i < kN; ++i) {
+    c.poke<uint32_t>(c.data() + 4 * i, 3 * i + 1);
+    lt.poke<uint32_t>(lt.data() + 4 * i, 3 * i + 1);
+  }
+  c.launch(0, c.data(), kN);
+  BOOST_TEST_REQUIRE(c.run_until_irq());
+  c.wr(GpuDevice::kIrqStatus, 1);
+  const sc_core::sc_time rung = sc_core::sc_time_stamp();
+  lt.launch(0, lt.data(), kN);
+  // The kernel's annotated time is spread over quanta: meanwhile the
+  // platform runs and the CPU sees the launch running.
+  const uint64_t ticks = w.ticker.ticks;
+  sc_core::sc_start(sc_core::sc_time(2, sc_core::SC_US));
+  BOOST_TEST(lt.rd(GpuDevice::kStatus) == GpuDevice::kRunning);
+  BOOST_TEST(w.ticker.ticks > ticks);
+  BOOST_TEST_REQUIRE(lt.run_until_irq());
+  BOOST_TEST(lt.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  bool same = true;
+  for (uint32_t i = 0; i < kN; ++i)
+    same = same && lt.ram.peek<uint32_t>(lt.data() + 4 * i) == c.ram.peek<uint32_t>(c.data() + 4 * i);
+  BOOST_TEST(same, "both modes leave the same memory");
+  BOOST_TEST(lt.ram.peek<uint32_t>(lt.data() + 4 * 7) == 22u * 22u);
+  // Annotated: 50 cycles per warp instruction, the interrupt at the end of them.
+  const uint64_t warps = reg64(lt, GpuDevice::kWarpInstrs);
+  BOOST_TEST(warps == reg64(c, GpuDevice::kWarpInstrs));
+  BOOST_TEST(reg64(lt, GpuDevice::kCycles) == 50 * warps);
+  BOOST_TEST((lt.watch.rises.back() - rung).value() / util::cycle_time().value() == 50 * warps);
+  lt.wr(GpuDevice::kIrqStatus, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_loosely_timed_kernel_fault_leaves_the_device_usable) {
+  Platform& lt = world().lt;
+  lt.launch(0, kRam2 + kRamSize + 0x10000, 64);  // outside its memory
+  BOOST_TEST_REQUIRE(lt.run_until_irq());
+  BOOST_TEST(lt.rd(GpuDevice::kFaultCode) == GpuDevice::kKernelFault);
+  BOOST_TEST(lt.fault_text().find("address") != std::string::npos, lt.fault_text());
+  lt.wr(GpuDevice::kIrqStatus, 1);
+  lt.launch(1, lt.data(), 4);
+  BOOST_TEST_REQUIRE(lt.run_until_irq());
+  BOOST_TEST(lt.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  lt.wr(GpuDevice::kIrqStatus, 1);
+}
+
 BOOST_AUTO_TEST_CASE(a_kernel_fault_halts_the_gpu_but_not_the_platform) {
   Platform& p = platform();
   p.launch(0, kRam + kRamSize + 0x10000, 64);  // the array lies outside platform memory
@@ -254,9 +322,9 @@ BOOST_AUTO_TEST_CASE(a_kernel_fault_halts_the_gpu_but_not_the_platform) {
   const std::string text = p.fault_text();
   BOOST_TEST(text.find("square") != std::string::npos, text);
   BOOST_TEST(text.find("address") != std::string::npos, text);
-  const uint64_t ticks = p.ticker.ticks;
+  const uint64_t ticks = world().ticker.ticks;
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
-  BOOST_TEST(p.ticker.ticks > ticks);  // the platform goes on
+  BOOST_TEST(world().ticker.ticks > ticks);  // the platform goes on
   p.wr(GpuDevice::kIrqStatus, 1);
   p.launch(1, kData, kN);
   BOOST_TEST_REQUIRE(p.run_until_irq());
