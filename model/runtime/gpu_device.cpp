@@ -84,6 +84,9 @@ GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o)
       fault_.notify(sc_core::SC_ZERO_TIME);
     };
   SC_THREAD(run);
+  SC_METHOD(drive_irq);
+  sensitive << irq_changed_;
+  dont_initialize();
 }
 
 GpuDevice::~GpuDevice() {
@@ -172,7 +175,10 @@ unsigned int GpuDevice::transport_dbg(tlm::tlm_generic_payload& gp) {
   return done;
 }
 
-void GpuDevice::update_irq() { irq.write((r_[kIrqStatus / 4] & r_[kIrqEnable / 4] & 1) != 0); }
+// The line has one driver, the device's own method: a register write comes
+// from the CPU's process, and a signal takes writes from one process only.
+void GpuDevice::update_irq() { irq_changed_.notify(sc_core::SC_ZERO_TIME); }
+void GpuDevice::drive_irq() { irq.write((r_[kIrqStatus / 4] & r_[kIrqEnable / 4] & 1) != 0); }
 
 void GpuDevice::end_launch(Status s, FaultCode code, const std::string& text) {
   r_[kStatus / 4] = s;

@@ -130,7 +130,8 @@ class GpuDevice : public sc_core::sc_module {
   void lt_advance(uint64_t warp_instructions);  // after each CTA: annotate, wait a quantum
   void set_counters(const LaunchStats& st);
   void end_launch(Status s, FaultCode code, const std::string& text);
-  void update_irq();
+  void update_irq();  // the line follows IRQ_STATUS & IRQ_ENABLE (a delta later)
+  void drive_irq();
 
   Options opt_;
   stats::Registry lt_stats_;                // loosely timed: the memory port's counters
@@ -146,7 +147,7 @@ class GpuDevice : public sc_core::sc_module {
   bool halted_ = false;
   bool faulted_ = false;  // a block's fault during the running launch
   bool rung_ = false;     // the doorbell rang, the launch not started yet
-  sc_core::sc_event doorbell_, fault_;
+  sc_core::sc_event doorbell_, fault_, irq_changed_;
 };
 
 }  // namespace simt::runtime
