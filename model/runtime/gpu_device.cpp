@@ -100,6 +100,7 @@ tlm::tlm_initiator_socket<>& GpuDevice::memory() {
 
 bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
   if (off % 4 || off >= kMapEnd) return false;
+  if (off == 0x06C || (off > kModuleSize && off < kFaultText)) return false;  // reserved
   if (!write) {
     if (off == kKernels) {
       const uint32_t m = r_[kModule / 4];
@@ -123,8 +124,8 @@ bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
   switch (off) {
     case kControl:
       if ((v & 2) && r_[kStatus / 4] != kRunning) r_[kStatus / 4] = kIdle;
-      if ((v & 1) && r_[kStatus / 4] != kRunning) {
-        rung_ = true;  // kept: the thread may not be waiting yet (a write before simulation starts)
+      if ((v & 5) && r_[kStatus / 4] != kRunning && !command_) {
+        command_ = v & 5;  // kept: the thread may not be waiting yet (a write before simulation starts)
         doorbell_.notify(sc_core::SC_ZERO_TIME);
       }
       return true;
@@ -190,11 +191,38 @@ void GpuDevice::end_launch(Status s, FaultCode code, const std::string& text) {
 
 void GpuDevice::run() {
   for (;;) {
-    while (!rung_) sc_core::wait(doorbell_);
-    rung_ = false;
+    while (!command_) sc_core::wait(doorbell_);
+    const uint32_t c = command_;
+    command_ = 0;
     r_[kStatus / 4] = kRunning;
-    launch_one();
+    if (c & 4)
+      load_module();  // a load and a launch written together: the load first
+    if ((c & 1) && !((c & 4) && r_[kStatus / 4] == kFault)) {
+      r_[kStatus / 4] = kRunning;
+      launch_one();
+    }
   }
+}
+
+void GpuDevice::load_module() {
+  const uint64_t addr = r_[kModuleAddr / 4] | uint64_t{r_[kModuleAddr / 4 + 1]} << 32;
+  const uint32_t size = r_[kModuleSize / 4];
+  char where[64];
+  std::snprintf(where, sizeof where, "platform memory at 0x%llx", static_cast<unsigned long long>(addr));
+  if (size == 0 || !dev_->memory().mapped(addr, size))
+    return end_launch(kFault, kBadModule,
+                      std::string("MODULE_ADDR/MODULE_SIZE: ") + where + " (" + std::to_string(size) +
+                          " bytes) is not in a platform memory window");
+  std::string text(size, '\0');
+  dev_->memory().read(addr, text.data(), size);
+  text.resize(std::strlen(text.c_str()));  // a NUL ends the text early
+  try {
+    modules_.push_back(&dev_->load_ptx(text, where));
+  } catch (const Error& e) {
+    return end_launch(kFault, kBadModule, e.what());
+  }
+  r_[kModules / 4] = static_cast<uint32_t>(modules_.size());
+  end_launch(kDone, kNoFault, "");
 }
 
 void GpuDevice::launch_one() {

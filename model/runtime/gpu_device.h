@@ -28,9 +28,10 @@
 //   0x000 ID           RO  0x53494D54 ("SIMT")
 //   0x004 VERSION      RO  major << 16 | minor << 8 | patch
 //   0x008 STATUS       RO  0 idle, 1 running, 2 done, 3 fault
-//   0x00C CONTROL      WO  bit 0: launch (doorbell); bit 1: back to idle
+//   0x00C CONTROL      WO  bit 0: launch (doorbell); bit 1: back to idle;
+//                          bit 2: load the PTX module at MODULE_ADDR (a command like a launch)
 //   0x010 IRQ_ENABLE   RW  bit 0
-//   0x014 IRQ_STATUS   W1C bit 0: a launch ended (done or fault)
+//   0x014 IRQ_STATUS   W1C bit 0: a command ended (done or fault)
 //   0x018 MODULE       RW  module index (the order given at elaboration)
 //   0x01C KERNEL       RW  kernel index within the module (its .entry order)
 //   0x020..0x028       RW  GRID_X, GRID_Y, GRID_Z
@@ -42,9 +43,13 @@
 //   0x048 CYCLES       RO  64 bits: the last launch's cycles (loosely timed: annotated)
 //   0x050 WARP_INSTRS  RO  64 bits: its warp instructions
 //   0x058 THREAD_INSTRS RO 64 bits: its thread instructions
-//   0x060 FAULT_CODE   RO  0 none, 1 bad launch, 2 kernel fault, 3 device halted
+//   0x060 FAULT_CODE   RO  0 none, 1 bad launch, 2 kernel fault, 3 device halted,
+//                          4 bad module (PTX that does not parse or link)
 //   0x064 MODULES      RO  modules loaded
 //   0x068 KERNELS      RO  kernels of the selected module
+//   0x070 MODULE_ADDR  RW  64 bits: PTX text in platform memory (CONTROL bit 2 loads it
+//                          as module MODULES)
+//   0x078 MODULE_SIZE  RW  its bytes
 //   0x100..0x1FF FAULT_TEXT RO  the fault's message (kernel, CTA, thread, PC,
 //                          address where it has them), NUL-terminated
 // A register access outside the map, not 4 bytes wide and aligned, or to a
@@ -81,10 +86,10 @@ class GpuDevice : public sc_core::sc_module {
     kModule = 0x018, kKernel = 0x01C, kGridX = 0x020, kGridY = 0x024, kGridZ = 0x028, kBlockX = 0x02C,
     kBlockY = 0x030, kBlockZ = 0x034, kDynShared = 0x038, kParamSize = 0x03C, kParamAddr = 0x040,
     kCycles = 0x048, kWarpInstrs = 0x050, kThreadInstrs = 0x058, kFaultCode = 0x060, kModules = 0x064,
-    kKernels = 0x068, kFaultText = 0x100, kMapEnd = 0x200,
+    kKernels = 0x068, kModuleAddr = 0x070, kModuleSize = 0x078, kFaultText = 0x100, kMapEnd = 0x200,
   };
   enum Status : uint32_t { kIdle = 0, kRunning = 1, kDone = 2, kFault = 3 };
-  enum FaultCode : uint32_t { kNoFault = 0, kBadLaunch = 1, kKernelFault = 2, kHalted = 3 };
+  enum FaultCode : uint32_t { kNoFault = 0, kBadLaunch = 1, kKernelFault = 2, kHalted = 3, kBadModule = 4 };
   static constexpr uint32_t kIdValue = 0x53494D54;  // "SIMT"
 
   enum class Mode { Cycle, LooselyTimed };
@@ -126,6 +131,7 @@ class GpuDevice : public sc_core::sc_module {
   bool access(uint32_t offset, bool write, uint32_t& value);
   void run();  // SC_THREAD: one launch per doorbell
   void launch_one();
+  void load_module();  // CONTROL bit 2
   void launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args);
   void lt_advance(uint64_t warp_instructions);  // after each CTA: annotate, wait a quantum
   void set_counters(const LaunchStats& st);
@@ -146,7 +152,7 @@ class GpuDevice : public sc_core::sc_module {
   std::string fault_text_;
   bool halted_ = false;
   bool faulted_ = false;  // a block's fault during the running launch
-  bool rung_ = false;     // the doorbell rang, the launch not started yet
+  uint32_t command_ = 0;  // CONTROL bits 0 / 2 written, the command not started yet
   sc_core::sc_event doorbell_, fault_, irq_changed_;
 };
 

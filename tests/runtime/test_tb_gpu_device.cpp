@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,10 +68,18 @@ GpuDevice::Options options(GpuDevice::Mode mode, uint64_t ram) {
   return o;
 }
 
-// One device with its own memory, bus master and interrupt line.
+// One device with its own memory, bus master and interrupt line. The
+// cycle-mode device's memory grants DMI; the loosely-timed one's refuses it,
+// so every access of that device goes by debug transport.
+std::unique_ptr<test::ForeignMemoryBase> memory_for(GpuDevice::Mode mode, const std::string& n, uint64_t base) {
+  if (mode == GpuDevice::Mode::Cycle) return std::make_unique<test::DmiMemory>(n.c_str(), base, kRamSize, 0xee);
+  return std::make_unique<test::DebugOnlyMemory>(n.c_str(), base, kRamSize, 0xee);
+}
+
 struct Platform {
   uint64_t base;
-  test::DmiMemory ram;
+  std::unique_ptr<test::ForeignMemoryBase> ram_owner;
+  test::ForeignMemoryBase& ram;
   GpuDevice gpu;
   IrqWatch watch;
   sc_core::sc_signal<bool> irq;
@@ -78,7 +87,8 @@ struct Platform {
   tlm_utils::simple_initiator_socket<Cpu>& cpu = cpu_module.socket;
   Platform(const std::string& n, GpuDevice::Mode mode, uint64_t b)
       : base(b),
-        ram((n + "_ram").c_str(), b, kRamSize, 0xee),
+        ram_owner(memory_for(mode, n + "_ram", b)),
+        ram(*ram_owner),
         gpu((n + "_gpu").c_str(), options(mode, b)),
         watch((n + "_watch").c_str()),
         irq((n + "_irq").c_str()),
@@ -127,11 +137,11 @@ struct Platform {
     }
     return s;
   }
-  // Programs a launch of `kernel` over `n` words at `data` and rings the doorbell.
-  void launch(uint32_t kernel, uint64_t data, uint32_t n) {
+  // Programs a launch of `kernel` of `module` over `n` words at `data` and rings the doorbell.
+  void launch(uint32_t kernel, uint64_t data, uint32_t n, uint32_t module = 0) {
     poke<uint64_t>(params(), data);
     poke<uint32_t>(params() + 8, n);
-    wr(GpuDevice::kModule, 0);
+    wr(GpuDevice::kModule, module);
     wr(GpuDevice::kKernel, kernel);
     wr(GpuDevice::kGridX, (n + 127) / 128);
     wr(GpuDevice::kBlockX, 128);
@@ -266,6 +276,44 @@ BOOST_AUTO_TEST_CASE(a_bad_launch_is_a_fault_in_status_and_the_device_stays_usab
   p.wr(GpuDevice::kIrqStatus, 1);
 }
 
+BOOST_AUTO_TEST_CASE(a_module_loaded_from_platform_memory) {
+  Platform& p = platform();
+  // The CPU puts PTX text in memory: the square module with its kernels renamed.
+  std::string text = test::square_ptx();
+  for (size_t at; (at = text.find("square")) != std::string::npos;) text.replace(at, 6, "sq_two");
+  const uint64_t where = p.base + 0x80000;
+  for (size_t i = 0; i < text.size(); ++i) p.poke<char>(where + i, text[i]);
+  p.wr(GpuDevice::kModuleAddr, static_cast<uint32_t>(where));
+  p.wr(GpuDevice::kModuleAddr + 4, static_cast<uint32_t>(where >> 32));
+  p.wr(GpuDevice::kModuleSize, static_cast<uint32_t>(text.size()));
+  p.wr(GpuDevice::kControl, 4);
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  BOOST_TEST(p.rd(GpuDevice::kModules) == 2u);
+  p.wr(GpuDevice::kIrqStatus, 1);
+  p.wr(GpuDevice::kModule, 1);
+  BOOST_TEST(p.rd(GpuDevice::kKernels) == 2u);
+  for (uint32_t i = 0; i < 8; ++i) p.poke<uint32_t>(kData + 4 * i, i + 2);
+  p.launch(0, kData, 8, 1);
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  BOOST_TEST(p.ram.peek<uint32_t>(kData + 4 * 5) == 49u);
+  p.wr(GpuDevice::kIrqStatus, 1);
+  // Text that is not PTX: a fault naming the place, and the device goes on.
+  const std::string bad = ".version 8.0\n.target sm_75\n.visible .entry k() { frobnicate; }\n";
+  for (size_t i = 0; i < bad.size(); ++i) p.poke<char>(where + i, bad[i]);
+  p.wr(GpuDevice::kModuleSize, static_cast<uint32_t>(bad.size()));
+  p.wr(GpuDevice::kControl, 4);
+  BOOST_TEST_REQUIRE(p.run_until_irq());
+  BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kBadModule);
+  BOOST_TEST(p.fault_text().find("platform memory at 0x") != std::string::npos, p.fault_text());
+  BOOST_TEST(p.rd(GpuDevice::kModules) == 2u);
+  uint32_t v = 0;
+  BOOST_TEST(p.access(0x80, false, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // reserved
+  p.wr(GpuDevice::kIrqStatus, 1);
+  p.wr(GpuDevice::kModule, 0);
+}
+
 BOOST_AUTO_TEST_CASE(loosely_timed_leaves_the_memory_cycle_mode_leaves_and_yields_every_quantum) {
   World& w = world();
   Platform& c = w.cycle;
@@ -297,6 +345,8 @@ BOOST_AUTO_TEST_CASE(loosely_timed_leaves_the_memory_cycle_mode_leaves_and_yield
   BOOST_TEST(warps == reg64(c, GpuDevice::kWarpInstrs));
   BOOST_TEST(reg64(lt, GpuDevice::kCycles) == 50 * warps);
   BOOST_TEST((lt.watch.rises.back() - rung).value() / util::cycle_time().value() == 50 * warps);
+  BOOST_TEST(lt.ram.dmi_grants == 0u);  // all of it by debug transport
+  BOOST_TEST(lt.ram.dbg_calls > uint64_t{2} * kN);
   lt.wr(GpuDevice::kIrqStatus, 1);
 }
 
