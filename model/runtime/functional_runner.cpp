@@ -1,5 +1,7 @@
 #include "runtime/functional_runner.h"
 
+#include "func/thread_fault.h"
+
 #include <algorithm>
 #include <numeric>
 #include <sstream>
@@ -14,9 +16,7 @@ namespace {
 constexpr uint32_t kNumBarriers = sm::CtaBarriers::kCount;
 constexpr uint64_t kSlice = 512;  // instructions a warp runs before the next warp gets a turn
 
-std::string dim3_text(const func::Dim3& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
+using func::dim3_text;
 
 }  // namespace
 
@@ -386,22 +386,11 @@ void FunctionalRunner::release_barriers(func::CtaState& cta) {
 }
 
 std::string FunctionalRunner::where(const func::CtaState& cta, uint32_t pc) const {
-  std::ostringstream s;
-  s << "kernel '" << prog_.kernel << "' CTA " << dim3_text(cta.ctaid());
-  if (pc < prog_.code.size()) {
-    s << " PC " << pc << " (" << prog_.source_path << ":" << prog_.code[pc].line;
-    if (pc < prog_.text.size()) s << ": " << prog_.text[pc];
-    s << ")";
-  }
-  return s.str();
+  return func::fault_where(prog_, cta, pc);
 }
 
 void FunctionalRunner::fault(const func::CtaState& cta, uint32_t pc, const func::Fault& f) const {
-  std::ostringstream s;
-  s << where(cta, pc) << " thread " << dim3_text(cta.tid(f.tid)) << " [linear " << f.tid << "]: "
-    << f.message;
-  if (f.has_addr) s << " (address 0x" << std::hex << f.addr << ")";
-  throw kernel_fault(s.str());
+  throw func::thread_fault(prog_, cta, pc, f);
 }
 
 void FunctionalRunner::runaway(const func::CtaState& cta, uint64_t limit) const {

@@ -37,7 +37,8 @@ bool read_only(uint32_t off) {
     case GpuDevice::kModules: case GpuDevice::kKernels:
       return true;
     default:
-      return (off >= GpuDevice::kCycles && off < GpuDevice::kFaultCode) || off >= GpuDevice::kFaultText;
+      return (off >= GpuDevice::kCycles && off < GpuDevice::kFaultCode) ||
+             (off >= GpuDevice::kFaultCta && off <= GpuDevice::kFaultAddr + 4) || off >= GpuDevice::kFaultText;
   }
 }
 
@@ -100,7 +101,7 @@ tlm::tlm_initiator_socket<>& GpuDevice::memory() {
 
 bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
   if (off % 4 || off >= kMapEnd) return false;
-  if (off == 0x06C || (off > kModuleSize && off < kFaultText)) return false;  // reserved
+  if (off == 0x06C || (off > kFaultAddr + 4 && off < kFaultText)) return false;  // reserved
   if (!write) {
     if (off == kKernels) {
       const uint32_t m = r_[kModule / 4];
@@ -181,9 +182,20 @@ unsigned int GpuDevice::transport_dbg(tlm::tlm_generic_payload& gp) {
 void GpuDevice::update_irq() { irq_changed_.notify(sc_core::SC_ZERO_TIME); }
 void GpuDevice::drive_irq() { irq.write((r_[kIrqStatus / 4] & r_[kIrqEnable / 4] & 1) != 0); }
 
-void GpuDevice::end_launch(Status s, FaultCode code, const std::string& text) {
+void GpuDevice::end_launch(Status s, FaultCode code, const std::string& text, const FaultSite* site) {
   r_[kStatus / 4] = s;
   r_[kFaultCode / 4] = code;
+  for (uint32_t off = kFaultCta; off <= kFaultAddr + 4; off += 4) r_[off / 4] = 0;
+  if (site) {
+    for (uint32_t i = 0; i < 3; ++i) {
+      r_[kFaultCta / 4 + i] = site->cta[i];
+      r_[kFaultTid / 4 + i] = site->thread[i];
+    }
+    r_[kFaultPc / 4] = site->pc;
+    r_[kFaultFlags / 4] = 1u | (site->has_addr ? 2u : 0u);
+    r_[kFaultAddr / 4] = static_cast<uint32_t>(site->addr);
+    r_[kFaultAddr / 4 + 1] = static_cast<uint32_t>(site->addr >> 32);
+  }
   fault_text_ = text.substr(0, kMapEnd - kFaultText - 1);
   r_[kIrqStatus / 4] |= 1;
   update_irq();
@@ -282,7 +294,7 @@ void GpuDevice::launch_one() {
   } catch (const Error& e) {
     halted_ = true;
     util::Clock::get().halt();
-    end_launch(kFault, kKernelFault, e.what());
+    end_launch(kFault, kKernelFault, e.what(), e.site());
   }
 }
 
@@ -306,7 +318,7 @@ void GpuDevice::launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 
   try {
     st = dev_->launch(m, kernel, grid, block, args, r_[kDynShared / 4]);
   } catch (const Error& e) {
-    return end_launch(kFault, e.code() == ExitCode::BadInput ? kBadLaunch : kKernelFault, e.what());
+    return end_launch(kFault, e.code() == ExitCode::BadInput ? kBadLaunch : kKernelFault, e.what(), e.site());
   }
   lt_advance(st.warp_instructions);
   const uint64_t rest = static_cast<uint64_t>(std::ceil(lt_owed_));

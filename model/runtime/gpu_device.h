@@ -50,6 +50,11 @@
 //   0x070 MODULE_ADDR  RW  64 bits: PTX text in platform memory (CONTROL bit 2 loads it
 //                          as module MODULES)
 //   0x078 MODULE_SIZE  RW  its bytes
+//   0x080..0x088 FAULT_CTA_X/Y/Z  RO  a kernel fault's place, when one thread's
+//   0x08C..0x094 FAULT_TID_X/Y/Z  RO  instruction caused it (FAULT_FLAGS bit 0)
+//   0x098 FAULT_PC     RO  its instruction's index in the kernel
+//   0x09C FAULT_FLAGS  RO  bit 0: the place above is valid; bit 1: so is FAULT_ADDR
+//   0x0A0 FAULT_ADDR   RO  64 bits: the address it touched
 //   0x100..0x1FF FAULT_TEXT RO  the fault's message (kernel, CTA, thread, PC,
 //                          address where it has them), NUL-terminated
 // A register access outside the map, not 4 bytes wide and aligned, or to a
@@ -86,7 +91,8 @@ class GpuDevice : public sc_core::sc_module {
     kModule = 0x018, kKernel = 0x01C, kGridX = 0x020, kGridY = 0x024, kGridZ = 0x028, kBlockX = 0x02C,
     kBlockY = 0x030, kBlockZ = 0x034, kDynShared = 0x038, kParamSize = 0x03C, kParamAddr = 0x040,
     kCycles = 0x048, kWarpInstrs = 0x050, kThreadInstrs = 0x058, kFaultCode = 0x060, kModules = 0x064,
-    kKernels = 0x068, kModuleAddr = 0x070, kModuleSize = 0x078, kFaultText = 0x100, kMapEnd = 0x200,
+    kKernels = 0x068, kModuleAddr = 0x070, kModuleSize = 0x078, kFaultCta = 0x080, kFaultTid = 0x08C,
+    kFaultPc = 0x098, kFaultFlags = 0x09C, kFaultAddr = 0x0A0, kFaultText = 0x100, kMapEnd = 0x200,
   };
   enum Status : uint32_t { kIdle = 0, kRunning = 1, kDone = 2, kFault = 3 };
   enum FaultCode : uint32_t { kNoFault = 0, kBadLaunch = 1, kKernelFault = 2, kHalted = 3, kBadModule = 4 };
@@ -135,7 +141,7 @@ class GpuDevice : public sc_core::sc_module {
   void launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args);
   void lt_advance(uint64_t warp_instructions);  // after each CTA: annotate, wait a quantum
   void set_counters(const LaunchStats& st);
-  void end_launch(Status s, FaultCode code, const std::string& text);
+  void end_launch(Status s, FaultCode code, const std::string& text, const FaultSite* site = nullptr);
   void update_irq();  // the line follows IRQ_STATUS & IRQ_ENABLE (a delta later)
   void drive_irq();
 

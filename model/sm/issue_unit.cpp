@@ -4,19 +4,14 @@
 #include <sstream>
 
 #include "config/param_registry.h"
+#include "func/thread_fault.h"
 #include "trace/waveform.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
 namespace simt::sm {
 
-namespace {
-
-std::string dim3_text(const func::Dim3& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
-}  // namespace
+using func::dim3_text;
 
 void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
   r.add(prefix + ".warp_size", warp_size, "threads per warp", 4, 64);

@@ -3,36 +3,22 @@
 // registers, what it waits for). Kept apart from the hot per-cycle code.
 #include <sstream>
 
+#include "func/thread_fault.h"
 #include "sm/issue_unit.h"
 #include "util/error.h"
 
 namespace simt::sm {
 
-namespace {
-std::string dim3_str(const func::Dim3& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-}  // namespace
+using func::dim3_text;
 
 // ------------------------------------------------------------ faults, watchdog
 
 std::string IssueUnit::where(const Cta& c, uint32_t pc) const {
-  const ptx::Program& prog = *c.info->kernel->prog;
-  std::ostringstream s;
-  s << "kernel '" << prog.kernel << "' CTA " << dim3_str(c.state->ctaid());
-  if (pc < prog.code.size()) {
-    s << " PC " << pc << " (" << prog.source_path << ":" << prog.code[pc].line;
-    if (pc < prog.text.size()) s << ": " << prog.text[pc];
-    s << ")";
-  }
-  return s.str();
+  return func::fault_where(*c.info->kernel->prog, *c.state, pc);
 }
 
 void IssueUnit::fault(const Cta& c, uint32_t pc, const func::Fault& f) const {
-  std::ostringstream s;
-  s << where(c, pc) << " thread " << dim3_str(c.state->tid(f.tid)) << " [linear " << f.tid << "]: " << f.message;
-  if (f.has_addr) s << " (address 0x" << std::hex << f.addr << ")";
-  throw kernel_fault(s.str());
+  throw func::thread_fault(*c.info->kernel->prog, *c.state, pc, f);
 }
 
 std::string IssueUnit::waiting_reason(uint32_t wi) const {
@@ -70,7 +56,7 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
     const func::CtaState& cta = *c.state;
     const ptx::Program& prog = *c.info->kernel->prog;
     const uint32_t live = cta.threads() - cta.exited().count();
-    s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_str(cta.ctaid()) << ": " << live << " live threads";
+    s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_text(cta.ctaid()) << ": " << live << " live threads";
     for (uint32_t id = 0; id < kNumBarriers; ++id)
       if (c.barriers.arrived(id))
         s << "; barrier " << id << ": " << c.barriers.arrived(id) << " of " << c.barriers.expected(id, live)
@@ -86,7 +72,7 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
         s << "; PC " << ws.pc;
         if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << " of " << prog.source_path << ")";
         s << "; " << ws.mask.minus(ctas_[own].state->exited()).count() << " threads";
-        if (own != ci) s << " of CTA " << dim3_str(ctas_[own].state->ctaid());
+        if (own != ci) s << " of CTA " << dim3_text(ctas_[own].state->ctaid());
         if (!ws.others.empty()) s << " and threads of " << ws.others.size() << " more CTA(s)";
         s << "; stack depth " << ws.depth;
       }
@@ -102,7 +88,7 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
 void IssueUnit::runaway_instructions(uint32_t ci) const {
   const Cta& c = ctas_[ci];
   std::ostringstream s;
-  s << name() << ": runaway kernel '" << c.info->kernel->prog->kernel << "': CTA " << dim3_str(c.state->ctaid())
+  s << name() << ": runaway kernel '" << c.info->kernel->prog->kernel << "': CTA " << dim3_text(c.state->ctaid())
     << " issued more than " << c.info->kernel->max_warp_instructions
     << " warp instructions (option --max-warp-instructions; raise it, or 0 for no limit, if the kernel is "
        "meant to run that long). Its warps:";

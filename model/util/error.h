@@ -3,6 +3,7 @@
 // meaning; docs/exit-codes.md lists them for users.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -19,13 +20,30 @@ enum class ExitCode : int {
   Interrupted = 130,  // SIGINT/SIGTERM: stopped by the user, partial outputs removed
 };
 
+// Where a kernel fault happened, when one thread's instruction caused it:
+// the numbers behind the message (a virtual platform's fault registers).
+struct FaultSite {
+  uint32_t cta[3] = {0, 0, 0};
+  uint32_t thread[3] = {0, 0, 0};
+  uint32_t pc = 0;
+  uint64_t addr = 0;
+  bool has_addr = false;
+};
+
 class Error : public std::runtime_error {
  public:
   Error(ExitCode code, const std::string& what) : std::runtime_error(what), code_(code) {}
   ExitCode code() const { return code_; }
+  // The fault's place, when a thread's instruction caused it (else null).
+  const FaultSite* site() const { return site_.get(); }
+  Error& at(const FaultSite& s) {
+    site_ = std::make_shared<const FaultSite>(s);
+    return *this;
+  }
 
  private:
   ExitCode code_;
+  std::shared_ptr<const FaultSite> site_;
 };
 
 // Bad input: malformed PTX, unknown kernel, bad manifest or option value.

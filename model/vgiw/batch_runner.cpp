@@ -1,19 +1,11 @@
 #include "vgiw/batch_runner.h"
 
-#include <sstream>
-
 #include "func/address_space.h"
+#include "func/thread_fault.h"
 #include "util/error.h"
 
 namespace simt::vgiw {
 
-namespace {
-
-std::string dim3(const func::Dim3& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
-}  // namespace
 
 BatchRunner::BatchRunner(const Compilation& c, const CompiledBlock& block, uint32_t line, uint64_t local_region)
     : c_(c), b_(block), line_(line), local_region_(local_region) {
@@ -54,15 +46,7 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
       case ptx::InstrClass::Sfu: out.sfu_threads += threads; break;
       default: break;
     }
-    if (res_.control == func::Control::Fault) {
-      std::ostringstream s;
-      s << "kernel '" << c_.program().kernel << "' CTA " << dim3(st.ctaid()) << " PC " << pc;
-      if (pc < c_.program().code.size() && c_.program().code[pc].line)
-        s << " (line " << c_.program().code[pc].line << ")";
-      s << " thread " << dim3(st.tid(res_.fault.tid)) << " [linear " << res_.fault.tid << "]: " << res_.fault.message;
-      if (res_.fault.has_addr) s << " (address 0x" << std::hex << res_.fault.addr << ")";
-      throw kernel_fault(s.str());
-    }
+    if (res_.control == func::Control::Fault) throw func::thread_fault(c_.program(), st, pc, res_.fault);
     const uint32_t m = mem_of_pc_[pc - b_.begin];
     if (m != kNone) {  // accesses come in thread order
       uint32_t next_bit = 0, last_bit = 64;

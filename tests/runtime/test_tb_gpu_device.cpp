@@ -256,6 +256,7 @@ BOOST_AUTO_TEST_CASE(a_bad_launch_is_a_fault_in_status_and_the_device_stays_usab
   BOOST_TEST(p.rd(GpuDevice::kStatus) == GpuDevice::kFault);
   BOOST_TEST(p.rd(GpuDevice::kFaultCode) == GpuDevice::kBadLaunch);
   BOOST_TEST(p.fault_text().find("KERNEL = 7") != std::string::npos, p.fault_text());
+  BOOST_TEST(p.rd(GpuDevice::kFaultFlags) == 0u);  // no thread's fault
   p.wr(GpuDevice::kIrqStatus, 1);
   p.launch(0, kData, kN);
   p.wr(GpuDevice::kParamSize, 4);  // less than the kernel's 12 bytes
@@ -309,7 +310,7 @@ BOOST_AUTO_TEST_CASE(a_module_loaded_from_platform_memory) {
   BOOST_TEST(p.fault_text().find("platform memory at 0x") != std::string::npos, p.fault_text());
   BOOST_TEST(p.rd(GpuDevice::kModules) == 2u);
   uint32_t v = 0;
-  BOOST_TEST(p.access(0x80, false, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // reserved
+  BOOST_TEST(p.access(0xC0, false, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // reserved
   p.wr(GpuDevice::kIrqStatus, 1);
   p.wr(GpuDevice::kModule, 0);
 }
@@ -372,6 +373,14 @@ BOOST_AUTO_TEST_CASE(a_kernel_fault_halts_the_gpu_but_not_the_platform) {
   const std::string text = p.fault_text();
   BOOST_TEST(text.find("square") != std::string::npos, text);
   BOOST_TEST(text.find("address") != std::string::npos, text);
+  // The same place as numbers: some thread of CTA 0, its load, the address it tried.
+  BOOST_TEST(p.rd(GpuDevice::kFaultFlags) == 3u);
+  BOOST_TEST(p.rd(GpuDevice::kFaultCta) == 0u);
+  BOOST_TEST(p.rd(GpuDevice::kFaultTid) < 64u);
+  BOOST_TEST(p.rd(GpuDevice::kFaultPc) == 10u);  // ld.global.u32, the eleventh instruction
+  const uint64_t addr = reg64(p, GpuDevice::kFaultAddr);
+  BOOST_TEST(addr == kRam + kRamSize + 0x10000 + 4 * p.rd(GpuDevice::kFaultTid));
+  BOOST_TEST(text.find(std::to_string(p.rd(GpuDevice::kFaultPc))) != std::string::npos, text);
   const uint64_t ticks = world().ticker.ticks;
   sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
   BOOST_TEST(world().ticker.ticks > ticks);  // the platform goes on
