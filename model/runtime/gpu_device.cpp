@@ -66,7 +66,9 @@ GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o)
   for (const auto& [base, size] : opt_.windows) dev_->memory().map_platform(base, size);
   for (const std::string& f : opt_.ptx_files) modules_.push_back(&dev_->load_ptx_file(f));
   for (const auto& [n, text] : opt_.ptx_texts) modules_.push_back(&dev_->load_ptx(text, n));
-  if (lt) {
+  if (lt && opt_.lt_memory_timing) {
+    timed_ = std::make_unique<TimedMemoryPort>("memory");  // serves from start_of_simulation()
+  } else if (lt) {
     port_ = std::make_unique<gpu::MemoryPort>("memory", lt_stats_, "memory_port");
     port_->serve(dev_->memory());
   } else {
@@ -94,7 +96,12 @@ GpuDevice::~GpuDevice() {
   if (opt_.mode == Mode::Cycle) util::fault_handler() = nullptr;
 }
 
+void GpuDevice::start_of_simulation() {
+  if (timed_) dev_->memory().use_storage(timed_.get());  // every socket is bound now
+}
+
 tlm::tlm_initiator_socket<>& GpuDevice::memory() {
+  if (timed_) return timed_->socket;
   if (port_) return port_->socket;
   return dev_->memory_socket();
 }
@@ -314,8 +321,15 @@ void GpuDevice::launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 
   lt_seen_ = 0;
   lt_owed_ = 0;
   lt_waited_ = 0;
+  if (timed_) timed_->take_delay();  // e.g. the parameter block's read
   LaunchStats st;
+  struct Timed {  // b_transports only while the launch runs, also when it throws
+    TimedMemoryPort* p;
+    explicit Timed(TimedMemoryPort* q) : p(q) { if (p) p->begin(); }
+    ~Timed() { if (p) p->end(); }
+  };
   try {
+    const Timed timing(timed_.get());
     st = dev_->launch(m, kernel, grid, block, args, r_[kDynShared / 4]);
   } catch (const Error& e) {
     return end_launch(kFault, e.code() == ExitCode::BadInput ? kBadLaunch : kKernelFault, e.what(), e.site());
@@ -330,6 +344,7 @@ void GpuDevice::launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 
 
 void GpuDevice::lt_advance(uint64_t warp_instructions) {
   lt_owed_ += static_cast<double>(warp_instructions - lt_seen_) * lt_cost_;
+  if (timed_) lt_owed_ += timed_->take_delay().to_seconds() / util::cycle_time().to_seconds();
   lt_seen_ = warp_instructions;
   const sc_core::sc_time q = tlm::tlm_global_quantum::instance().get() != sc_core::SC_ZERO_TIME
                                  ? tlm::tlm_global_quantum::instance().get()

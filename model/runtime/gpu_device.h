@@ -80,6 +80,7 @@
 
 #include "gpu/memory_port.h"
 #include "runtime/device.h"
+#include "runtime/timed_memory_port.h"
 #include "stats/stats.h"
 
 namespace simt::runtime {
@@ -107,6 +108,10 @@ class GpuDevice : public sc_core::sc_module {
     // the TLM global quantum is zero.
     double lt_cycles_per_warp_instruction = 0;
     sc_core::sc_time lt_quantum = sc_core::sc_time(1, sc_core::SC_US);
+    // Loosely timed: the kernel's memory accesses are b_transports to the
+    // platform memory, and the delays it annotates add to the launch's time
+    // (a memory with timing; slow: no DMI). Off: DMI, else debug transport.
+    bool lt_memory_timing = false;
     // PTX modules, in MODULE index order: file paths, or (name, text) pairs.
     std::vector<std::string> ptx_files;
     std::vector<std::pair<std::string, std::string>> ptx_texts;
@@ -142,12 +147,14 @@ class GpuDevice : public sc_core::sc_module {
   void lt_advance(uint64_t warp_instructions);  // after each CTA: annotate, wait a quantum
   void set_counters(const LaunchStats& st);
   void end_launch(Status s, FaultCode code, const std::string& text, const FaultSite* site = nullptr);
+  void start_of_simulation() override;
   void update_irq();  // the line follows IRQ_STATUS & IRQ_ENABLE (a delta later)
   void drive_irq();
 
   Options opt_;
   stats::Registry lt_stats_;                // loosely timed: the memory port's counters
   std::unique_ptr<gpu::MemoryPort> port_;   // loosely timed: the memory socket
+  std::unique_ptr<TimedMemoryPort> timed_;  // ... or this one, with lt_memory_timing
   double lt_cost_ = 0;                      // cycles per warp instruction
   uint64_t lt_seen_ = 0;                    // warp instructions annotated so far in this launch
   double lt_owed_ = 0;                      // annotated cycles not waited yet

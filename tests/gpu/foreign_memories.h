@@ -17,7 +17,8 @@ namespace simt::test {
 struct ForeignMemoryBase : sc_core::sc_module {
   tlm_utils::simple_target_socket<ForeignMemoryBase> socket;
   uint64_t base, size;
-  uint64_t dbg_calls = 0, dmi_requests = 0, dmi_grants = 0;
+  uint64_t dbg_calls = 0, dmi_requests = 0, dmi_grants = 0, b_calls = 0;
+  sc_core::sc_time b_delay = sc_core::SC_ZERO_TIME;  // what b_transport annotates per access
 
   ForeignMemoryBase(sc_core::sc_module_name n, uint64_t base_, uint64_t size_)
       : sc_module(n), socket("socket"), base(base_), size(size_) {
@@ -29,7 +30,9 @@ struct ForeignMemoryBase : sc_core::sc_module {
   virtual bool grant(uint64_t addr, tlm::tlm_dmi& dmi) = 0;
   bool inside(uint64_t a, uint64_t n) const { return a >= base && a + n <= base + size; }
 
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
+    ++b_calls;
+    t += b_delay;
     if (!inside(gp.get_address(), gp.get_data_length())) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;

@@ -25,7 +25,7 @@ using runtime::GpuDevice;
 namespace {
 
 constexpr uint64_t kRam = 0x1'0000'0000, kRamSize = 1 << 20;
-constexpr uint64_t kRam2 = 0x2'0000'0000;  // the loosely-timed device's memory
+constexpr uint64_t kRam2 = 0x2'0000'0000, kRam3 = 0x3'0000'0000;  // the loosely-timed devices' memories
 constexpr uint64_t kData = kRam + 0x1000;
 constexpr uint32_t kN = 300;
 
@@ -58,22 +58,31 @@ struct Cpu : sc_core::sc_module {
   explicit Cpu(sc_core::sc_module_name n) : sc_module(n) {}
 };
 
-GpuDevice::Options options(GpuDevice::Mode mode, uint64_t ram) {
+// The three devices of the platform.
+enum class Kind {
+  Cycle,     // cycle mode; its memory grants DMI
+  Lt,        // loosely timed; its memory refuses DMI: every access by debug transport
+  LtTimed,   // loosely timed with lt_memory_timing; its memory annotates 20 ns per b_transport
+             // (and refuses DMI)
+};
+
+GpuDevice::Options options(Kind k, uint64_t ram) {
   GpuDevice::Options o;
-  o.mode = mode;
+  o.mode = k == Kind::Cycle ? GpuDevice::Mode::Cycle : GpuDevice::Mode::LooselyTimed;
   o.ptx_texts = {{"kernels.ptx", test::square_ptx()}};
   o.windows = {{ram, kRamSize}};
   o.lt_cycles_per_warp_instruction = 50;  // loosely timed: long enough for several quanta
   o.lt_quantum = sc_core::sc_time(1, sc_core::SC_US);
+  o.lt_memory_timing = k == Kind::LtTimed;
   return o;
 }
 
-// One device with its own memory, bus master and interrupt line. The
-// cycle-mode device's memory grants DMI; the loosely-timed one's refuses it,
-// so every access of that device goes by debug transport.
-std::unique_ptr<test::ForeignMemoryBase> memory_for(GpuDevice::Mode mode, const std::string& n, uint64_t base) {
-  if (mode == GpuDevice::Mode::Cycle) return std::make_unique<test::DmiMemory>(n.c_str(), base, kRamSize, 0xee);
-  return std::make_unique<test::DebugOnlyMemory>(n.c_str(), base, kRamSize, 0xee);
+std::unique_ptr<test::ForeignMemoryBase> memory_for(Kind k, const std::string& n, uint64_t base) {
+  if (k == Kind::Cycle) return std::make_unique<test::DmiMemory>(n.c_str(), base, kRamSize, 0xee);
+  if (k == Kind::Lt) return std::make_unique<test::DebugOnlyMemory>(n.c_str(), base, kRamSize, 0xee);
+  auto m = std::make_unique<test::DebugOnlyMemory>(n.c_str(), base, kRamSize, 0xee);
+  m->b_delay = sc_core::sc_time(20, sc_core::SC_NS);  // a memory with timing
+  return m;
 }
 
 struct Platform {
@@ -85,7 +94,7 @@ struct Platform {
   sc_core::sc_signal<bool> irq;
   Cpu cpu_module;
   tlm_utils::simple_initiator_socket<Cpu>& cpu = cpu_module.socket;
-  Platform(const std::string& n, GpuDevice::Mode mode, uint64_t b)
+  Platform(const std::string& n, Kind mode, uint64_t b)
       : base(b),
         ram_owner(memory_for(mode, n + "_ram", b)),
         ram(*ram_owner),
@@ -161,11 +170,12 @@ struct Platform {
   }
 };
 
-// The platform: a free-running clock, a cycle-mode device and a loosely-timed one.
+// The platform: a free-running clock, a cycle-mode device and two loosely-timed ones.
 struct World {
   Ticker ticker{"ticker"};
-  Platform cycle{"cycle", GpuDevice::Mode::Cycle, kRam};
-  Platform lt{"lt", GpuDevice::Mode::LooselyTimed, kRam2};
+  Platform cycle{"cycle", Kind::Cycle, kRam};
+  Platform lt{"lt", Kind::Lt, kRam2};
+  Platform timed{"timed", Kind::LtTimed, kRam3};
 };
 
 World& world() {
@@ -349,6 +359,25 @@ BOOST_AUTO_TEST_CASE(loosely_timed_leaves_the_memory_cycle_mode_leaves_and_yield
   BOOST_TEST(lt.ram.dmi_grants == 0u);  // all of it by debug transport
   BOOST_TEST(lt.ram.dbg_calls > uint64_t{2} * kN);
   lt.wr(GpuDevice::kIrqStatus, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_memory_with_timing_adds_its_delays_to_a_loosely_timed_launch) {
+  Platform& t = world().timed;
+  test::ForeignMemoryBase& mem = t.ram;
+  for (uint32_t i = 0; i < kN; ++i) t.poke<uint32_t>(t.data() + 4 * i, i);
+  const uint64_t before = mem.b_calls;
+  const sc_core::sc_time rung = sc_core::sc_time_stamp();
+  t.launch(0, t.data(), kN);
+  BOOST_TEST_REQUIRE(t.run_until_irq());
+  BOOST_TEST(t.rd(GpuDevice::kStatus) == GpuDevice::kDone);
+  BOOST_TEST(t.ram.peek<uint32_t>(t.data() + 4 * 9) == 81u);
+  // A load and a store per element, each a b_transport of 20 ns (20 cycles).
+  const uint64_t accesses = mem.b_calls - before;
+  BOOST_TEST(accesses >= 2u * kN);
+  const uint64_t cycles = reg64(t, GpuDevice::kCycles);
+  BOOST_TEST(cycles == 50 * reg64(t, GpuDevice::kWarpInstrs) + 20 * accesses);
+  BOOST_TEST((t.watch.rises.back() - rung).value() / util::cycle_time().value() == cycles);
+  t.wr(GpuDevice::kIrqStatus, 1);
 }
 
 BOOST_AUTO_TEST_CASE(a_loosely_timed_kernel_fault_leaves_the_device_usable) {
