@@ -1,7 +1,8 @@
 // The installed package: `cmake --install` of this build into a scratch
 // prefix, then the out-of-tree project tb/installed_example built against it
 // twice, with find_package(simtlab) and with pkg-config alone, and run: it
-// simulates a kernel on the cycle-level model and checks the results.
+// simulates a kernel on the cycle-level model and checks the results, and
+// the example virtual platform (tb/vp_example/) runs from the package too.
 #define BOOST_TEST_MODULE install_package
 #include <boost/test/unit_test.hpp>
 
@@ -59,6 +60,11 @@ BOOST_AUTO_TEST_CASE(an_out_of_tree_project_builds_with_find_package_and_runs) {
   BOOST_TEST_REQUIRE(sh("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + (build / "square").string(), run_log) == 0,
                      simt::test::slurp(run_log));
   BOOST_TEST(simt::test::slurp(run_log).find("square: OK") != std::string::npos, simt::test::slurp(run_log));
+  // The example platform, the GPU as a device, from the installed package.
+  const fs::path vp_log = scratch() / "vp-run.log";
+  BOOST_TEST_REQUIRE(sh("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + (build / "vp_example").string() + " --n 500", vp_log) == 0,
+                     simt::test::slurp(vp_log));
+  BOOST_TEST(simt::test::slurp(vp_log).find("vp_example: PASSED") != std::string::npos, simt::test::slurp(vp_log));
 }
 
 BOOST_AUTO_TEST_CASE(an_out_of_tree_program_builds_with_pkg_config_and_runs) {
