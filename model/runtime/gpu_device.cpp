@@ -106,7 +106,7 @@ tlm::tlm_initiator_socket<>& GpuDevice::memory() {
   return dev_->memory_socket();
 }
 
-bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
+bool GpuDevice::access(uint32_t off, bool write, uint32_t& v, const sc_core::sc_time& delay) {
   if (off % 4 || off >= kMapEnd) return false;
   if (off == 0x06C || (off > kFaultAddr + 4 && off < kFaultText)) return false;  // reserved
   if (!write) {
@@ -134,7 +134,7 @@ bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
       if ((v & 2) && r_[kStatus / 4] != kRunning) r_[kStatus / 4] = kIdle;
       if ((v & 5) && r_[kStatus / 4] != kRunning && !command_) {
         command_ = v & 5;  // kept: the thread may not be waiting yet (a write before simulation starts)
-        doorbell_.notify(sc_core::SC_ZERO_TIME);
+        doorbell_.notify(delay);  // at the end of the write's annotated time
       }
       return true;
     case kIrqStatus:
@@ -151,7 +151,8 @@ bool GpuDevice::access(uint32_t off, bool write, uint32_t& v) {
   }
 }
 
-void GpuDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+void GpuDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
+  t += opt_.register_latency;
   if (gp.get_byte_enable_ptr()) return gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
   if (gp.get_streaming_width() < gp.get_data_length()) return gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
   const uint64_t a = gp.get_address();
@@ -160,7 +161,7 @@ void GpuDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   const bool write = gp.is_write();
   if (write) std::memcpy(&v, gp.get_data_ptr(), 4);
   if (!gp.is_read() && !write) return gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-  if (!access(static_cast<uint32_t>(a), write, v)) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  if (!access(static_cast<uint32_t>(a), write, v, t)) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   if (!write) std::memcpy(gp.get_data_ptr(), &v, 4);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -112,6 +112,9 @@ class GpuDevice : public sc_core::sc_module {
     // platform memory, and the delays it annotates add to the launch's time
     // (a memory with timing; slow: no DMI). Off: DMI, else debug transport.
     bool lt_memory_timing = false;
+    // What a register access adds to the initiator's annotated delay. A
+    // doorbell takes effect at the end of the write's annotated time.
+    sc_core::sc_time register_latency = sc_core::SC_ZERO_TIME;
     // PTX modules, in MODULE index order: file paths, or (name, text) pairs.
     std::vector<std::string> ptx_files;
     std::vector<std::pair<std::string, std::string>> ptx_texts;
@@ -139,7 +142,7 @@ class GpuDevice : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   // Reads or writes the register at `offset`; false for a bad access.
-  bool access(uint32_t offset, bool write, uint32_t& value);
+  bool access(uint32_t offset, bool write, uint32_t& value, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
   void run();  // SC_THREAD: one launch per doorbell
   void launch_one();
   void load_module();  // CONTROL bit 2

@@ -109,7 +109,8 @@ struct Platform {
   }
   uint64_t data() const { return base + 0x1000; }
   uint64_t params() const { return base + 0x100; }
-  tlm::tlm_response_status access(uint64_t addr, bool write, uint32_t& v, unsigned len = 4) {
+  tlm::tlm_response_status access(uint64_t addr, bool write, uint32_t& v, unsigned len = 4,
+                                  sc_core::sc_time delay = sc_core::SC_ZERO_TIME) {
     tlm::tlm_generic_payload gp;
     uint8_t buf[8] = {};
     if (write) std::memcpy(buf, &v, 4);
@@ -119,7 +120,7 @@ struct Platform {
     gp.set_data_length(len);
     gp.set_streaming_width(len);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time t = delay;  // an initiator running ahead of SystemC's time by `delay`
     cpu->b_transport(gp, t);
     if (!write) std::memcpy(&v, buf, 4);
     return gp.get_response_status();
@@ -147,7 +148,8 @@ struct Platform {
     return s;
   }
   // Programs a launch of `kernel` of `module` over `n` words at `data` and rings the doorbell.
-  void launch(uint32_t kernel, uint64_t data, uint32_t n, uint32_t module = 0) {
+  void launch(uint32_t kernel, uint64_t data, uint32_t n, uint32_t module = 0,
+              sc_core::sc_time doorbell_delay = sc_core::SC_ZERO_TIME) {
     poke<uint64_t>(params(), data);
     poke<uint32_t>(params() + 8, n);
     wr(GpuDevice::kModule, module);
@@ -158,7 +160,8 @@ struct Platform {
     wr(GpuDevice::kParamAddr + 4, static_cast<uint32_t>(params() >> 32));
     wr(GpuDevice::kParamSize, 12);
     wr(GpuDevice::kIrqEnable, 1);
-    wr(GpuDevice::kControl, 1);
+    uint32_t go = 1;
+    BOOST_REQUIRE(access(GpuDevice::kControl, true, go, 4, doorbell_delay) == tlm::TLM_OK_RESPONSE);
   }
   // Runs the platform until the interrupt rises (at most `limit`).
   bool run_until_irq(sc_core::sc_time limit = sc_core::sc_time(5, sc_core::SC_MS)) {
@@ -378,6 +381,16 @@ BOOST_AUTO_TEST_CASE(a_memory_with_timing_adds_its_delays_to_a_loosely_timed_lau
   BOOST_TEST(cycles == 50 * reg64(t, GpuDevice::kWarpInstrs) + 20 * accesses);
   BOOST_TEST((t.watch.rises.back() - rung).value() / util::cycle_time().value() == cycles);
   t.wr(GpuDevice::kIrqStatus, 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_doorbell_with_annotated_delay_rings_at_its_end) {
+  Platform& lt = world().lt;
+  const sc_core::sc_time rung = sc_core::sc_time_stamp();
+  lt.launch(1, lt.data(), 64, 0, sc_core::sc_time(500, sc_core::SC_NS));
+  BOOST_TEST_REQUIRE(lt.run_until_irq());
+  const uint64_t cycles = reg64(lt, GpuDevice::kCycles);
+  BOOST_TEST((lt.watch.rises.back() - rung).value() / util::cycle_time().value() == 500 + cycles);
+  lt.wr(GpuDevice::kIrqStatus, 1);
 }
 
 BOOST_AUTO_TEST_CASE(a_loosely_timed_kernel_fault_leaves_the_device_usable) {
