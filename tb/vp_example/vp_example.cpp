@@ -4,7 +4,9 @@
 // to back on it through the GPU's registers (square, then add one), waits for
 // the GPU's interrupt after each, and checks the results.
 //
-//   build/vp_example [--lt] [--n N]   (--lt: the loosely-timed mode)
+//   build/vp_example [--lt] [--n N] [--ptx FILE]
+//     --lt: the loosely-timed mode; --ptx: the kernels (default: kernels.ptx
+//     beside this file, SIMT_VP_KERNELS at build time)
 //
 // Exit 0 when both kernels left the right values, 1 otherwise, 2 on a bad
 // command line.
@@ -30,54 +32,6 @@ using namespace sc_core;
 constexpr uint64_t kGpuBase = 0x4000'0000, kGpuSize = 0x1000;
 constexpr uint64_t kRamBase = 0x1'0000'0000, kRamSize = 16 << 20;  // the GPU's module variables start at 4 GiB too
 constexpr uint64_t kParams = kRamBase + 0x100, kArray = kRamBase + 0x10000;
-
-const char* kPtx = R"(
-.version 8.0
-.target sm_75
-.address_size 64
-.visible .entry square(.param .u64 data, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [data];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mad.lo.s32 %r5, %r3, %r4, %r2;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r6, [%rd3];
-  mul.lo.u32 %r7, %r6, %r6;
-  st.global.u32 [%rd3], %r7;
-DONE:
-  ret;
-}
-.visible .entry add_one(.param .u64 data, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [data];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mad.lo.s32 %r5, %r3, %r4, %r2;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r6, [%rd3];
-  add.u32 %r7, %r6, 1;
-  st.global.u32 [%rd3], %r7;
-DONE:
-  ret;
-}
-)";
 
 // A dual-ported RAM (the CPU's bus, the GPU): b_transport (10 ns per
 // access), debug transport and DMI over all of it.
@@ -227,15 +181,18 @@ struct Heartbeat : sc_module {
 int sc_main(int argc, char** argv) {
   bool lt = false;
   uint32_t n = 4096;
+  std::string ptx = SIMT_VP_KERNELS;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--lt") {
       lt = true;
+    } else if (a == "--ptx" && i + 1 < argc) {
+      ptx = argv[++i];
     } else if (a == "--n" && i + 1 < argc && std::atoi(argv[i + 1]) > 0 &&
                uint64_t(std::atoi(argv[i + 1])) * 4 <= kRamSize - (kArray - kRamBase)) {
       n = static_cast<uint32_t>(std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: vp_example [--lt] [--n N]\n");
+      std::fprintf(stderr, "usage: vp_example [--lt] [--n N] [--ptx FILE]\n");
       return 2;
     }
   }
@@ -244,7 +201,7 @@ int sc_main(int argc, char** argv) {
   try {
     simt::runtime::GpuDevice::Options o;
     o.mode = lt ? simt::runtime::GpuDevice::Mode::LooselyTimed : simt::runtime::GpuDevice::Mode::Cycle;
-    o.ptx_texts = {{"kernels.ptx", kPtx}};
+    o.ptx_files = {ptx};
     o.windows = {{kRamBase, kRamSize}};
     Ram ram("ram");
     Bus bus("bus");

@@ -70,7 +70,8 @@ BOOST_AUTO_TEST_CASE(an_out_of_tree_project_builds_with_find_package_and_runs) {
 BOOST_AUTO_TEST_CASE(an_out_of_tree_program_builds_with_pkg_config_and_runs) {
   const std::string pc = "PKG_CONFIG_PATH=" + (prefix() / "lib/pkgconfig").string();
   const fs::path exe = scratch() / "square-pc", log = scratch() / "pc.log";
-  const int rc = sh("c++ $(" + pc + " pkg-config --cflags simtlab) " + kExample + "/square.cpp -o " + exe.string() +
+  const int rc = sh("c++ $(" + pc + " pkg-config --cflags simtlab) -DSIMT_VP_KERNELS='\"" SIMT_SOURCE_DIR
+                    "/tb/vp_example/kernels.ptx\"' " + kExample + "/square.cpp -o " + exe.string() +
                         " $(" + pc + " pkg-config --libs simtlab)",
                     log);
   BOOST_TEST_REQUIRE(rc == 0, simt::test::slurp(log));
