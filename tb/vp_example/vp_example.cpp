@@ -31,7 +31,9 @@ using namespace sc_core;
 // Memory map of the platform.
 constexpr uint64_t kGpuBase = 0x4000'0000, kGpuSize = 0x1000;
 constexpr uint64_t kRamBase = 0x1'0000'0000, kRamSize = 16 << 20;  // the GPU's module variables start at 4 GiB too
-constexpr uint64_t kParams = kRamBase + 0x100, kArray = kRamBase + 0x10000;
+// The array where `simtlab run` would allocate it (4 GiB), so that both runs
+// see the same addresses and take the same cycles; the parameter block at the top.
+constexpr uint64_t kArray = kRamBase, kParams = kRamBase + kRamSize - 0x100;
 
 // A dual-ported RAM (the CPU's bus, the GPU): b_transport (10 ns per
 // access), debug transport and DMI over all of it.
@@ -189,7 +191,7 @@ int sc_main(int argc, char** argv) {
     } else if (a == "--ptx" && i + 1 < argc) {
       ptx = argv[++i];
     } else if (a == "--n" && i + 1 < argc && std::atoi(argv[i + 1]) > 0 &&
-               uint64_t(std::atoi(argv[i + 1])) * 4 <= kRamSize - (kArray - kRamBase)) {
+               uint64_t(std::atoi(argv[i + 1])) * 4 <= kParams - kArray) {
       n = static_cast<uint32_t>(std::atoi(argv[++i]));
     } else {
       std::fprintf(stderr, "usage: vp_example [--lt] [--n N] [--ptx FILE]\n");
