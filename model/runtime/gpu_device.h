@@ -6,7 +6,8 @@
 //   regs    target socket (base protocol: b_transport, debug transport) for
 //           the register map below, 32-bit registers, little-endian
 //   memory  the GPU's initiator socket to the platform's memory (DMI, else
-//           debug transport; docs/virtual-platform.md)
+//           debug transport; loosely timed with lt_memory_timing: b_transport,
+//           its delays counted; docs/virtual-platform.md)
 //   irq     high while IRQ_STATUS and IRQ_ENABLE are both set
 //
 // The device never calls sc_start(): it runs inside the platform's
