@@ -1,5 +1,6 @@
 #include "runtime/manifest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -210,6 +211,92 @@ Manifest Manifest::load(const std::string& path) {
   return parse(s.str(), path);
 }
 
+// {"buffer": name, "offset": bytes}: the buffer's address plus the offset
+// (at most its size: a pointer one past the end is allowed).
+PointerField parse_pointer(const Ctx& c, const json& arg, const std::string& w, const Manifest& m,
+                           const std::map<std::string, size_t>& by_name) {
+  c.only(arg, {"buffer", "offset"}, w);
+  PointerField p;
+  p.buffer = c.str(arg["buffer"], w + ".buffer");
+  auto it = by_name.find(p.buffer);
+  if (it == by_name.end()) c.fail(w + ".buffer", "no buffer named \"" + p.buffer + "\"");
+  const BufferSpec& b = m.buffers[it->second];
+  const uint64_t size = b.count * elem_bytes(b.type);
+  if (arg.contains("offset")) p.offset = c.uint(arg["offset"], w + ".offset", size);
+  return p;
+}
+
+// A struct by value: {"struct": [fields], "align": A} with fields laid out as
+// C lays them out (each at its natural alignment, the size rounded up to the
+// struct's alignment), or {"bytes": [0..255, ...], "align": A}.
+void parse_struct(const Ctx& c, const json& arg, const std::string& w, const Manifest& m,
+                  const std::map<std::string, size_t>& by_name, ArgSpec& as) {
+  const bool raw = arg.contains("bytes");
+  c.only(arg, {raw ? "bytes" : "struct", "align"}, w);
+  const json& items = arg[raw ? "bytes" : "struct"];
+  if (!items.is_array() || items.empty()) c.fail(w, "expected a non-empty array");
+  uint32_t natural = 1;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string wi = w + (raw ? ".bytes[" : ".struct[") + std::to_string(i) + "]";
+    if (raw) {
+      as.bytes.push_back(static_cast<uint8_t>(c.uint(items[i], wi, 255)));
+      continue;
+    }
+    const json& f = items[i];
+    if (!f.is_object() || f.empty()) c.fail(wi, "expected {\"buffer\": name} or {\"<type>\": value}");
+    uint32_t n;
+    uint64_t bits = 0;
+    PointerField ptr;
+    const bool pointer = f.contains("buffer");
+    if (pointer) {
+      ptr = parse_pointer(c, f, wi, m, by_name);
+      n = 8;
+    } else {
+      if (f.size() != 1) c.fail(wi, "expected {\"<type>\": value}");
+      const ElemType t = c.type(json(f.begin().key()), wi);
+      bits = encode_scalar(c, f.begin().value(), t, wi + "." + f.begin().key());
+      n = elem_bytes(t);
+    }
+    natural = std::max(natural, n);
+    const size_t at = (as.bytes.size() + n - 1) / n * n;
+    as.bytes.resize(at + n, 0);
+    std::memcpy(as.bytes.data() + at, &bits, n);
+    if (pointer) {
+      ptr.at = at;
+      as.pointers.push_back(ptr);
+    }
+  }
+  as.align = natural;
+  if (arg.contains("align")) {
+    as.align = static_cast<uint32_t>(c.uint(arg["align"], w + ".align", 256));
+    if (as.align == 0 || (as.align & (as.align - 1)))
+      c.fail(w + ".align", std::to_string(as.align) + " is not a power of two");
+  }
+  if (!raw) as.bytes.resize((as.bytes.size() + as.align - 1) / as.align * as.align, 0);
+}
+
+ArgSpec parse_arg(const Ctx& c, const json& arg, const std::string& w, const Manifest& m,
+                  const std::map<std::string, size_t>& by_name) {
+  const char* forms = "expected {\"buffer\": name[, \"offset\": n]}, {\"<type>\": value}, "
+                      "{\"struct\": [fields][, \"align\": n]} or {\"bytes\": [...][, \"align\": n]}";
+  if (!arg.is_object() || arg.empty()) c.fail(w, forms);
+  ArgSpec as;
+  if (arg.contains("buffer")) {
+    const PointerField p = parse_pointer(c, arg, w, m, by_name);
+    as.buffer = p.buffer;
+    as.offset = p.offset;
+    as.type = ElemType::U64;
+  } else if (arg.contains("struct") || arg.contains("bytes")) {
+    parse_struct(c, arg, w, m, by_name, as);
+  } else {
+    if (arg.size() != 1) c.fail(w, forms);
+    const std::string key = arg.begin().key();
+    as.type = c.type(json(key), w);
+    as.bits = encode_scalar(c, arg.begin().value(), as.type, w + "." + key);
+  }
+  return as;
+}
+
 Manifest Manifest::parse(const std::string& text, const std::string& path) {
   Ctx c(path);
   json j;
@@ -297,23 +384,8 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       spec.dynamic_shared_bytes = static_cast<uint32_t>(c.uint(l["dynamic_shared_bytes"], w + ".dynamic_shared_bytes", 1u << 30));
     const json& args = l.contains("args") ? l["args"] : json::array();
     if (!args.is_array()) c.fail(w + ".args", "expected an array");
-    for (size_t a = 0; a < args.size(); ++a) {
-      std::string wa = w + ".args[" + std::to_string(a) + "]";
-      const json& arg = args[a];
-      if (!arg.is_object() || arg.size() != 1)
-        c.fail(wa, "expected one of {\"buffer\": name} or {\"<type>\": value}");
-      ArgSpec as;
-      const std::string key = arg.begin().key();
-      if (key == "buffer") {
-        as.buffer = c.str(arg["buffer"], wa + ".buffer");
-        if (!by_name.count(as.buffer)) c.fail(wa + ".buffer", "no buffer named \"" + as.buffer + "\"");
-        as.type = ElemType::U64;
-      } else {
-        as.type = c.type(json(key), wa);
-        as.bits = encode_scalar(c, arg.begin().value(), as.type, wa + "." + key);
-      }
-      spec.args.push_back(as);
-    }
+    for (size_t a = 0; a < args.size(); ++a)
+      spec.args.push_back(parse_arg(c, args[a], w + ".args[" + std::to_string(a) + "]", m, by_name));
     m.launches.push_back(spec);
   }
 
@@ -377,7 +449,14 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
     KernelArgs args;
     for (const auto& a : l.args) {
       if (!a.buffer.empty()) {
-        args.push<uint64_t>(addr.at(a.buffer));
+        args.push<uint64_t>(addr.at(a.buffer) + a.offset);
+      } else if (a.align) {
+        std::vector<uint8_t> bytes = a.bytes;
+        for (const PointerField& p : a.pointers) {
+          const uint64_t v = addr.at(p.buffer) + p.offset;
+          std::memcpy(bytes.data() + p.at, &v, 8);
+        }
+        args.push_bytes(bytes.data(), bytes.size(), a.align);
       } else {
         uint32_t n = elem_bytes(a.type);
         args.push_bytes(&a.bits, n, n);

@@ -35,10 +35,23 @@ struct BufferSpec {
   BufferInit init;
 };
 
+// A buffer's device address plus a byte offset, in a struct argument's bytes.
+struct PointerField {
+  size_t at = 0;          // byte offset in the struct
+  std::string buffer;
+  uint64_t offset = 0;
+};
+
 struct ArgSpec {
-  std::string buffer;     // non-empty: pass this buffer's device address (u64)
+  std::string buffer;     // non-empty: pass this buffer's device address (u64) plus `offset`
+  uint64_t offset = 0;
   ElemType type = ElemType::I32;
   uint64_t bits = 0;      // scalar value, little-endian bits of `type`
+  // A struct passed by value (align > 0): its bytes, fields at their natural
+  // alignment (or given raw), and the pointers to patch in at run time.
+  uint32_t align = 0;
+  std::vector<uint8_t> bytes;
+  std::vector<PointerField> pointers;
 };
 
 struct LaunchSpec {

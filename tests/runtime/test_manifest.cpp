@@ -87,3 +87,29 @@ BOOST_AUTO_TEST_CASE(rejects_bad_manifests_naming_the_place) {
   expect_error(R"({"ptx":"k.ptx","buffers":[],"launches":[{"kernel":"k","grid":1,"block":1}],"outputs":[{"buffer":"x","path":"o"}]})",
                "outputs[0].buffer");
 }
+
+BOOST_AUTO_TEST_CASE(struct_and_offset_arguments_are_checked_naming_the_place) {
+  const std::string head = R"({"ptx":"k.ptx","buffers":[{"name":"d","type":"u32","count":4}],"launches":[{"kernel":"k","grid":1,"block":1,"args":[)";
+  const std::string tail = "]}]}";
+  // A pointer may point one past the end, not further.
+  Manifest ok = Manifest::parse(head + R"({"buffer":"d","offset":16})" + tail, "/tmp/m.json");
+  BOOST_TEST(ok.launches[0].args[0].offset == 16u);
+  expect_error(head + R"({"buffer":"d","offset":17})" + tail, "launches[0].args[0].offset");
+  expect_error(head + R"({"buffer":"d","stride":4})" + tail, "unknown key \"stride\"");
+  expect_error(head + R"({"struct":[]})" + tail, "launches[0].args[0]");
+  expect_error(head + R"({"struct":[{"u8":1}],"align":3})" + tail, "launches[0].args[0].align");
+  expect_error(head + R"({"struct":[{"u8":300}]})" + tail, "launches[0].args[0].struct[0].u8");
+  expect_error(head + R"({"struct":[{"buffer":"nope"}]})" + tail, "launches[0].args[0].struct[0].buffer");
+  expect_error(head + R"({"bytes":[1,256]})" + tail, "launches[0].args[0].bytes[1]");
+  // C layout: a u8, then a u32 at offset 4, then a pointer at 8; size 16, aligned 8.
+  Manifest m = Manifest::parse(head + R"({"struct":[{"u8":7},{"u32":9},{"buffer":"d","offset":4}]})" + tail,
+                               "/tmp/m.json");
+  const auto& a = m.launches[0].args[0];
+  BOOST_TEST(a.align == 8u);
+  BOOST_TEST(a.bytes.size() == 16u);
+  BOOST_TEST(a.bytes[0] == 7u);
+  BOOST_TEST(a.bytes[4] == 9u);
+  BOOST_TEST_REQUIRE(a.pointers.size() == 1u);
+  BOOST_TEST(a.pointers[0].at == 8u);
+  BOOST_TEST(a.pointers[0].offset == 4u);
+}

@@ -1,0 +1,116 @@
+// Manifest arguments beyond plain buffers and scalars (docs/manifest.md):
+// a pointer plus a byte offset, a struct passed by value given field by
+// field (C layout, pointers patched in at run time) or as raw bytes. Each is
+// run end to end through `simtlab run --manifest` and checked in its output.
+#define BOOST_TEST_MODULE manifest_args
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_manifest_args");
+
+// scale: struct S { float* out; int n; float scale; } by value and a pointer
+// `in`: out[i] = in[i] * scale for i < n. sum2: struct { int a, b; } by
+// value: out[0] = a + b.
+const char* kPtx = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry scale(.param .align 8 .b8 s[16], .param .u64 in)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [s];
+  ld.param.u32 %r1, [s+8];
+  ld.param.f32 %f1, [s+12];
+  ld.param.u64 %rd2, [in];
+  mov.u32 %r2, %tid.x;
+  setp.ge.s32 %p1, %r2, %r1;
+  @%p1 bra DONE;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  mul.f32 %f3, %f2, %f1;
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.f32 [%rd5], %f3;
+DONE:
+  ret;
+}
+.visible .entry sum2(.param .align 4 .b8 s[8], .param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u32 %r1, [s];
+  ld.param.u32 %r2, [s+4];
+  add.s32 %r3, %r1, %r2;
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r3;
+  ret;
+}
+)";
+
+// Writes the PTX and `manifest`, runs it, and returns the bytes of out.bin.
+std::string run(const std::string& manifest, simt::test::ProcessRun& proc) {
+  std::ofstream(scratch() / "k.ptx") << kPtx;
+  std::ofstream(scratch() / "m.json") << manifest;
+  fs::remove(scratch() / "o" / "out.bin");
+  proc = simt::test::run_simtlab(
+      "run --quiet --manifest " + (scratch() / "m.json").string() + " --out-dir " + (scratch() / "o").string(), scratch());
+  return proc.code == 0 ? simt::test::slurp(scratch() / "o" / "out.bin") : std::string();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_struct_by_value_with_a_pointer_field_and_pointers_with_offsets) {
+  simt::test::ProcessRun p;
+  const std::string out = run(R"({"ptx": "k.ptx",
+ "buffers": [{"name": "in", "type": "f32", "count": 16, "init": {"kind": "iota"}},
+             {"name": "out", "type": "f32", "count": 16}],
+ "launches": [{"kernel": "scale", "grid": 1, "block": 8,
+               "args": [{"struct": [{"buffer": "out", "offset": 32}, {"i32": 8}, {"f32": 0.5}]},
+                        {"buffer": "in", "offset": 16}]}],
+ "outputs": [{"buffer": "out", "path": "out.bin"}]})", p);
+  BOOST_TEST_REQUIRE(p.code == 0, p.out + p.err);
+  BOOST_TEST_REQUIRE(out.size() == 64u);
+  float f[16];
+  std::memcpy(f, out.data(), 64);
+  for (int i = 0; i < 8; ++i) BOOST_TEST(f[i] == 0.0f);
+  for (int i = 0; i < 8; ++i) BOOST_TEST(f[8 + i] == (4 + i) * 0.5f);  // out + 8 words = in + 4 words, halved
+}
+
+BOOST_AUTO_TEST_CASE(a_struct_by_value_as_raw_bytes) {
+  simt::test::ProcessRun p;
+  const std::string out = run(R"({"ptx": "k.ptx",
+ "buffers": [{"name": "out", "type": "i32", "count": 1}],
+ "launches": [{"kernel": "sum2", "grid": 1, "block": 1,
+               "args": [{"bytes": [40, 0, 0, 0, 2, 0, 0, 0], "align": 4}, {"buffer": "out"}]}],
+ "outputs": [{"buffer": "out", "path": "out.bin"}]})", p);
+  BOOST_TEST_REQUIRE(p.code == 0, p.out + p.err);
+  int32_t v = 0;
+  BOOST_TEST_REQUIRE(out.size() == 4u);
+  std::memcpy(&v, out.data(), 4);
+  BOOST_TEST(v == 42);
+}
+
+BOOST_AUTO_TEST_CASE(a_struct_of_the_wrong_layout_is_refused_before_anything_runs) {
+  simt::test::ProcessRun p;
+  run(R"({"ptx": "k.ptx",
+ "buffers": [{"name": "out", "type": "i32", "count": 1}],
+ "launches": [{"kernel": "sum2", "grid": 1, "block": 1,
+               "args": [{"struct": [{"i32": 40}, {"i32": 2}, {"i32": 1}]}, {"buffer": "out"}]}],
+ "outputs": [{"buffer": "out", "path": "out.bin"}]})", p);
+  BOOST_TEST(p.code == 2);
+  BOOST_TEST(p.err.find("launches[0]") != std::string::npos, p.err);
+  BOOST_TEST(p.err.find("do not match the kernel's parameters") != std::string::npos, p.err);
+  BOOST_TEST(!fs::exists(scratch() / "o" / "out.bin"));
+}
