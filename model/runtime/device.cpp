@@ -183,6 +183,17 @@ Module& Device::load_ptx_file(const std::string& path) {
   return load_ptx(s.str(), path);
 }
 
+Device::Symbol Device::symbol(Module& m, const std::string& name) const {
+  for (size_t i = 0; i < m.ir.globals.size(); ++i) {
+    const ptx::Variable& v = m.ir.globals[i];
+    if (v.name != name) continue;
+    if ((v.space != ptx::Space::Global && v.space != ptx::Space::Const) || !m.addrs[i])
+      throw input_error(m.ir.path + ": '" + name + "' is not a .global or .const variable with storage");
+    return {m.addrs[i], v.size_bytes()};
+  }
+  throw input_error(m.ir.path + ": no module variable named '" + name + "'");
+}
+
 const ptx::Program& Device::program(Module& m, const std::string& kernel) {
   return m.kernel(kernel).prog;
 }

@@ -169,6 +169,14 @@ class Device {
   LaunchStats finish_launch();
   bool launch_running() const { return pending_ != nullptr; }
 
+  // A module's .global/.const variable (what cudaMemcpyToSymbol names): its
+  // device address and size in bytes. Throws simt::Error(BadInput) naming
+  // the module for an unknown name or one without storage (extern).
+  struct Symbol {
+    uint64_t addr = 0, bytes = 0;
+  };
+  Symbol symbol(Module& m, const std::string& name) const;
+
   // The linked program of a kernel (for inspection and timing models).
   const ptx::Program& program(Module& m, const std::string& kernel);
   const ptx::Module& ptx_module(Module& m) const;

@@ -307,67 +307,82 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   }
   Manifest m;
   m.file = path;
-  c.only(j, {"ptx", "buffers", "launches", "outputs"}, "");
+  c.only(j, {"ptx", "buffers", "symbols", "launches", "outputs"}, "");
   m.ptx_path = c.path(c.str(c.need(j, "ptx", ""), "ptx"));
 
+  // A buffer, or a module variable to fill (symbols[]): name, type, count, init.
+  auto parse_item = [&](const json& b, const std::string& w, const std::map<std::string, size_t>& names,
+                        const char* what) {
+    BufferSpec spec;
+      c.only(b, {"name", "type", "count", "init"}, w);
+      spec.name = c.str(c.need(b, "name", w), w + ".name");
+      if (names.count(spec.name)) c.fail(w + ".name", std::string("duplicate ") + what + " name \"" + spec.name + "\"");
+      spec.type = c.type(c.need(b, "type", w), w + ".type");
+      spec.count = c.uint(c.need(b, "count", w), w + ".count", uint64_t{1} << 34);
+      if (spec.count == 0) c.fail(w + ".count", "must be at least 1");
+      if (b.contains("init")) {
+        const json& in = b["init"];
+        std::string wi = w + ".init";
+        std::string kind = c.str(c.need(in, "kind", wi), wi + ".kind");
+        BufferInit& init = spec.init;
+        if (kind == "fill") {
+          c.only(in, {"kind", "value"}, wi);
+          init.kind = BufferInit::Kind::Fill;
+          const json& value = c.need(in, "value", wi);
+          init.value = c.num(value, wi + ".value");
+          init.bits = encode_scalar(c, value, spec.type, wi + ".value");  // range-checked like an argument
+        } else if (kind == "iota") {
+          c.only(in, {"kind", "start"}, wi);
+          init.kind = BufferInit::Kind::Iota;
+          init.start = in.contains("start") ? c.num(in["start"], wi + ".start") : 0;
+          if (in.contains("start")) encode_scalar(c, in["start"], spec.type, wi + ".start");
+          check_value(c, init.start + static_cast<double>(spec.count - 1), spec.type,
+                      wi + ".start", "the last value (start + count - 1)");
+        } else if (kind == "random") {
+          c.only(in, {"kind", "seed", "min", "max"}, wi);
+          init.kind = BufferInit::Kind::Random;
+          init.seed = in.contains("seed") ? c.uint(in["seed"], wi + ".seed", UINT64_MAX) : 1;
+          init.min = in.contains("min") ? c.num(in["min"], wi + ".min") : 0;
+          init.max = in.contains("max") ? c.num(in["max"], wi + ".max") : (elem_is_float(spec.type) ? 1 : 100);
+          for (const char* k : {"min", "max"})
+            if (in.contains(k)) {
+              encode_scalar(c, in[k], spec.type, wi + "." + k);
+              // Integers are drawn as signed 64-bit values.
+              if (!elem_is_float(spec.type) && in[k].is_number_unsigned() && in[k].get<uint64_t>() > uint64_t(INT64_MAX))
+                c.fail(wi + "." + k, in[k].dump() + " is above the largest random integer (" +
+                                         std::to_string(INT64_MAX) + ")");
+            }
+          if (!elem_is_float(spec.type))  // defaults must fit too (0..100 in i8 does)
+            for (double x : {init.min, init.max}) check_value(c, x, spec.type, wi, "the default range");
+          if (init.max < init.min) c.fail(wi, "max must not be below min");
+        } else if (kind == "file") {
+          c.only(in, {"kind", "path"}, wi);
+          init.kind = BufferInit::Kind::File;
+          init.path = c.path(c.str(c.need(in, "path", wi), wi + ".path"));
+        } else {
+          c.fail(wi + ".kind", "unknown init kind \"" + kind + "\" (expected fill, iota, random or file)");
+        }
+      }
+    return spec;
+  };
   std::map<std::string, size_t> by_name;
   const json& bufs = c.need(j, "buffers", "");
   if (!bufs.is_array()) c.fail("buffers", "expected an array");
   for (size_t i = 0; i < bufs.size(); ++i) {
-    std::string w = "buffers[" + std::to_string(i) + "]";
-    const json& b = bufs[i];
-    c.only(b, {"name", "type", "count", "init"}, w);
-    BufferSpec spec;
-    spec.name = c.str(c.need(b, "name", w), w + ".name");
-    if (by_name.count(spec.name)) c.fail(w + ".name", "duplicate buffer name \"" + spec.name + "\"");
-    spec.type = c.type(c.need(b, "type", w), w + ".type");
-    spec.count = c.uint(c.need(b, "count", w), w + ".count", uint64_t{1} << 34);
-    if (spec.count == 0) c.fail(w + ".count", "must be at least 1");
-    if (b.contains("init")) {
-      const json& in = b["init"];
-      std::string wi = w + ".init";
-      std::string kind = c.str(c.need(in, "kind", wi), wi + ".kind");
-      BufferInit& init = spec.init;
-      if (kind == "fill") {
-        c.only(in, {"kind", "value"}, wi);
-        init.kind = BufferInit::Kind::Fill;
-        const json& value = c.need(in, "value", wi);
-        init.value = c.num(value, wi + ".value");
-        init.bits = encode_scalar(c, value, spec.type, wi + ".value");  // range-checked like an argument
-      } else if (kind == "iota") {
-        c.only(in, {"kind", "start"}, wi);
-        init.kind = BufferInit::Kind::Iota;
-        init.start = in.contains("start") ? c.num(in["start"], wi + ".start") : 0;
-        if (in.contains("start")) encode_scalar(c, in["start"], spec.type, wi + ".start");
-        check_value(c, init.start + static_cast<double>(spec.count - 1), spec.type,
-                    wi + ".start", "the last value (start + count - 1)");
-      } else if (kind == "random") {
-        c.only(in, {"kind", "seed", "min", "max"}, wi);
-        init.kind = BufferInit::Kind::Random;
-        init.seed = in.contains("seed") ? c.uint(in["seed"], wi + ".seed", UINT64_MAX) : 1;
-        init.min = in.contains("min") ? c.num(in["min"], wi + ".min") : 0;
-        init.max = in.contains("max") ? c.num(in["max"], wi + ".max") : (elem_is_float(spec.type) ? 1 : 100);
-        for (const char* k : {"min", "max"})
-          if (in.contains(k)) {
-            encode_scalar(c, in[k], spec.type, wi + "." + k);
-            // Integers are drawn as signed 64-bit values.
-            if (!elem_is_float(spec.type) && in[k].is_number_unsigned() && in[k].get<uint64_t>() > uint64_t(INT64_MAX))
-              c.fail(wi + "." + k, in[k].dump() + " is above the largest random integer (" +
-                                       std::to_string(INT64_MAX) + ")");
-          }
-        if (!elem_is_float(spec.type))  // defaults must fit too (0..100 in i8 does)
-          for (double x : {init.min, init.max}) check_value(c, x, spec.type, wi, "the default range");
-        if (init.max < init.min) c.fail(wi, "max must not be below min");
-      } else if (kind == "file") {
-        c.only(in, {"kind", "path"}, wi);
-        init.kind = BufferInit::Kind::File;
-        init.path = c.path(c.str(c.need(in, "path", wi), wi + ".path"));
-      } else {
-        c.fail(wi + ".kind", "unknown init kind \"" + kind + "\" (expected fill, iota, random or file)");
-      }
-    }
+    const BufferSpec spec = parse_item(bufs[i], "buffers[" + std::to_string(i) + "]", by_name, "buffer");
     by_name[spec.name] = m.buffers.size();
     m.buffers.push_back(spec);
+  }
+  // Module variables filled by name (cudaMemcpyToSymbol), before the launches.
+  std::map<std::string, size_t> by_symbol;
+  if (j.contains("symbols")) {
+    const json& syms = j["symbols"];
+    if (!syms.is_array()) c.fail("symbols", "expected an array");
+    for (size_t i = 0; i < syms.size(); ++i) {
+      const BufferSpec spec = parse_item(syms[i], "symbols[" + std::to_string(i) + "]", by_symbol, "symbol");
+      by_symbol[spec.name] = m.symbols.size();
+      m.symbols.push_back(spec);
+    }
   }
 
   const json& launches = c.need(j, "launches", "");
@@ -395,10 +410,17 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     std::set<std::string> paths;
     for (size_t i = 0; i < outs.size(); ++i) {
       std::string w = "outputs[" + std::to_string(i) + "]";
-      c.only(outs[i], {"buffer", "path"}, w);
+      const bool symbol = outs[i].is_object() && outs[i].contains("symbol");
+      c.only(outs[i], {symbol ? "symbol" : "buffer", "path"}, w);
       OutputSpec o;
-      o.buffer = c.str(c.need(outs[i], "buffer", w), w + ".buffer");
-      if (!by_name.count(o.buffer)) c.fail(w + ".buffer", "no buffer named \"" + o.buffer + "\"");
+      o.symbol = symbol;
+      if (symbol) {
+        o.buffer = c.str(outs[i]["symbol"], w + ".symbol");
+        if (!by_symbol.count(o.buffer)) c.fail(w + ".symbol", "no symbol named \"" + o.buffer + "\" in symbols[]");
+      } else {
+        o.buffer = c.str(c.need(outs[i], "buffer", w), w + ".buffer");
+        if (!by_name.count(o.buffer)) c.fail(w + ".buffer", "no buffer named \"" + o.buffer + "\"");
+      }
       o.path = c.str(c.need(outs[i], "path", w), w + ".path");
       if (!paths.insert(o.path).second) c.fail(w + ".path", "two outputs write " + o.path);
       m.outputs.push_back(o);
@@ -411,9 +433,28 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   // Read every input first so a bad file is reported before anything runs.
   std::map<std::string, uint64_t> addr;
   std::map<std::string, const BufferSpec*> spec;
-  std::vector<std::vector<uint8_t>> contents;
+  std::vector<std::vector<uint8_t>> contents, symbol_contents;
   for (const auto& b : m.buffers) contents.push_back(make_contents(b, m.file));
+  for (const auto& b : m.symbols) symbol_contents.push_back(make_contents(b, m.file));
   Module& mod = dev.load_ptx_file(m.ptx_path);
+  // Module variables by name, checked and filled before anything runs.
+  std::map<std::string, uint64_t> symbol_addr;
+  for (size_t i = 0; i < m.symbols.size(); ++i) {
+    const BufferSpec& b = m.symbols[i];
+    const std::string w = m.file + ": symbols[" + std::to_string(i) + "]";
+    Device::Symbol sym;
+    try {
+      sym = dev.symbol(mod, b.name);
+    } catch (const Error& e) {
+      throw Error(e.code(), w + ".name: " + e.what());
+    }
+    const uint64_t bytes = b.count * elem_bytes(b.type);
+    if (bytes > sym.bytes)
+      throw input_error(w + ".count: " + std::to_string(b.count) + " " + elem_name(b.type) + " are " +
+                        std::to_string(bytes) + " bytes; '" + b.name + "' holds " + std::to_string(sym.bytes));
+    if (!symbol_contents[i].empty()) dev.copy_to_device(sym.addr, symbol_contents[i].data(), bytes);
+    symbol_addr[b.name] = sym.addr;
+  }
   for (size_t i = 0; i < m.buffers.size(); ++i) {
     const auto& b = m.buffers[i];
     uint64_t a = dev.malloc(b.count * elem_bytes(b.type));
@@ -469,9 +510,16 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
     }
   }
   for (size_t i = 0; i < m.outputs.size(); ++i) {
-    const BufferSpec& b = *spec.at(m.outputs[i].buffer);
-    std::string data(b.count * elem_bytes(b.type), '\0');
-    dev.copy_to_host(data.data(), addr.at(m.outputs[i].buffer), data.size());
+    const OutputSpec& o = m.outputs[i];
+    const BufferSpec* b = nullptr;
+    if (o.symbol) {
+      for (const auto& sb : m.symbols)
+        if (sb.name == o.buffer) b = &sb;
+    } else {
+      b = spec.at(o.buffer);
+    }
+    std::string data(b->count * elem_bytes(b->type), '\0');
+    dev.copy_to_host(data.data(), o.symbol ? symbol_addr.at(o.buffer) : addr.at(o.buffer), data.size());
     files[i]->write(data);
     run.written.push_back(files[i]->path());
   }

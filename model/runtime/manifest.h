@@ -62,7 +62,8 @@ struct LaunchSpec {
 };
 
 struct OutputSpec {
-  std::string buffer;
+  std::string buffer;  // a buffer's name, or a symbol's (symbol = true)
+  bool symbol = false;
   std::string path;  // relative to --out-dir unless absolute
 };
 
@@ -70,6 +71,7 @@ struct Manifest {
   std::string file;       // the manifest's own path, for messages
   std::string ptx_path;   // absolute or relative to the manifest's folder, resolved
   std::vector<BufferSpec> buffers;
+  std::vector<BufferSpec> symbols;  // module variables filled by name (name, type, count, init)
   std::vector<LaunchSpec> launches;
   std::vector<OutputSpec> outputs;
 

@@ -1,7 +1,9 @@
 // Manifest arguments beyond plain buffers and scalars (docs/manifest.md):
 // a pointer plus a byte offset, a struct passed by value given field by
-// field (C layout, pointers patched in at run time) or as raw bytes. Each is
-// run end to end through `simtlab run --manifest` and checked in its output.
+// field (C layout, pointers patched in at run time) or as raw bytes; and
+// module variables (__constant__, __device__) filled by name and written
+// out. Each is run end to end through `simtlab run --manifest` and checked
+// in its output.
 #define BOOST_TEST_MODULE manifest_args
 #include <boost/test/unit_test.hpp>
 
@@ -44,6 +46,31 @@ const char* kPtx = R"(.version 8.0
   add.s64 %rd5, %rd1, %rd3;
   st.global.f32 [%rd5], %f3;
 DONE:
+  ret;
+}
+.const .align 4 .b8 c_coeff[16];
+.global .align 4 .u32 g_count;
+// weigh: out[i] = in[i] * c_coeff[i % 4] for i < 8; g_count += 1 per thread.
+.visible .entry weigh(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 3;
+  mul.wide.u32 %rd3, %r2, 4;
+  mov.u64 %rd4, c_coeff;
+  add.s64 %rd5, %rd4, %rd3;
+  ld.const.f32 %f1, [%rd5];
+  mul.wide.u32 %rd6, %r1, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  ld.global.f32 %f2, [%rd7];
+  mul.f32 %f3, %f2, %f1;
+  add.s64 %rd8, %rd2, %rd6;
+  st.global.f32 [%rd8], %f3;
+  atom.global.add.u32 %r3, [g_count], 1;
   ret;
 }
 .visible .entry sum2(.param .align 4 .b8 s[8], .param .u64 out)
@@ -113,4 +140,39 @@ BOOST_AUTO_TEST_CASE(a_struct_of_the_wrong_layout_is_refused_before_anything_run
   BOOST_TEST(p.err.find("launches[0]") != std::string::npos, p.err);
   BOOST_TEST(p.err.find("do not match the kernel's parameters") != std::string::npos, p.err);
   BOOST_TEST(!fs::exists(scratch() / "o" / "out.bin"));
+}
+
+BOOST_AUTO_TEST_CASE(module_variables_filled_by_name_and_written_out) {
+  simt::test::ProcessRun p;
+  const std::string out = run(R"({"ptx": "k.ptx",
+ "buffers": [{"name": "in", "type": "f32", "count": 8, "init": {"kind": "fill", "value": 2}},
+             {"name": "out", "type": "f32", "count": 8}],
+ "symbols": [{"name": "c_coeff", "type": "f32", "count": 4, "init": {"kind": "iota", "start": 1}},
+             {"name": "g_count", "type": "u32", "count": 1, "init": {"kind": "fill", "value": 100}}],
+ "launches": [{"kernel": "weigh", "grid": 1, "block": 8, "args": [{"buffer": "in"}, {"buffer": "out"}]}],
+ "outputs": [{"buffer": "out", "path": "out.bin"}, {"symbol": "g_count", "path": "count.bin"}]})", p);
+  BOOST_TEST_REQUIRE(p.code == 0, p.out + p.err);
+  float f[8];
+  BOOST_TEST_REQUIRE(out.size() == 32u);
+  std::memcpy(f, out.data(), 32);
+  for (int i = 0; i < 8; ++i) BOOST_TEST(f[i] == 2.0f * (1 + i % 4));
+  const std::string count = simt::test::slurp(scratch() / "o" / "count.bin");
+  uint32_t n = 0;
+  BOOST_TEST_REQUIRE(count.size() == 4u);
+  std::memcpy(&n, count.data(), 4);
+  BOOST_TEST(n == 108u);  // 100, plus one per thread
+}
+
+BOOST_AUTO_TEST_CASE(a_symbol_that_is_not_there_or_too_small_is_bad_input) {
+  simt::test::ProcessRun p;
+  const std::string launch = R"("launches": [{"kernel": "weigh", "grid": 1, "block": 8, "args": [{"buffer": "in"}, {"buffer": "out"}]}]})";
+  const std::string bufs = R"({"ptx": "k.ptx", "buffers": [{"name": "in", "type": "f32", "count": 8}, {"name": "out", "type": "f32", "count": 8}],)";
+  run(bufs + R"("symbols": [{"name": "c_nope", "type": "f32", "count": 4}],)" + launch, p);
+  BOOST_TEST(p.code == 2);
+  BOOST_TEST(p.err.find("symbols[0].name") != std::string::npos, p.err);
+  BOOST_TEST(p.err.find("c_nope") != std::string::npos, p.err);
+  run(bufs + R"("symbols": [{"name": "c_coeff", "type": "f32", "count": 5}],)" + launch, p);
+  BOOST_TEST(p.code == 2);
+  BOOST_TEST(p.err.find("symbols[0].count") != std::string::npos, p.err);
+  BOOST_TEST(p.err.find("holds 16") != std::string::npos, p.err);
 }
