@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -385,24 +386,55 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     }
   }
 
+  // A buffer's first element and a value of its type: {"buffer": name, key: value}.
+  auto parse_flag = [&](const json& f, const std::string& w, const char* key) {
+    c.only(f, {"buffer", key}, w);
+    FlagSpec flag;
+    flag.buffer = c.str(c.need(f, "buffer", w), w + ".buffer");
+    auto it = by_name.find(flag.buffer);
+    if (it == by_name.end()) c.fail(w + ".buffer", "no buffer named \"" + flag.buffer + "\"");
+    flag.bits = encode_scalar(c, c.need(f, key, w), m.buffers[it->second].type, w + "." + key);
+    return flag;
+  };
+  std::function<LaunchSpec(const json&, const std::string&, bool)> parse_launch =
+      [&](const json& l, const std::string& w, bool nested) {
+        LaunchSpec spec;
+        if (l.is_object() && l.contains("repeat")) {
+          if (nested) c.fail(w, "a loop inside a loop is not supported");
+          c.only(l, {"repeat", "times", "set", "until", "max"}, w);
+          const json& body = l["repeat"];
+          if (!body.is_array() || body.empty()) c.fail(w + ".repeat", "expected a non-empty array of launches");
+          for (size_t i = 0; i < body.size(); ++i)
+            spec.repeat.push_back(parse_launch(body[i], w + ".repeat[" + std::to_string(i) + "]", true));
+          if (l.contains("times")) spec.times = c.uint(l["times"], w + ".times", uint64_t{1} << 40);
+          if (l.contains("set")) spec.set = parse_flag(l["set"], w + ".set", "value");
+          if (l.contains("until")) spec.until = parse_flag(l["until"], w + ".until", "equals");
+          if (l.contains("times") ? (!spec.until.buffer.empty() || l.contains("max")) : spec.until.buffer.empty())
+            c.fail(w, "a loop takes either \"times\", or \"until\" with \"max\"");
+          if (l.contains("times") && spec.times == 0) c.fail(w + ".times", "must be at least 1");
+          if (!spec.times) {
+            spec.max = c.uint(c.need(l, "max", w), w + ".max", uint64_t{1} << 40);
+            if (spec.max == 0) c.fail(w + ".max", "must be at least 1");
+          }
+          return spec;
+        }
+        c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "args"}, w);
+        spec.kernel = c.str(c.need(l, "kernel", w), w + ".kernel");
+        spec.grid = c.dim3(c.need(l, "grid", w), w + ".grid", kMaxGrid);
+        spec.block = c.dim3(c.need(l, "block", w), w + ".block", kMaxBlock);
+        if (l.contains("dynamic_shared_bytes"))
+          spec.dynamic_shared_bytes =
+              static_cast<uint32_t>(c.uint(l["dynamic_shared_bytes"], w + ".dynamic_shared_bytes", 1u << 30));
+        const json& args = l.contains("args") ? l["args"] : json::array();
+        if (!args.is_array()) c.fail(w + ".args", "expected an array");
+        for (size_t a = 0; a < args.size(); ++a)
+          spec.args.push_back(parse_arg(c, args[a], w + ".args[" + std::to_string(a) + "]", m, by_name));
+        return spec;
+      };
   const json& launches = c.need(j, "launches", "");
   if (!launches.is_array() || launches.empty()) c.fail("launches", "expected a non-empty array");
-  for (size_t i = 0; i < launches.size(); ++i) {
-    std::string w = "launches[" + std::to_string(i) + "]";
-    const json& l = launches[i];
-    c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "args"}, w);
-    LaunchSpec spec;
-    spec.kernel = c.str(c.need(l, "kernel", w), w + ".kernel");
-    spec.grid = c.dim3(c.need(l, "grid", w), w + ".grid", kMaxGrid);
-    spec.block = c.dim3(c.need(l, "block", w), w + ".block", kMaxBlock);
-    if (l.contains("dynamic_shared_bytes"))
-      spec.dynamic_shared_bytes = static_cast<uint32_t>(c.uint(l["dynamic_shared_bytes"], w + ".dynamic_shared_bytes", 1u << 30));
-    const json& args = l.contains("args") ? l["args"] : json::array();
-    if (!args.is_array()) c.fail(w + ".args", "expected an array");
-    for (size_t a = 0; a < args.size(); ++a)
-      spec.args.push_back(parse_arg(c, args[a], w + ".args[" + std::to_string(a) + "]", m, by_name));
-    m.launches.push_back(spec);
-  }
+  for (size_t i = 0; i < launches.size(); ++i)
+    m.launches.push_back(parse_launch(launches[i], "launches[" + std::to_string(i) + "]", false));
 
   if (j.contains("outputs")) {
     const json& outs = j["outputs"];
@@ -485,8 +517,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   }
   dev.progress().set_launch_count(m.launches.size());
   ManifestRun run;
-  for (size_t i = 0; i < m.launches.size(); ++i) {
-    const LaunchSpec& l = m.launches[i];
+  auto launch = [&](const LaunchSpec& l, const std::string& w) {
     KernelArgs args;
     for (const auto& a : l.args) {
       if (!a.buffer.empty()) {
@@ -506,7 +537,31 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
     try {
       run.launches.push_back(dev.launch(mod, l.kernel, l.grid, l.block, args, l.dynamic_shared_bytes));
     } catch (const Error& e) {
-      throw Error(e.code(), m.file + ": launches[" + std::to_string(i) + "]: " + e.what());
+      throw Error(e.code(), m.file + ": " + w + ": " + e.what());
+    }
+  };
+  auto flag_bytes = [&](const FlagSpec& f) { return elem_bytes(spec.at(f.buffer)->type); };
+  for (size_t i = 0; i < m.launches.size(); ++i) {
+    const LaunchSpec& l = m.launches[i];
+    const std::string w = "launches[" + std::to_string(i) + "]";
+    if (l.repeat.empty()) {
+      launch(l, w);
+      continue;
+    }
+    // The host's loop: set the flag, run the pass, copy the flag back.
+    for (uint64_t pass = 0;; ++pass) {
+      if (!l.times && pass == l.max)
+        throw kernel_fault(m.file + ": " + w + ": the loop ran its " + std::to_string(l.max) + " passes (\"max\") and " +
+                           l.until.buffer + "[0] still does not hold the value it waits for");
+      if (!l.set.buffer.empty()) dev.copy_to_device(addr.at(l.set.buffer), &l.set.bits, flag_bytes(l.set));
+      for (size_t k = 0; k < l.repeat.size(); ++k) launch(l.repeat[k], w + ".repeat[" + std::to_string(k) + "]");
+      if (l.times) {
+        if (pass + 1 == l.times) break;
+        continue;
+      }
+      uint64_t v = 0;
+      dev.copy_to_host(&v, addr.at(l.until.buffer), flag_bytes(l.until));
+      if (v == l.until.bits) break;
     }
   }
   for (size_t i = 0; i < m.outputs.size(); ++i) {

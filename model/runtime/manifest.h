@@ -54,11 +54,25 @@ struct ArgSpec {
   std::vector<PointerField> pointers;
 };
 
+// A buffer's first element compared with, or set to, a value.
+struct FlagSpec {
+  std::string buffer;  // empty: none
+  uint64_t bits = 0;   // the value, little-endian bits of the buffer's type
+};
+
+// A launch, or (kernel empty) a loop of launches: the host's
+// `do { flag = 0; launch...; copy flag back } while (flag)` or a fixed count.
 struct LaunchSpec {
   std::string kernel;
   Dim3 grid{{1, 1, 1}}, block{{1, 1, 1}};
   uint32_t dynamic_shared_bytes = 0;
   std::vector<ArgSpec> args;
+  // A loop: `repeat` runs pass after pass; before each, `set` is written;
+  // after each, the loop ends when `until` holds, or after `times` passes.
+  std::vector<LaunchSpec> repeat;
+  uint64_t times = 0;   // 0: until `until` holds, at most `max` passes
+  uint64_t max = 0;     // more passes than this is a kernel fault (a runaway loop)
+  FlagSpec set, until;
 };
 
 struct OutputSpec {

@@ -1,8 +1,8 @@
 // Manifest arguments beyond plain buffers and scalars (docs/manifest.md):
 // a pointer plus a byte offset, a struct passed by value given field by
-// field (C layout, pointers patched in at run time) or as raw bytes; and
+// field (C layout, pointers patched in at run time) or as raw bytes;
 // module variables (__constant__, __device__) filled by name and written
-// out. Each is run end to end through `simtlab run --manifest` and checked
+// out; and the host's launch loops (a fixed count, or until a flag). Each is run end to end through `simtlab run --manifest` and checked
 // in its output.
 #define BOOST_TEST_MODULE manifest_args
 #include <boost/test/unit_test.hpp>
@@ -71,6 +71,24 @@ DONE:
   add.s64 %rd8, %rd2, %rd6;
   st.global.f32 [%rd8], %f3;
   atom.global.add.u32 %r3, [g_count], 1;
+  ret;
+}
+// countdown: one thread; if cnt[0] > 0 it takes one off and sets over[0] = 1.
+.visible .entry countdown(.param .u64 cnt, .param .u64 over)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [cnt];
+  ld.param.u64 %rd2, [over];
+  ld.global.u32 %r1, [%rd1];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  sub.u32 %r2, %r1, 1;
+  st.global.u32 [%rd1], %r2;
+  mov.u32 %r3, 1;
+  st.global.u32 [%rd2], %r3;
+DONE:
   ret;
 }
 .visible .entry sum2(.param .align 4 .b8 s[8], .param .u64 out)
@@ -175,4 +193,46 @@ BOOST_AUTO_TEST_CASE(a_symbol_that_is_not_there_or_too_small_is_bad_input) {
   BOOST_TEST(p.code == 2);
   BOOST_TEST(p.err.find("symbols[0].count") != std::string::npos, p.err);
   BOOST_TEST(p.err.find("holds 16") != std::string::npos, p.err);
+}
+
+BOOST_AUTO_TEST_CASE(a_host_loop_until_a_flag_and_a_fixed_count) {
+  // Rodinia's BFS loop: do { over = 0; launch; copy over back } while (over).
+  const std::string head = R"({"ptx": "k.ptx",
+ "buffers": [{"name": "cnt", "type": "u32", "count": 1, "init": {"kind": "fill", "value": 5}},
+             {"name": "over", "type": "u32", "count": 1}],
+ "launches": [)";
+  const std::string body = R"("repeat": [{"kernel": "countdown", "grid": 1, "block": 1, "args": [{"buffer": "cnt"}, {"buffer": "over"}]}])";
+  const std::string tail = R"(],
+ "outputs": [{"buffer": "cnt", "path": "out.bin"}]})";
+  simt::test::ProcessRun p;
+  const nlohmann::json st = simt::test::require_stats(
+      "--quiet --manifest " + [&] {
+        std::ofstream(scratch() / "k.ptx") << kPtx;
+        std::ofstream(scratch() / "loop.json")
+            << head + "{" + body + R"(, "set": {"buffer": "over", "value": 0}, "until": {"buffer": "over", "equals": 0}, "max": 100})" + tail;
+        return (scratch() / "loop.json").string();
+      }() + " --out-dir " + (scratch() / "o").string(),
+      scratch(), "loop");
+  BOOST_TEST(st["kernels"].size() == 6u);  // five passes count down, the sixth finds nothing to do
+  std::string out = simt::test::slurp(scratch() / "o" / "out.bin");
+  BOOST_TEST(out == std::string(4, '\0'));
+  // A fixed count: three passes.
+  out = run(head + "{" + body + R"(, "times": 3})" + tail, p);
+  BOOST_TEST_REQUIRE(p.code == 0, p.out + p.err);
+  uint32_t left = 9;
+  std::memcpy(&left, out.data(), 4);
+  BOOST_TEST(left == 2u);
+  // A loop that does not end within its bound is a kernel fault (exit 3), no output written.
+  run(head + "{" + body + R"(, "set": {"buffer": "over", "value": 0}, "until": {"buffer": "over", "equals": 0}, "max": 3})" + tail, p);
+  BOOST_TEST(p.code == 3);
+  BOOST_TEST(p.err.find("launches[0]") != std::string::npos, p.err);
+  BOOST_TEST(p.err.find("\"max\"") != std::string::npos, p.err);
+  BOOST_TEST(!fs::exists(scratch() / "o" / "out.bin"));
+  // Bad loops are bad input.
+  run(head + "{" + body + R"(, "times": 3, "max": 4})" + tail, p);
+  BOOST_TEST(p.code == 2);
+  BOOST_TEST(p.err.find("either \"times\"") != std::string::npos, p.err);
+  run(head + "{" + body + R"(, "until": {"buffer": "nope", "equals": 0}, "max": 4})" + tail, p);
+  BOOST_TEST(p.code == 2);
+  BOOST_TEST(p.err.find("launches[0].until.buffer") != std::string::npos, p.err);
 }
