@@ -76,6 +76,16 @@ void h_cvt(ExecContext& c) {
   const Rnd r = in.rnd;
   const bool dint = is_cvt_int(dty), sint = is_cvt_int(sty);
 
+  if (dty == Type::F16x2 || dty == Type::BF16x2) {
+    // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower.
+    const Type half = dty == Type::F16x2 ? Type::F16 : Type::BF16;
+    c.mask.for_each([&](uint32_t t) {
+      const uint64_t hi = from_double(half, to_double(Type::F32, c.src(1, t, Type::F32), false), r, false);
+      const uint64_t lo = from_double(half, to_double(Type::F32, c.src(2, t, Type::F32), false), r, false);
+      c.dst(0, t, dty, (hi & 0xffff) << 16 | (lo & 0xffff));
+    });
+    return;
+  }
   if (dint && sint) {
     // Sign- or zero-extend the source, then truncate or (.sat) clamp.
     const __int128 lo = dsgn ? -(static_cast<__int128>(1) << (dbits - 1)) : 0;
@@ -156,6 +166,12 @@ std::string check_cvt(const Instr& in) {
   const std::string where = std::string("cvt.") + ptx::type_name(dty) + "." + ptx::type_name(sty);
   const bool dint = is_cvt_int(dty), sint = is_cvt_int(sty);
   const bool dfl = is_cvt_float(dty), sfl = is_cvt_float(sty);
+  if ((dty == Type::F16x2 || dty == Type::BF16x2) && sty == Type::F32) {
+    if (in.nops != 3) return where + " needs d, a, b (two f32 sources to pack)";
+    if (in.rnd != Rnd::Rn) return where + " supports only .rn";
+    if (in.flags) return "unsupported modifier on " + where + " (.relu, .satfinite)";
+    return "";
+  }
   if (!(dint || dfl) || !(sint || sfl)) return where + " is not supported";
   if (in.nops != 2) return where + ": only the scalar form d, a is supported";
   if (in.flags & ~(ptx::kSat | ptx::kFtz)) return "unsupported modifier on " + where;

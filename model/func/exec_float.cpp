@@ -74,34 +74,52 @@ int arity(Op op) {
   }
 }
 
-// ---------------------------------------------------------------- f16
-void run_f16(ExecContext& c) {
+// ---------------------------------------------------------------- f16, bf16 and their x2 pairs
+// A .f16x2/.bf16x2 register holds two halves, lane 0 in bits 0-15: each
+// lane is computed on its own, as the scalar type would be.
+bool is_bf16(Type t) { return t == Type::BF16 || t == Type::BF16x2; }
+bool is_pair(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
+double half_value(uint16_t h, bool bf) { return bf ? fm::bf16_to_f32(h) : fm::f16_to_f32(h); }
+
+void run_half(ExecContext& c) {
   const Instr& in = c.in;
-  const bool ftz = has(in, ptx::kFtz), sat = has(in, ptx::kSat);
+  const Type ty = in.type;
+  const bool bf = is_bf16(ty), ftz = has(in, ptx::kFtz), sat = has(in, ptx::kSat), nan = has(in, ptx::kNaN);
   const Op op = in.op;
-  const int n = arity(op);
+  const int n = arity(op), lanes = is_pair(ty) ? 2 : 1;
   c.mask.for_each([&](uint32_t t) {
-    uint16_t h[3] = {0, 0, 0};
-    for (int i = 0; i < n; ++i) {
-      h[i] = static_cast<uint16_t>(c.src(i + 1, t, Type::F16));
-      if (ftz) h[i] = fm::f16_ftz(h[i]);
+    uint64_t src[3] = {0, 0, 0};
+    for (int i = 0; i < n; ++i) src[i] = c.src(i + 1, t, ty);
+    uint64_t out = 0;
+    for (int lane = 0; lane < lanes; ++lane) {
+      uint16_t h[3];
+      for (int i = 0; i < 3; ++i) {
+        h[i] = static_cast<uint16_t>(src[i] >> (16 * lane));
+        if (ftz) h[i] = fm::f16_ftz(h[i]);
+      }
+      uint16_t r;
+      if (op == Op::Neg) {
+        r = h[0] ^ 0x8000;
+      } else if (op == Op::Abs) {
+        r = h[0] & 0x7fff;
+      } else if (op == Op::Min || op == Op::Max) {
+        // The chosen input converts back exactly; a NaN result is the canonical 0x7fff.
+        const double a = half_value(h[0], bf), b = half_value(h[1], bf);
+        const double m = op == Op::Max ? fm::fmax_ptx(a, b, nan) : fm::fmin_ptx(a, b, nan);
+        r = std::isnan(m) ? uint16_t{0x7fff} : bf ? fm::bf16_from(m, Rnd::Rn) : fm::f16_from(m, Rnd::Rn);
+      } else {
+        // Sums and products of halves are exact in double; fma can round
+        // twice only when one term is far below the other's last bit, where
+        // round-to-nearest gives the same half (.rn is the only mode).
+        const double a = half_value(h[0], bf), b = half_value(h[1], bf), d = half_value(h[2], bf);
+        double v = op == Op::Add ? a + b : op == Op::Sub ? a - b : op == Op::Mul ? a * b : std::fma(a, b, d);
+        if (sat) v = fm::saturate(v);
+        r = bf ? fm::bf16_from(v, Rnd::Rn) : fm::f16_from(v, Rnd::Rn);
+        if (ftz) r = fm::f16_ftz(r);
+      }
+      out |= uint64_t{r} << (16 * lane);
     }
-    uint16_t r;
-    if (op == Op::Neg) {
-      r = h[0] ^ 0x8000;
-    } else if (op == Op::Abs) {
-      r = h[0] & 0x7fff;
-    } else {
-      // Sums and products of halves are exact in double; fma can round
-      // twice only when one term is far below the other's last bit, where
-      // round-to-nearest gives the same half (f16 only has .rn).
-      double a = fm::f16_to_f32(h[0]), b = fm::f16_to_f32(h[1]), d = fm::f16_to_f32(h[2]);
-      double v = op == Op::Add ? a + b : op == Op::Sub ? a - b : op == Op::Mul ? a * b : std::fma(a, b, d);
-      if (sat) v = fm::saturate(v);
-      r = fm::f16_from(v, Rnd::Rn);
-      if (ftz) r = fm::f16_ftz(r);
-    }
-    c.dst(0, t, Type::F16, r);
+    c.dst(0, t, ty, out);
   });
 }
 
@@ -192,24 +210,33 @@ void h_copysign(ExecContext& c) {  // d = |b| with the sign of a
 }
 
 // ---------------------------------------------------------------- checks
-std::string check_f16(const Instr& in) {
+// PTX's half-precision arithmetic: add/sub/mul/fma (.rn only; f16 also
+// .ftz and .sat), neg/abs, min/max (.NaN; f16 also .ftz), on .f16, .f16x2,
+// .bf16 and .bf16x2.
+std::string check_half(const Instr& in) {
+  const bool bf = is_bf16(in.type);
+  const uint32_t ftz = bf ? 0u : uint32_t{ptx::kFtz};
   switch (in.op) {
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Fma:
-      if (in.rnd != Rnd::None && in.rnd != Rnd::Rn) return "f16 " + tname(in) + " supports only .rn";
-      if (in.flags & ~(ptx::kFtz | ptx::kSat)) return "unsupported modifier on " + tname(in);
+      if (in.rnd != Rnd::None && in.rnd != Rnd::Rn) return tname(in) + " supports only .rn";
+      if (in.flags & ~(ftz | (bf ? 0u : uint32_t{ptx::kSat}))) return "unsupported modifier on " + tname(in);
       return "";
     case Op::Neg: case Op::Abs:
-      if (in.rnd != Rnd::None || (in.flags & ~ptx::kFtz)) return "unsupported modifier on " + tname(in);
+      if (in.rnd != Rnd::None || (in.flags & ~ftz)) return "unsupported modifier on " + tname(in);
+      return "";
+    case Op::Min: case Op::Max:
+      if (in.rnd != Rnd::None || (in.flags & ~(ftz | uint32_t{ptx::kNaN})))
+        return "unsupported modifier on " + tname(in);
       return "";
     default:
-      return "f16 '" + std::string(ptx::op_name(in.op)) + "' is not supported";
+      return std::string(ptx::type_name(in.type)) + " '" + ptx::op_name(in.op) + "' is not supported";
   }
 }
 
 // Opcodes of the shared family plus fma (all handled by float_shared_op).
 std::string check_arith(const Instr& in) {
   const Type ty = in.type;
-  if (ty == Type::F16) return check_f16(in);
+  if (ty == Type::F16 || ty == Type::F16x2 || ty == Type::BF16 || ty == Type::BF16x2) return check_half(in);
   if (ty != Type::F32 && ty != Type::F64)
     return std::string("floating-point type .") + ptx::type_name(ty) + " is not supported in '" +
            ptx::op_name(in.op) + "'";
@@ -285,7 +312,7 @@ void float_shared_op(ExecContext& c) {
   switch (c.in.type) {
     case Type::F32: return run_shared<float>(c);
     case Type::F64: return run_shared<double>(c);
-    default: return run_f16(c);  // the check admits only f16 otherwise
+    default: return run_half(c);  // the check admits only the half types otherwise
   }
 }
 

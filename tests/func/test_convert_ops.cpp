@@ -213,7 +213,30 @@ BOOST_AUTO_TEST_CASE(checks_refuse_unsupported_cvt_mov) {
   BOOST_TEST(why.find("rounding") != std::string::npos);
   BOOST_TEST(!supported(cvt(Type::F32, Type::F64, Rnd::Rni), &why));
   BOOST_TEST(!supported(cvt(Type::S32, Type::S32, Rnd::Rn), &why));
-  BOOST_TEST(!supported(cvt(Type::F16x2, Type::F32, Rnd::Rn), &why));
+  BOOST_TEST(!supported(cvt(Type::F16x2, Type::F32, Rnd::Rn), &why));  // needs two sources
+  BOOST_TEST(why.find("d, a, b") != std::string::npos, why);
+  Instr pack = mk(Op::Cvt, Type::F16x2, {R(0), R(1), R(2)});
+  pack.type2 = Type::F32;
+  BOOST_TEST(!supported(pack, &why));  // needs .rn
+  pack.rnd = Rnd::Rn;
+  BOOST_TEST(supported(pack, &why), why);
   BOOST_TEST(supported(cvt(Type::F64, Type::F32), &why));
   BOOST_TEST(!supported(mk(Op::Mov, Type::B128, {R(0), R(1)}), &why));
+}
+
+// cvt.rn.f16x2.f32 d, a, b packs a into the upper half and b into the lower,
+// each rounded to nearest even (bf16x2 alike).
+BOOST_AUTO_TEST_CASE(cvt_packs_two_floats_into_a_half_pair) {
+  OneInstr x({Type::B32, Type::F32, Type::F32});
+  auto f = [](float v) { return uint64_t{fbits(v)}; };
+  Instr pack = mk(Op::Cvt, Type::F16x2, {R(0), R(1), R(2)});
+  pack.type2 = Type::F32;
+  pack.rnd = Rnd::Rn;
+  auto r = x.run(pack, {0, f(1.0f), f(-2.0f)});
+  BOOST_TEST(r[0] == 0x3c00c000u);
+  r = x.run(pack, {0, f(1.0f + 1.0f / 2048), f(70000.0f)});  // a tie to even; past 65504: inf
+  BOOST_TEST(r[0] == 0x3c007c00u);
+  pack.type = Type::BF16x2;
+  r = x.run(pack, {0, f(3.0f), f(0.5f)});
+  BOOST_TEST(r[0] == 0x40403f00u);
 }

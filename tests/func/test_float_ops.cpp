@@ -183,12 +183,55 @@ BOOST_AUTO_TEST_CASE(handlers_f16) {
   BOOST_TEST(r[0] == 2u);
 }
 
+// Packed halves: each 16-bit lane of a .f16x2/.bf16x2 register (lane 0 in
+// the low bits) is computed as the scalar type would be, rounding included.
+BOOST_AUTO_TEST_CASE(handlers_f16x2_and_bf16) {
+  OneInstr x({Type::B32, Type::B32, Type::B32});
+  // {1.0, 2.0} + {0.5, 3.0} = {1.5, 5.0}
+  auto r = x.run(mk(Op::Add, Type::F16x2, {R(0), R(1), R(2)}), {0, 0x40003c00, 0x42003800});
+  BOOST_TEST(r[0] == 0x45003e00u);
+  // Ties round to even in each lane: (1 + 2^-10) + 2^-11 and 1 + 2^-11.
+  r = x.run(mk(Op::Add, Type::F16x2, {R(0), R(1), R(2)}), {0, 0x3c003c01, 0x10001000});
+  BOOST_TEST(r[0] == 0x3c003c02u);
+  // Overflow stays in its lane: 65504 * 2 = inf, 1 * 2 = 2.
+  r = x.run(mk(Op::Mul, Type::F16x2, {R(0), R(1), R(2)}), {0, 0x3c007bff, 0x40004000});
+  BOOST_TEST(r[0] == 0x40007c00u);
+  // fma: {2, 1} * {1, 1} + {1, 1} = {3, 2}
+  Instr fma = mk(Op::Fma, Type::F16x2, {R(0), R(1), R(2), R(2)});
+  fma.rnd = Rnd::Rn;
+  r = x.run(fma, {0, 0x3c004000, 0x3c003c00});
+  BOOST_TEST(r[0] == 0x40004200u);
+  // .sat clamps each lane to [0, 1]: 0.75 + 0.5 -> 1.0, -1 + 0.5 -> 0.
+  r = x.run(mk(Op::Add, Type::F16x2, {R(0), R(1), R(2)}, simt::ptx::kSat), {0, 0xbc003a00, 0x38003800});
+  BOOST_TEST(r[0] == 0x00003c00u);
+  // min: a NaN lane gives the other input, or with .NaN the canonical NaN 0x7fff.
+  r = x.run(mk(Op::Min, Type::F16x2, {R(0), R(1), R(2)}), {0, 0x40007e00, 0x3c003c00});
+  BOOST_TEST(r[0] == 0x3c003c00u);
+  r = x.run(mk(Op::Min, Type::F16x2, {R(0), R(1), R(2)}, simt::ptx::kNaN), {0, 0x40007e00, 0x3c003c00});
+  BOOST_TEST(r[0] == 0x3c007fffu);
+  r = x.run(mk(Op::Max, Type::F16x2, {R(0), R(1), R(2)}), {0, 0xc0003c00, 0x3800bc00});
+  BOOST_TEST(r[0] == 0x38003c00u);  // max(1, -1) = 1, max(-2, 0.5) = 0.5
+  r = x.run(mk(Op::Neg, Type::F16x2, {R(0), R(1)}), {0, 0xbc003c00});
+  BOOST_TEST(r[0] == 0x3c00bc00u);
+  // bf16: 7 fraction bits; 1 + 2^-8 is a tie -> 1.0, (1 + 2^-7) + 2^-8 -> 1 + 2^-6.
+  r = x.run(mk(Op::Add, Type::BF16, {R(0), R(1), R(2)}), {0, 0x3f80, 0x3b80});
+  BOOST_TEST(r[0] == 0x3f80u);
+  r = x.run(mk(Op::Add, Type::BF16, {R(0), R(1), R(2)}), {0, 0x3f81, 0x3b80});
+  BOOST_TEST(r[0] == 0x3f82u);
+  // bf16x2: {2, 3} * {4, 0.5} = {8, 1.5}
+  r = x.run(mk(Op::Mul, Type::BF16x2, {R(0), R(1), R(2)}), {0, 0x40404000, 0x3f004080});
+  BOOST_TEST(r[0] == 0x3fc04100u);
+}
+
 BOOST_AUTO_TEST_CASE(checks_refuse_unsupported_float) {
   std::string why;
   BOOST_TEST(!supported(mk(Op::Sin, Type::F16, {R(0), R(1)}, simt::ptx::kApprox), &why));
   BOOST_TEST(why.find("f16") != std::string::npos);
-  BOOST_TEST(!supported(mk(Op::Min, Type::F16, {R(0), R(1), R(2)}), &why));
-  BOOST_TEST(!supported(mk(Op::Add, Type::BF16, {R(0), R(1), R(2)}), &why));
+  BOOST_TEST(!supported(mk(Op::Div, Type::F16, {R(0), R(1), R(2)}), &why));
+  BOOST_TEST(why.find("f16 'div' is not supported") != std::string::npos, why);
+  BOOST_TEST(!supported(mk(Op::Add, Type::BF16, {R(0), R(1), R(2)}, simt::ptx::kFtz), &why));  // no .ftz on bf16
+  BOOST_TEST(!supported(mk(Op::Add, Type::BF16x2, {R(0), R(1), R(2)}, simt::ptx::kSat), &why));
+  BOOST_TEST(supported(mk(Op::Min, Type::F16x2, {R(0), R(1), R(2)}, simt::ptx::kNaN), &why));
   BOOST_TEST(!supported(mk(Op::Sin, Type::F32, {R(0), R(1)}), &why));      // needs .approx
   BOOST_TEST(!supported(mk(Op::Sqrt, Type::F64, {R(0), R(1)}, simt::ptx::kApprox), &why));
   BOOST_TEST(!supported(mk(Op::Add, Type::F64, {R(0), R(1), R(2)}, simt::ptx::kFtz), &why));
