@@ -515,7 +515,16 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
     files.push_back(std::make_unique<util::OutputFile>(m.file + ": outputs[" + std::to_string(i) + "]",
                                                        target.string()));
   }
-  dev.progress().set_launch_count(m.launches.size());
+  // The number of launches is known unless a loop runs until a flag.
+  uint64_t known = 0;
+  for (const LaunchSpec& l : m.launches) {
+    if (!l.repeat.empty() && !l.times) {
+      known = 0;
+      break;
+    }
+    known += l.repeat.empty() ? 1 : l.repeat.size() * l.times;
+  }
+  dev.progress().set_launch_count(known);  // 0: unknown (the progress line shows no total)
   ManifestRun run;
   auto launch = [&](const LaunchSpec& l, const std::string& w) {
     KernelArgs args;
