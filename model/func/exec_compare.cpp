@@ -47,6 +47,7 @@ struct Comparator {
     switch (ty) {
       case Type::F64: return fm::as_f64(b);
       case Type::F16: return fm::f16_to_f32(static_cast<uint16_t>(b));
+      case Type::BF16: return fm::bf16_to_f32(static_cast<uint16_t>(b));
       default: {
         float f = fm::as_f32(static_cast<uint32_t>(b));
         return ftz ? fm::ftz(f) : f;
@@ -122,7 +123,7 @@ std::string check_cmp(const Instr& in, Type ty) {
   if (in.cmp == CmpOp::None) return where + " needs a comparison operator";
   if (in.bop == BoolOp::Popc) return "bad boolean operator on " + where;
   if (in.rnd != ptx::Rnd::None || (in.flags & ~ptx::kFtz)) return "unsupported modifier on " + where;
-  const bool fl = ty == Type::F32 || ty == Type::F64 || ty == Type::F16;
+  const bool fl = ty == Type::F32 || ty == Type::F64 || ty == Type::F16 || ty == Type::BF16;
   if (has(in, ptx::kFtz) && ty != Type::F32) return ".ftz is only supported with f32 comparisons";
   if (ptx::type_is_float(ty) && !fl) return where + " comparison is not supported";
   const bool cmp_float = in.cmp >= CmpOp::Equ || (in.cmp >= CmpOp::Eq && in.cmp <= CmpOp::Ge);
@@ -165,7 +166,8 @@ bool selectable(Type t) {
 }
 
 std::string check_selp(const Instr& in) {
-  if (!selectable(in.type) && in.type != Type::F16) return std::string("selp.") + ptx::type_name(in.type) + " is not supported";
+  if (!selectable(in.type) && in.type != Type::F16 && in.type != Type::BF16)
+    return std::string("selp.") + ptx::type_name(in.type) + " is not supported";
   if (in.flags || in.rnd != ptx::Rnd::None) return "unsupported modifier on selp";
   return "";
 }

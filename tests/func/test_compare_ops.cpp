@@ -147,3 +147,23 @@ BOOST_AUTO_TEST_CASE(selp_slct_set) {
   r = x.run(t, {static_cast<uint32_t>(-3), 2, 0, 0, 0, 0, 0});
   BOOST_TEST(r[0] == 0u);
 }
+
+// bf16 compares widen exactly, as f16 ones do; selp moves the raw halves.
+BOOST_AUTO_TEST_CASE(bf16_compare_and_select) {
+  OneInstr x({Type::B16, Type::B16, Type::B16, Type::B16, Type::Pred, Type::Pred, Type::Pred});
+  // 1.0 (0x3f80) < 1.0078125 (0x3f81); -0 == +0; NaN (0x7fc0) is unordered
+  auto r = x.run(setp(CmpOp::Lt, Type::BF16), {0x3f80, 0x3f81});
+  BOOST_TEST(r[4] == 1u);
+  r = x.run(setp(CmpOp::Eq, Type::BF16), {0x8000, 0x0000});
+  BOOST_TEST(r[4] == 1u);
+  r = x.run(setp(CmpOp::Equ, Type::BF16), {0x7fc0, 0x3f80});
+  BOOST_TEST(r[4] == 1u);
+  r = x.run(setp(CmpOp::Eq, Type::BF16), {0x7fc0, 0x7fc0});
+  BOOST_TEST(r[4] == 0u);
+  std::string why;
+  BOOST_TEST(!supported(setp(CmpOp::Lo, Type::BF16), &why));  // an integer operator
+  BOOST_TEST(!supported(setp(CmpOp::Eq, Type::BF16x2), &why));
+  Instr sel = mk(Op::Selp, Type::BF16, {R(2), R(0), R(1), R(4)});
+  r = x.run(sel, {0x3f80, 0x4000, 0, 0, 1});
+  BOOST_TEST(r[2] == 0x3f80u);
+}
