@@ -278,14 +278,16 @@ static func::LaunchGeometry prepare(const ptx::Program& p, Dim3 grid, Dim3 block
 
 LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
                            const KernelArgs& args, uint32_t dynamic_shared_bytes) {
+  if (opts_.mode == Mode::Timing) {  // the three steps, with this process's own simulation
+    start_launch(m, kernel, grid, block, args, dynamic_shared_bytes);
+    timing_->gpu->simulate_kernel();
+    return finish_launch();
+  }
   auto t0 = std::chrono::steady_clock::now();
   std::vector<uint8_t> params;
   const func::LaunchGeometry geom = prepare(m.kernel(kernel).prog, grid, block, args, dynamic_shared_bytes, params);
   progress_->begin_launch(kernel);
-  if (opts_.mode != Mode::Timing) return record(launch_functional(m, kernel, geom, params), kernel, t0);
-  start_timing(m, kernel, geom, params);
-  timing_->gpu->simulate_kernel();
-  return record(finish_timing(), kernel, t0);
+  return record(launch_functional(m, kernel, geom, params), kernel, t0);
 }
 
 struct Device::Pending {
@@ -306,8 +308,7 @@ void Device::start_launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 
   std::vector<uint8_t> params;
   const func::LaunchGeometry geom = prepare(m.kernel(kernel).prog, grid, block, args, dynamic_shared_bytes, params);
   progress_->begin_launch(kernel);
-  start_timing(m, kernel, geom, params);
-  pending_->t0 = t0;
+  start_timing(m, kernel, geom, params, t0);
 }
 
 LaunchStats Device::finish_launch() {
@@ -372,7 +373,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
 }
 
 void Device::start_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
-                          const std::vector<uint8_t>& params) {
+                          const std::vector<uint8_t>& params, std::chrono::steady_clock::time_point t0) {
   Kernel& k = m.kernel(kernel);
   Timing& t = timing();
   if (!t.platform_memory && !t.memory) {
@@ -405,7 +406,7 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   const stats::Registry& reg = timing_->stats;
   auto p = std::make_unique<Pending>();
   p->kernel = kernel;
-  p->t0 = std::chrono::steady_clock::now();
+  p->t0 = t0;
   p->k = &k;
   p->geom = geom;
   p->fp = fp;

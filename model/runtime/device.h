@@ -211,7 +211,7 @@ class Device {
                                 const std::vector<uint8_t>& params);
   struct Pending;  // a timing launch between start and finish
   void start_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
-                    const std::vector<uint8_t>& params);
+                    const std::vector<uint8_t>& params, std::chrono::steady_clock::time_point t0);
   LaunchStats finish_timing();
   LaunchStats record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0);
   func::ShflUndefined shfl_policy() const;

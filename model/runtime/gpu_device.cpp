@@ -215,9 +215,8 @@ void GpuDevice::run() {
     const uint32_t c = command_;
     command_ = 0;
     r_[kStatus / 4] = kRunning;
-    if (c & 4)
-      load_module();  // a load and a launch written together: the load first
-    if ((c & 1) && !((c & 4) && r_[kStatus / 4] == kFault)) {
+    if (c & 4) load_module();  // a load and a launch written together: the load first
+    if ((c & 1) && r_[kStatus / 4] != kFault) {  // (a failed load cancels the launch)
       r_[kStatus / 4] = kRunning;
       launch_one();
     }

@@ -212,16 +212,79 @@ Manifest Manifest::load(const std::string& path) {
   return parse(s.str(), path);
 }
 
+// A buffer, or a module variable to fill (symbols[]): name, type, count, init.
+// `names` holds the names taken so far (`what`: "buffer" or "symbol").
+BufferSpec parse_buffer(const Ctx& c, const json& b, const std::string& w, const std::map<std::string, size_t>& names,
+                        const char* what) {
+  BufferSpec spec;
+  c.only(b, {"name", "type", "count", "init"}, w);
+  spec.name = c.str(c.need(b, "name", w), w + ".name");
+  if (names.count(spec.name)) c.fail(w + ".name", std::string("duplicate ") + what + " name \"" + spec.name + "\"");
+  spec.type = c.type(c.need(b, "type", w), w + ".type");
+  spec.count = c.uint(c.need(b, "count", w), w + ".count", uint64_t{1} << 34);
+  if (spec.count == 0) c.fail(w + ".count", "must be at least 1");
+  if (b.contains("init")) {
+    const json& in = b["init"];
+    std::string wi = w + ".init";
+    std::string kind = c.str(c.need(in, "kind", wi), wi + ".kind");
+    BufferInit& init = spec.init;
+    if (kind == "fill") {
+      c.only(in, {"kind", "value"}, wi);
+      init.kind = BufferInit::Kind::Fill;
+      const json& value = c.need(in, "value", wi);
+      init.value = c.num(value, wi + ".value");
+      init.bits = encode_scalar(c, value, spec.type, wi + ".value");  // range-checked like an argument
+    } else if (kind == "iota") {
+      c.only(in, {"kind", "start"}, wi);
+      init.kind = BufferInit::Kind::Iota;
+      init.start = in.contains("start") ? c.num(in["start"], wi + ".start") : 0;
+      if (in.contains("start")) encode_scalar(c, in["start"], spec.type, wi + ".start");
+      check_value(c, init.start + static_cast<double>(spec.count - 1), spec.type,
+                  wi + ".start", "the last value (start + count - 1)");
+    } else if (kind == "random") {
+      c.only(in, {"kind", "seed", "min", "max"}, wi);
+      init.kind = BufferInit::Kind::Random;
+      init.seed = in.contains("seed") ? c.uint(in["seed"], wi + ".seed", UINT64_MAX) : 1;
+      init.min = in.contains("min") ? c.num(in["min"], wi + ".min") : 0;
+      init.max = in.contains("max") ? c.num(in["max"], wi + ".max") : (elem_is_float(spec.type) ? 1 : 100);
+      for (const char* k : {"min", "max"})
+        if (in.contains(k)) {
+          encode_scalar(c, in[k], spec.type, wi + "." + k);
+          // Integers are drawn as signed 64-bit values.
+          if (!elem_is_float(spec.type) && in[k].is_number_unsigned() && in[k].get<uint64_t>() > uint64_t(INT64_MAX))
+            c.fail(wi + "." + k, in[k].dump() + " is above the largest random integer (" +
+                                     std::to_string(INT64_MAX) + ")");
+        }
+      if (!elem_is_float(spec.type))  // defaults must fit too (0..100 in i8 does)
+        for (double x : {init.min, init.max}) check_value(c, x, spec.type, wi, "the default range");
+      if (init.max < init.min) c.fail(wi, "max must not be below min");
+    } else if (kind == "file") {
+      c.only(in, {"kind", "path"}, wi);
+      init.kind = BufferInit::Kind::File;
+      init.path = c.path(c.str(c.need(in, "path", wi), wi + ".path"));
+    } else {
+      c.fail(wi + ".kind", "unknown init kind \"" + kind + "\" (expected fill, iota, random or file)");
+    }
+  }
+  return spec;
+}
+
+// The buffer that `obj`'s "buffer" names (a manifest error naming `w` if there is none).
+const BufferSpec& named_buffer(const Ctx& c, const json& obj, const std::string& w, const Manifest& m,
+                               const std::map<std::string, size_t>& by_name, std::string& name) {
+  name = c.str(c.need(obj, "buffer", w), w + ".buffer");
+  auto it = by_name.find(name);
+  if (it == by_name.end()) c.fail(w + ".buffer", "no buffer named \"" + name + "\"");
+  return m.buffers[it->second];
+}
+
 // {"buffer": name, "offset": bytes}: the buffer's address plus the offset
 // (at most its size: a pointer one past the end is allowed).
 PointerField parse_pointer(const Ctx& c, const json& arg, const std::string& w, const Manifest& m,
                            const std::map<std::string, size_t>& by_name) {
   c.only(arg, {"buffer", "offset"}, w);
   PointerField p;
-  p.buffer = c.str(arg["buffer"], w + ".buffer");
-  auto it = by_name.find(p.buffer);
-  if (it == by_name.end()) c.fail(w + ".buffer", "no buffer named \"" + p.buffer + "\"");
-  const BufferSpec& b = m.buffers[it->second];
+  const BufferSpec& b = named_buffer(c, arg, w, m, by_name, p.buffer);
   const uint64_t size = b.count * elem_bytes(b.type);
   if (arg.contains("offset")) p.offset = c.uint(arg["offset"], w + ".offset", size);
   return p;
@@ -311,66 +374,11 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   c.only(j, {"ptx", "buffers", "symbols", "launches", "outputs"}, "");
   m.ptx_path = c.path(c.str(c.need(j, "ptx", ""), "ptx"));
 
-  // A buffer, or a module variable to fill (symbols[]): name, type, count, init.
-  auto parse_item = [&](const json& b, const std::string& w, const std::map<std::string, size_t>& names,
-                        const char* what) {
-    BufferSpec spec;
-      c.only(b, {"name", "type", "count", "init"}, w);
-      spec.name = c.str(c.need(b, "name", w), w + ".name");
-      if (names.count(spec.name)) c.fail(w + ".name", std::string("duplicate ") + what + " name \"" + spec.name + "\"");
-      spec.type = c.type(c.need(b, "type", w), w + ".type");
-      spec.count = c.uint(c.need(b, "count", w), w + ".count", uint64_t{1} << 34);
-      if (spec.count == 0) c.fail(w + ".count", "must be at least 1");
-      if (b.contains("init")) {
-        const json& in = b["init"];
-        std::string wi = w + ".init";
-        std::string kind = c.str(c.need(in, "kind", wi), wi + ".kind");
-        BufferInit& init = spec.init;
-        if (kind == "fill") {
-          c.only(in, {"kind", "value"}, wi);
-          init.kind = BufferInit::Kind::Fill;
-          const json& value = c.need(in, "value", wi);
-          init.value = c.num(value, wi + ".value");
-          init.bits = encode_scalar(c, value, spec.type, wi + ".value");  // range-checked like an argument
-        } else if (kind == "iota") {
-          c.only(in, {"kind", "start"}, wi);
-          init.kind = BufferInit::Kind::Iota;
-          init.start = in.contains("start") ? c.num(in["start"], wi + ".start") : 0;
-          if (in.contains("start")) encode_scalar(c, in["start"], spec.type, wi + ".start");
-          check_value(c, init.start + static_cast<double>(spec.count - 1), spec.type,
-                      wi + ".start", "the last value (start + count - 1)");
-        } else if (kind == "random") {
-          c.only(in, {"kind", "seed", "min", "max"}, wi);
-          init.kind = BufferInit::Kind::Random;
-          init.seed = in.contains("seed") ? c.uint(in["seed"], wi + ".seed", UINT64_MAX) : 1;
-          init.min = in.contains("min") ? c.num(in["min"], wi + ".min") : 0;
-          init.max = in.contains("max") ? c.num(in["max"], wi + ".max") : (elem_is_float(spec.type) ? 1 : 100);
-          for (const char* k : {"min", "max"})
-            if (in.contains(k)) {
-              encode_scalar(c, in[k], spec.type, wi + "." + k);
-              // Integers are drawn as signed 64-bit values.
-              if (!elem_is_float(spec.type) && in[k].is_number_unsigned() && in[k].get<uint64_t>() > uint64_t(INT64_MAX))
-                c.fail(wi + "." + k, in[k].dump() + " is above the largest random integer (" +
-                                         std::to_string(INT64_MAX) + ")");
-            }
-          if (!elem_is_float(spec.type))  // defaults must fit too (0..100 in i8 does)
-            for (double x : {init.min, init.max}) check_value(c, x, spec.type, wi, "the default range");
-          if (init.max < init.min) c.fail(wi, "max must not be below min");
-        } else if (kind == "file") {
-          c.only(in, {"kind", "path"}, wi);
-          init.kind = BufferInit::Kind::File;
-          init.path = c.path(c.str(c.need(in, "path", wi), wi + ".path"));
-        } else {
-          c.fail(wi + ".kind", "unknown init kind \"" + kind + "\" (expected fill, iota, random or file)");
-        }
-      }
-    return spec;
-  };
   std::map<std::string, size_t> by_name;
   const json& bufs = c.need(j, "buffers", "");
   if (!bufs.is_array()) c.fail("buffers", "expected an array");
   for (size_t i = 0; i < bufs.size(); ++i) {
-    const BufferSpec spec = parse_item(bufs[i], "buffers[" + std::to_string(i) + "]", by_name, "buffer");
+    const BufferSpec spec = parse_buffer(c, bufs[i], "buffers[" + std::to_string(i) + "]", by_name, "buffer");
     by_name[spec.name] = m.buffers.size();
     m.buffers.push_back(spec);
   }
@@ -380,7 +388,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     const json& syms = j["symbols"];
     if (!syms.is_array()) c.fail("symbols", "expected an array");
     for (size_t i = 0; i < syms.size(); ++i) {
-      const BufferSpec spec = parse_item(syms[i], "symbols[" + std::to_string(i) + "]", by_symbol, "symbol");
+      const BufferSpec spec = parse_buffer(c, syms[i], "symbols[" + std::to_string(i) + "]", by_symbol, "symbol");
       by_symbol[spec.name] = m.symbols.size();
       m.symbols.push_back(spec);
     }
@@ -390,10 +398,8 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   auto parse_flag = [&](const json& f, const std::string& w, const char* key) {
     c.only(f, {"buffer", key}, w);
     FlagSpec flag;
-    flag.buffer = c.str(c.need(f, "buffer", w), w + ".buffer");
-    auto it = by_name.find(flag.buffer);
-    if (it == by_name.end()) c.fail(w + ".buffer", "no buffer named \"" + flag.buffer + "\"");
-    flag.bits = encode_scalar(c, c.need(f, key, w), m.buffers[it->second].type, w + "." + key);
+    const BufferSpec& b = named_buffer(c, f, w, m, by_name, flag.buffer);
+    flag.bits = encode_scalar(c, c.need(f, key, w), b.type, w + "." + key);
     return flag;
   };
   std::function<LaunchSpec(const json&, const std::string&, bool)> parse_launch =
@@ -471,6 +477,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   Module& mod = dev.load_ptx_file(m.ptx_path);
   // Module variables by name, checked and filled before anything runs.
   std::map<std::string, uint64_t> symbol_addr;
+  std::map<std::string, const BufferSpec*> symbol_spec;
   for (size_t i = 0; i < m.symbols.size(); ++i) {
     const BufferSpec& b = m.symbols[i];
     const std::string w = m.file + ": symbols[" + std::to_string(i) + "]";
@@ -486,6 +493,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
                         std::to_string(bytes) + " bytes; '" + b.name + "' holds " + std::to_string(sym.bytes));
     if (!symbol_contents[i].empty()) dev.copy_to_device(sym.addr, symbol_contents[i].data(), bytes);
     symbol_addr[b.name] = sym.addr;
+    symbol_spec[b.name] = &b;
   }
   for (size_t i = 0; i < m.buffers.size(); ++i) {
     const auto& b = m.buffers[i];
@@ -575,13 +583,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   }
   for (size_t i = 0; i < m.outputs.size(); ++i) {
     const OutputSpec& o = m.outputs[i];
-    const BufferSpec* b = nullptr;
-    if (o.symbol) {
-      for (const auto& sb : m.symbols)
-        if (sb.name == o.buffer) b = &sb;
-    } else {
-      b = spec.at(o.buffer);
-    }
+    const BufferSpec* b = (o.symbol ? symbol_spec : spec).at(o.buffer);
     std::string data(b->count * elem_bytes(b->type), '\0');
     dev.copy_to_host(data.data(), o.symbol ? symbol_addr.at(o.buffer) : addr.at(o.buffer), data.size());
     files[i]->write(data);

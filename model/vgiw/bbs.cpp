@@ -51,7 +51,7 @@ Bbs::Bbs(sc_core::sc_module_name name, const VgiwParams& v, stats::Registry& st,
 
 void Bbs::write_signals(uint64_t now) {
   if (!wf_ || !wf_->in_window(now)) return;
-  const bool staged = std::any_of(staged_.begin(), staged_.end(), [](const auto& x) { return x.has_value(); });
+  const bool staged = any_staged();
   uint8_t state = 0;
   if (current_ != kNone)
     state = now < configured_at_                       ? 1
@@ -191,9 +191,7 @@ void Bbs::schedule(uint64_t now) {
   if (!comp_) return;
   // The current block is finished once nothing waits for it and the grid
   // has returned every thread sent.
-  if (current_ != kNone && pending_[current_] == 0 && sent_ == returned_ &&
-      std::none_of(staged_.begin(), staged_.end(), [](const auto& s) { return s.has_value(); }))
-    current_ = kNone;
+  if (current_ != kNone && pending_[current_] == 0 && sent_ == returned_ && !any_staged()) current_ = kNone;
   if (current_ == kNone) {
     auto it = std::find_if(pending_.begin(), pending_.end(), [](uint64_t p) { return p > 0; });
     if (it == pending_.end()) return;
@@ -273,8 +271,7 @@ void Bbs::cycle(uint64_t now) {
                        std::to_string(kernel_->max_cycles) + " cycles (--max-cycles)");
   // Busy: something to stream or write, a launch or CTA done waiting, or
   // threads still out in the grid (their returns wake us).
-  const bool streaming = current_ != kNone && (pending_[current_] > 0 || std::any_of(staged_.begin(), staged_.end(),
-                                                                                     [](const auto& s) { return s.has_value(); }));
+  const bool streaming = current_ != kNone && (pending_[current_] > 0 || any_staged());
   const bool more = current_ == kNone && std::any_of(pending_.begin(), pending_.end(), [](uint64_t p) { return p > 0; });
   const bool finished_block = current_ != kNone && pending_[current_] == 0 && sent_ == returned_;
   write_signals(now);

@@ -33,6 +33,7 @@
 // k < 16: threads waiting for block k (the CVT's occupancy per block).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -87,6 +88,10 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   void write_cvt();
   void schedule(uint64_t now);
   void write_signals(uint64_t now);
+  // A batch read from the CVT waits for its replica's initiator.
+  bool any_staged() const {
+    return std::any_of(staged_.begin(), staged_.end(), [](const auto& s) { return s.has_value(); });
+  }
 
   VgiwParams v_;
   uint32_t core_id_;

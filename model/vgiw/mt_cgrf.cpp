@@ -295,8 +295,7 @@ void MtCgrf::inject(uint64_t now) {  // `now`: a grid cycle
     ++r.busy;
     ++in_flight_;
     ++threads_;
-    ++*firings_[static_cast<size_t>(Unit::Cvu)];
-    ++fired_now_[static_cast<size_t>(Unit::Cvu)];
+    count_firing(Unit::Cvu);
     unit_free_[r.unit[0]] = now + 1;
     complete(ch, 0, now);  // the initiator sends the thread's tokens
     if (d.left == 0) r.queue.pop_front();
@@ -329,8 +328,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
   const BatchResult& res = c.batch->res;
   switch (n.kind) {
     case NodeKind::Terminator:
-      ++*firings_[static_cast<size_t>(Unit::Cvu)];
-      ++fired_now_[static_cast<size_t>(Unit::Cvu)];
+      count_firing(Unit::Cvu);
       finish_thread(e.channel);
       return;
     case NodeKind::LiveLoad:
@@ -401,8 +399,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
       push(now + std::max<uint32_t>(1, latency_[e.node]), e.channel, e.node, kDone);
       break;
   }
-  ++*firings_[static_cast<size_t>(n.unit)];
-  ++fired_now_[static_cast<size_t>(n.unit)];
+  count_firing(n.unit);
 }
 
 void MtCgrf::send_requests() {

@@ -122,6 +122,10 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   enum : uint8_t { kArrive, kFire, kDone };
   void push(uint64_t cycle, uint32_t channel, uint32_t node, uint8_t kind);
   void finish_thread(uint32_t channel);
+  void count_firing(Unit u) {  // a unit of type `u` fired: the statistic and this cycle's waveform count
+    ++*firings_[static_cast<size_t>(u)];
+    ++fired_now_[static_cast<size_t>(u)];
+  }
   void flush_returns(Replica& r);
   void send_requests();
   uint32_t request_id(uint32_t channel, uint32_t node, uint32_t unit);
