@@ -96,6 +96,7 @@ void register_convert_ops(HandlerTable&);  // cvt, mov (incl. vector pack/unpack
 void register_memory_ops(HandlerTable&);   // ld, ldu, st, atom, red, cvta, isspacep, prefetch, fence, membar
 void register_control_ops(HandlerTable&);  // bra, call, ret, exit, trap, bar*, barrier*, nanosleep
 void register_warp_ops(HandlerTable&);     // vote, shfl, activemask, match, redux
+void register_texture_ops(HandlerTable&);  // tex, tld4, txq, suld, sust, suq on texture/surface objects
 
 const HandlerTable& handler_table();
 

@@ -237,7 +237,6 @@ void exec_refused(ExecContext& c) {
   if (c.mask.any()) c.fail(c.mask.first(), "unsupported instruction reached the executor");
 }
 std::string refuse_brx(const ptx::Instr&) { return "brx.idx (indirect branch) is not supported"; }
-std::string refuse_texture(const ptx::Instr&) { return "texture and surface instructions are not supported"; }
 
 }  // namespace
 
@@ -252,8 +251,6 @@ void register_control_ops(HandlerTable& t) {
   t.add(ptx::Op::BarWarp, exec_nothing);
   t.add(ptx::Op::Nanosleep, exec_nothing);
   t.add(ptx::Op::Brx, exec_refused, refuse_brx);
-  for (ptx::Op op : {ptx::Op::Tex, ptx::Op::Tld4, ptx::Op::Txq, ptx::Op::Suld, ptx::Op::Sust})
-    t.add(op, exec_refused, refuse_texture);
 }
 
 }  // namespace simt::func

@@ -21,6 +21,7 @@ const HandlerTable& handler_table() {
     register_memory_ops(t);
     register_control_ops(t);
     register_warp_ops(t);
+    register_texture_ops(t);
     return t;
   }();
   return table;

@@ -14,6 +14,7 @@
 #include "func/cta_state.h"
 #include "func/global_memory.h"
 #include "func/shfl_undefined.h"
+#include "func/texture.h"
 #include "func/thread_mask.h"
 #include "ptx/ir.h"
 
@@ -22,6 +23,7 @@ namespace simt::func {
 // What an instruction can reach outside its CTA.
 struct ExecEnv {
   GlobalMemory* global = nullptr;
+  const TextureTable* textures = nullptr;  // texture/surface objects; null: none
   std::ostream* printf_out = nullptr;  // device printf; nullptr discards
   // shfl.sync reading a lane that is not executing it or not in membermask.
   ShflUndefined shfl_undefined = ShflUndefined::Zero;

@@ -69,7 +69,7 @@ const char* space_name(Space s);
   X(Bar) X(Barrier) X(BarWarp) X(Membar) X(Fence)                                   \
   X(Vote) X(Shfl) X(Activemask) X(Match) X(Redux)                                   \
   X(Bra) X(Brx) X(Call) X(Ret) X(Exit) X(Trap) X(Brkpt) X(Nanosleep) X(Pmevent)      \
-  X(Tex) X(Tld4) X(Txq) X(Suld) X(Sust)
+  X(Tex) X(Tld4) X(Txq) X(Suld) X(Sust) X(Suq)
 
 enum class Op : uint16_t {
 #define SIMT_X(name) name,
@@ -112,6 +112,9 @@ enum Flag : uint32_t {
   kNaN = 1u << 21,       // min/max .NaN
   kXorSign = 1u << 22,   // min/max .xorsign.abs
   kUnsignedCmp = 1u << 23,
+  kTexLevel = 1u << 24,   // tex.level / tld4 with an explicit level of detail
+  kTexGrad = 1u << 25,    // tex.grad: level of detail from gradients
+  kSurfFormatted = 1u << 26,  // suld.p / sust.p (formatted, as opposed to .b raw bits)
 };
 
 enum class CmpOp : uint8_t {
@@ -128,7 +131,16 @@ enum class ReduxOp : uint8_t { Add, Min, Max, And, Or, Xor };
 enum class PrmtMode : uint8_t { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 enum class TestpClass : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 enum class MatchMode : uint8_t { Any, All };
-enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D, Cube };
+enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D, Cube, ACube, D2MS, A2DMS };
+// Instr::aux for the texture family: tld4's component, the surface
+// instructions' out-of-range mode, txq/suq's query.
+enum class Tld4Comp : uint8_t { R, G, B, A };
+enum class SurfClamp : uint8_t { Trap, Clamp, Zero };
+enum class TexQuery : uint8_t {
+  Width, Height, Depth, ChannelDataType, ChannelOrder, NormalizedCoords, FilterMode,
+  AddrMode0, AddrMode1, AddrMode2, ArraySize, NumMipmapLevels, NumSamples, ForceUnnormalizedCoords,
+  MemoryLayout,
+};
 
 // ---------------------------------------------------------------- special registers
 #define SIMT_PTX_SREGS(X)                                                     \
@@ -205,6 +217,7 @@ struct Instr {
   uint8_t vec = 1;           // .v2 / .v4 on ld/st/mov/tex
   uint8_t nops = 0;
   InstrClass cls = InstrClass::Int;
+  uint8_t aux = 0;           // Tld4Comp / SurfClamp / TexQuery
   uint32_t flags = 0;        // Flag bits
   Operand guard;             // Kind::None when not predicated; else Reg with `neg`
   Operand pout;              // second destination of `d|p`

@@ -78,7 +78,28 @@ const std::pair<const char*, TestpClass> kTestp[] = {
 const std::pair<const char*, MatchMode> kMatch[] = {{"any", MatchMode::Any}, {"all", MatchMode::All}};
 const std::pair<const char*, TexGeom> kTexGeom[] = {
     {"1d", TexGeom::D1},   {"2d", TexGeom::D2},   {"3d", TexGeom::D3},
-    {"a1d", TexGeom::A1D}, {"a2d", TexGeom::A2D}, {"cube", TexGeom::Cube}};
+    {"a1d", TexGeom::A1D}, {"a2d", TexGeom::A2D}, {"cube", TexGeom::Cube},
+    {"acube", TexGeom::ACube}, {"2dms", TexGeom::D2MS}, {"a2dms", TexGeom::A2DMS}};
+const std::pair<const char*, Tld4Comp> kTld4Comp[] = {
+    {"r", Tld4Comp::R}, {"g", Tld4Comp::G}, {"b", Tld4Comp::B}, {"a", Tld4Comp::A}};
+const std::pair<const char*, SurfClamp> kSurfClamp[] = {
+    {"trap", SurfClamp::Trap}, {"clamp", SurfClamp::Clamp}, {"zero", SurfClamp::Zero}};
+const std::pair<const char*, TexQuery> kTexQuery[] = {
+    {"width", TexQuery::Width},
+    {"height", TexQuery::Height},
+    {"depth", TexQuery::Depth},
+    {"channel_data_type", TexQuery::ChannelDataType},
+    {"channel_order", TexQuery::ChannelOrder},
+    {"normalized_coords", TexQuery::NormalizedCoords},
+    {"filter_mode", TexQuery::FilterMode},
+    {"addr_mode_0", TexQuery::AddrMode0},
+    {"addr_mode_1", TexQuery::AddrMode1},
+    {"addr_mode_2", TexQuery::AddrMode2},
+    {"array_size", TexQuery::ArraySize},
+    {"num_mipmap_levels", TexQuery::NumMipmapLevels},
+    {"num_samples", TexQuery::NumSamples},
+    {"force_unnormalized_coords", TexQuery::ForceUnnormalizedCoords},
+    {"memory_layout", TexQuery::MemoryLayout}};
 
 // Modifiers that only tune caching, memory ordering or scope: accepted, no effect here.
 bool ignorable_memory_mod(std::string_view m) {
@@ -227,19 +248,30 @@ bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
     case Op::Tex: case Op::Tld4: case Op::Suld: case Op::Sust: {
       TexGeom g;
       if (SIMT_LOOKUP(m, kTexGeom, g)) { in.mode = static_cast<uint8_t>(g); return true; }
-      if (in.op == Op::Tld4 && (m == "r" || m == "g" || m == "b" || m == "a")) return true;
-      if ((in.op == Op::Suld || in.op == Op::Sust) &&
-          (m == "b" || m == "p" || m == "trap" || m == "clamp" || m == "zero"))
-        return true;
-      if (m == "level" || m == "grad") return true;
+      if (in.op == Op::Tld4) {
+        Tld4Comp c;
+        if (SIMT_LOOKUP(m, kTld4Comp, c)) { in.aux = static_cast<uint8_t>(c); return true; }
+      }
+      if (in.op == Op::Suld || in.op == Op::Sust) {
+        SurfClamp c;
+        if (SIMT_LOOKUP(m, kSurfClamp, c)) { in.aux = static_cast<uint8_t>(c); return true; }
+        if (m == "b" && first_mod) return true;
+        if (m == "p" && first_mod) { in.flags |= kSurfFormatted; return true; }
+        if (ignorable_memory_mod(m)) return true;  // .ca/.cg/.cs/.cv/.wb/.wt cache hints
+      }
+      if (in.op == Op::Tex || in.op == Op::Tld4) {
+        if (m == "base") return true;
+        if (m == "level") { in.flags |= kTexLevel; return true; }
+        if (m == "grad") { in.flags |= kTexGrad; return true; }
+      }
       break;
     }
-    case Op::Txq:
-      return m == "width" || m == "height" || m == "depth" || m == "level" ||
-             m == "channel_data_type" || m == "channel_order" || m == "normalized_coords" ||
-             m == "filter_mode" || m == "addr_mode_0" || m == "addr_mode_1" ||
-             m == "addr_mode_2" || m == "array_size" || m == "num_mipmap_levels" ||
-             m == "num_samples" || m == "force_unnormalized_coords";
+    case Op::Txq: case Op::Suq: {
+      TexQuery q;
+      if (SIMT_LOOKUP(m, kTexQuery, q)) { in.aux = static_cast<uint8_t>(q); return true; }
+      if (in.op == Op::Txq && m == "level" && first_mod) { in.flags |= kTexLevel; return true; }
+      break;
+    }
     case Op::Prefetch: case Op::Prefetchu:
       if (m == "L1" || m == "L2") return true;
       break;
@@ -311,7 +343,7 @@ bool decode_mnemonic(std::string_view mn, Instr& in) {
     if (in.space == Space::None) in.space = Space::Generic;
   }
   if (in.op == Op::Tex || in.op == Op::Tld4 || in.op == Op::Txq || in.op == Op::Suld ||
-      in.op == Op::Sust) {
+      in.op == Op::Sust || in.op == Op::Suq) {
     in.space = Space::Tex;
   }
   if (in.op == Op::Set) std::swap(in.type, in.type2);  // `type` is the comparison type, as for setp
@@ -327,6 +359,7 @@ InstrClass classify(const Instr& in) {
       return InstrClass::Barrier;
     case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
     case Op::Prefetchu: case Op::Tex: case Op::Tld4: case Op::Txq: case Op::Suld: case Op::Sust:
+    case Op::Suq:
       return InstrClass::Ldst;
     case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Ex2:
     case Op::Lg2: case Op::Tanh:

@@ -183,6 +183,27 @@ Module& Device::load_ptx_file(const std::string& path) {
   return load_ptx(s.str(), path);
 }
 
+namespace {
+template <class Desc>
+uint64_t add_object(func::TextureTable& table, const func::GlobalMemory& mem, Desc d, const std::string& what) {
+  d.layout.pack();
+  const std::string why = d.check();
+  if (!why.empty()) throw input_error(what + ": " + why);
+  if (!mem.mapped(d.layout.base, d.layout.span()))
+    throw input_error(what + ": its texels (" + std::to_string(d.layout.span()) +
+                      " bytes) are not inside one device allocation");
+  return table.add(d);
+}
+}  // namespace
+
+uint64_t Device::create_texture(const func::TextureDesc& t, const std::string& what) {
+  return add_object(textures_, mem_, t, what);
+}
+
+uint64_t Device::create_surface(const func::SurfaceDesc& s, const std::string& what) {
+  return add_object(textures_, mem_, s, what);
+}
+
 Device::Symbol Device::symbol(Module& m, const std::string& name) const {
   for (size_t i = 0; i < m.ir.globals.size(); ++i) {
     const ptx::Variable& v = m.ir.globals[i];
@@ -343,6 +364,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   Kernel& k = m.kernel(kernel);
   func::ExecEnv env;
   env.global = &mem_;
+  env.textures = &textures_;
   env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
   env.shfl_undefined = shfl_policy();
   env.shfl_log = &k.shfl_log;
@@ -388,6 +410,7 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   ctx->geom = geom;
   ctx->params = params;
   ctx->env.global = &mem_;
+  ctx->env.textures = &textures_;
   ctx->env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
   ctx->env.shfl_undefined = shfl_policy();
   ctx->env.shfl_log = &k.shfl_log;

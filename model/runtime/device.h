@@ -17,6 +17,7 @@
 #include "func/cta_state.h"
 #include "func/global_memory.h"
 #include "func/shfl_undefined.h"
+#include "func/texture.h"
 #include "ptx/ir.h"
 #include "trace/progress.h"
 #include "trace/warp_trace.h"
@@ -177,6 +178,16 @@ class Device {
   };
   Symbol symbol(Module& m, const std::string& name) const;
 
+  // Texture and surface objects (cudaCreateTextureObject /
+  // cudaCreateSurfaceObject): the handle a kernel receives as its
+  // cudaTextureObject_t / cudaSurfaceObject_t argument. The texels must lie
+  // in device memory (layout.base .. + span()). Throws simt::Error(BadInput)
+  // naming `what` for an unusable description or memory outside every
+  // allocation. Objects live as long as the device.
+  uint64_t create_texture(const func::TextureDesc& t, const std::string& what = "texture");
+  uint64_t create_surface(const func::SurfaceDesc& s, const std::string& what = "surface");
+  const func::TextureTable& textures() const { return textures_; }
+
   // The linked program of a kernel (for inspection and timing models).
   const ptx::Program& program(Module& m, const std::string& kernel);
   const ptx::Module& ptx_module(Module& m) const;
@@ -224,6 +235,7 @@ class Device {
   std::unique_ptr<Pending> pending_;
   uint64_t launches_ = 0;
   func::GlobalMemory mem_;
+  func::TextureTable textures_;
   std::vector<std::unique_ptr<Module>> modules_;
   LaunchStats totals_;
   std::vector<LaunchStats> launch_log_;

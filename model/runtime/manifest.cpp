@@ -339,12 +339,108 @@ void parse_struct(const Ctx& c, const json& arg, const std::string& w, const Man
   if (!raw) as.bytes.resize((as.bytes.size() + as.align - 1) / as.align * as.align, 0);
 }
 
+// {"name", "buffer", "offset", "format", "dims": [w, h, d], "layers",
+// "pitch", "slice_pitch"} and, for textures, the sampler: "address" (one
+// mode or one per axis), "filter", "normalized", "read", "border".
+ImageSpec parse_image(const Ctx& c, const json& t, const std::string& w, const Manifest& m,
+                      const std::map<std::string, size_t>& by_name, bool texture) {
+  std::set<std::string> keys = {"name", "buffer", "offset", "format", "dims", "layers", "pitch", "slice_pitch"};
+  if (texture) keys.insert({"address", "filter", "normalized", "read", "border"});
+  c.only(t, keys, w);
+  ImageSpec is;
+  is.name = c.str(c.need(t, "name", w), w + ".name");
+  const BufferSpec& b = named_buffer(c, t, w, m, by_name, is.buffer);
+  const uint64_t size = b.count * elem_bytes(b.type);
+  if (t.contains("offset")) is.offset = c.uint(t["offset"], w + ".offset", size);
+  func::TextureDesc& d = is.desc;
+  func::ImageLayout& l = d.layout;
+  const std::string fmt = c.str(c.need(t, "format", w), w + ".format");
+  if (!func::ChannelFormat::parse(fmt, l.format))
+    c.fail(w + ".format", "unknown format \"" + fmt + "\" (expected s|u|f, 8|16|32 bits, x2 or x4 channels: "
+                          "\"f32\", \"u8x4\", \"s16x2\", \"f16\" ...)");
+  const json& dims = c.need(t, "dims", w);
+  if (!dims.is_array() || dims.empty() || dims.size() > 3) c.fail(w + ".dims", "expected [width(, height(, depth))]");
+  uint32_t* ext[3] = {&l.width, &l.height, &l.depth};
+  for (size_t i = 0; i < dims.size(); ++i) {
+    *ext[i] = static_cast<uint32_t>(c.uint(dims[i], w + ".dims[" + std::to_string(i) + "]", 1u << 30));
+    if (*ext[i] == 0) c.fail(w + ".dims[" + std::to_string(i) + "]", "must be at least 1");
+  }
+  l.dims = static_cast<uint32_t>(dims.size());
+  if (t.contains("layers")) {
+    l.layers = static_cast<uint32_t>(c.uint(t["layers"], w + ".layers", 1u << 16));
+    if (l.layers == 0) c.fail(w + ".layers", "must be at least 1");
+  }
+  if (t.contains("pitch")) l.pitch = c.uint(t["pitch"], w + ".pitch", uint64_t{1} << 40);
+  if (t.contains("slice_pitch")) l.slice_pitch = c.uint(t["slice_pitch"], w + ".slice_pitch", uint64_t{1} << 40);
+  l.pack();
+  l.base = is.offset;  // checked for alignment here; the device address is added at run time
+  if (texture) {
+    static const std::map<std::string, func::AddressMode> modes = {{"wrap", func::AddressMode::Wrap},
+                                                                   {"clamp", func::AddressMode::Clamp},
+                                                                   {"mirror", func::AddressMode::Mirror},
+                                                                   {"border", func::AddressMode::Border}};
+    auto mode = [&](const json& v, const std::string& wi) {
+      const std::string s = c.str(v, wi);
+      auto it = modes.find(s);
+      if (it == modes.end()) c.fail(wi, "unknown address mode \"" + s + "\" (expected wrap, clamp, mirror or border)");
+      return it->second;
+    };
+    if (t.contains("address")) {
+      const json& a = t["address"];
+      if (a.is_array()) {
+        if (a.size() != l.dims) c.fail(w + ".address", "expected one mode per dimension (" + std::to_string(l.dims) + ")");
+        for (size_t i = 0; i < a.size(); ++i) d.address[i] = mode(a[i], w + ".address[" + std::to_string(i) + "]");
+      } else {
+        d.address.fill(mode(a, w + ".address"));
+      }
+    }
+    if (t.contains("filter")) {
+      const std::string f = c.str(t["filter"], w + ".filter");
+      if (f != "point" && f != "linear") c.fail(w + ".filter", "expected \"point\" or \"linear\"");
+      d.filter = f == "linear" ? func::FilterMode::Linear : func::FilterMode::Point;
+    }
+    if (t.contains("normalized")) {
+      if (!t["normalized"].is_boolean()) c.fail(w + ".normalized", "expected true or false");
+      d.normalized = t["normalized"].get<bool>();
+    }
+    if (t.contains("read")) {
+      const std::string r = c.str(t["read"], w + ".read");
+      if (r != "element" && r != "normalized-float") c.fail(w + ".read", "expected \"element\" or \"normalized-float\"");
+      d.read = r == "element" ? func::ReadMode::ElementType : func::ReadMode::NormalizedFloat;
+    }
+    if (t.contains("border")) {
+      const json& bc = t["border"];
+      if (!bc.is_array() || bc.size() != 4) c.fail(w + ".border", "expected [r, g, b, a]");
+      for (size_t i = 0; i < 4; ++i) d.border[i] = static_cast<float>(c.num(bc[i], w + ".border[" + std::to_string(i) + "]"));
+    }
+  }
+  const std::string why = texture ? d.check() : func::SurfaceDesc{l}.check();
+  if (!why.empty()) c.fail(w, why);
+  if (l.span() > size - is.offset)
+    c.fail(w, "needs " + std::to_string(l.span()) + " bytes from offset " + std::to_string(is.offset) + "; buffer \"" +
+                  is.buffer + "\" has " + std::to_string(size - is.offset));
+  return is;
+}
+
 ArgSpec parse_arg(const Ctx& c, const json& arg, const std::string& w, const Manifest& m,
                   const std::map<std::string, size_t>& by_name) {
   const char* forms = "expected {\"buffer\": name[, \"offset\": n]}, {\"<type>\": value}, "
+                      "{\"texture\": name}, {\"surface\": name}, "
                       "{\"struct\": [fields][, \"align\": n]} or {\"bytes\": [...][, \"align\": n]}";
   if (!arg.is_object() || arg.empty()) c.fail(w, forms);
   ArgSpec as;
+  for (const char* kind : {"texture", "surface"}) {
+    if (!arg.contains(kind)) continue;
+    c.only(arg, {kind}, w);
+    const bool tex = kind[0] == 't';
+    std::string& name = tex ? as.texture : as.surface;
+    name = c.str(arg[kind], w + "." + kind);
+    const auto& list = tex ? m.textures : m.surfaces;
+    if (std::none_of(list.begin(), list.end(), [&](const ImageSpec& s) { return s.name == name; }))
+      c.fail(w + "." + kind, std::string("no ") + kind + " named \"" + name + "\" in " + kind + "s[]");
+    as.type = ElemType::U64;
+    return as;
+  }
   if (arg.contains("buffer")) {
     const PointerField p = parse_pointer(c, arg, w, m, by_name);
     as.buffer = p.buffer;
@@ -371,7 +467,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   }
   Manifest m;
   m.file = path;
-  c.only(j, {"ptx", "buffers", "symbols", "launches", "outputs"}, "");
+  c.only(j, {"ptx", "buffers", "symbols", "textures", "surfaces", "launches", "outputs"}, "");
   m.ptx_path = c.path(c.str(c.need(j, "ptx", ""), "ptx"));
 
   std::map<std::string, size_t> by_name;
@@ -391,6 +487,21 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       const BufferSpec spec = parse_buffer(c, syms[i], "symbols[" + std::to_string(i) + "]", by_symbol, "symbol");
       by_symbol[spec.name] = m.symbols.size();
       m.symbols.push_back(spec);
+    }
+  }
+
+  // Texture and surface objects over buffers, passed to kernels by name.
+  for (const char* kind : {"textures", "surfaces"}) {
+    if (!j.contains(kind)) continue;
+    const json& list = j[kind];
+    if (!list.is_array()) c.fail(kind, "expected an array");
+    const bool tex = kind[0] == 't';
+    auto& out = tex ? m.textures : m.surfaces;
+    std::set<std::string> names;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string w = std::string(kind) + "[" + std::to_string(i) + "]";
+      out.push_back(parse_image(c, list[i], w, m, by_name, tex));
+      if (!names.insert(out.back().name).second) c.fail(w + ".name", "two " + std::string(kind) + " named \"" + out.back().name + "\"");
     }
   }
 
@@ -502,6 +613,19 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
     addr[b.name] = a;
     spec[b.name] = &b;
   }
+  // The texture and surface objects, over the buffers just made.
+  std::map<std::string, uint64_t> handle;
+  for (const char* kind : {"textures", "surfaces"}) {
+    const bool tex = kind[0] == 't';
+    const auto& list = tex ? m.textures : m.surfaces;
+    for (size_t i = 0; i < list.size(); ++i) {
+      func::TextureDesc d = list[i].desc;
+      d.layout.base = addr.at(list[i].buffer) + list[i].offset;
+      const std::string w = m.file + ": " + kind + "[" + std::to_string(i) + "]";
+      handle[std::string(kind) + ":" + list[i].name] =
+          tex ? dev.create_texture(d, w) : dev.create_surface(func::SurfaceDesc{d.layout}, w);
+    }
+  }
   // Every output path is checked (and --out-dir created) before anything
   // runs: a bad one is input_error naming it. Each output is written to a
   // temporary and renamed into place only after every launch succeeded.
@@ -537,7 +661,9 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   auto launch = [&](const LaunchSpec& l, const std::string& w) {
     KernelArgs args;
     for (const auto& a : l.args) {
-      if (!a.buffer.empty()) {
+      if (!a.texture.empty() || !a.surface.empty()) {
+        args.push<uint64_t>(a.texture.empty() ? handle.at("surfaces:" + a.surface) : handle.at("textures:" + a.texture));
+      } else if (!a.buffer.empty()) {
         args.push<uint64_t>(addr.at(a.buffer) + a.offset);
       } else if (a.align) {
         std::vector<uint8_t> bytes = a.bytes;

@@ -42,8 +42,19 @@ struct PointerField {
   uint64_t offset = 0;
 };
 
+// A texture or surface object over a buffer (cudaCreateTextureObject /
+// cudaCreateSurfaceObject): `desc` with its base filled in at run time.
+struct ImageSpec {
+  std::string name;
+  std::string buffer;
+  uint64_t offset = 0;      // bytes into the buffer
+  func::TextureDesc desc;   // surfaces use only desc.layout
+};
+
 struct ArgSpec {
   std::string buffer;     // non-empty: pass this buffer's device address (u64) plus `offset`
+  std::string texture;    // non-empty: pass this texture object's handle (u64)
+  std::string surface;    // non-empty: pass this surface object's handle (u64)
   uint64_t offset = 0;
   ElemType type = ElemType::I32;
   uint64_t bits = 0;      // scalar value, little-endian bits of `type`
@@ -86,6 +97,7 @@ struct Manifest {
   std::string ptx_path;   // absolute or relative to the manifest's folder, resolved
   std::vector<BufferSpec> buffers;
   std::vector<BufferSpec> symbols;  // module variables filled by name (name, type, count, init)
+  std::vector<ImageSpec> textures, surfaces;
   std::vector<LaunchSpec> launches;
   std::vector<OutputSpec> outputs;
 
