@@ -113,3 +113,48 @@ BOOST_AUTO_TEST_CASE(struct_and_offset_arguments_are_checked_naming_the_place) {
   BOOST_TEST(a.pointers[0].at == 8u);
   BOOST_TEST(a.pointers[0].offset == 4u);
 }
+
+namespace {
+// A manifest with one texture `t` over buffer `img` (16 f32) and `extra` as
+// further keys of that texture; the launch passes it.
+std::string with_texture(const std::string& extra, const std::string& arg = R"({"texture": "t"})") {
+  return R"({"ptx": "k.ptx",
+    "buffers": [{"name": "img", "type": "f32", "count": 16}],
+    "textures": [{"name": "t", "buffer": "img", "format": "f32", "dims": [4, 4])" +
+         extra + R"(}],
+    "surfaces": [{"name": "s", "buffer": "img", "format": "u32", "dims": [4, 2], "offset": 32}],
+    "launches": [{"kernel": "k", "grid": 1, "block": 1, "args": [)" +
+         arg + R"(]}]})";
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(textures_and_surfaces_parse) {
+  Manifest m = Manifest::parse(
+      with_texture(R"(, "address": ["wrap", "mirror"], "filter": "linear", "normalized": true,
+                     "border": [1, 2, 3, 4])"),
+      "/tmp/m.json");
+  BOOST_REQUIRE(m.textures.size() == 1u);
+  const auto& d = m.textures[0].desc;
+  BOOST_TEST(d.layout.dims == 2u);
+  BOOST_TEST(d.layout.pitch == 16u);  // packed rows by default
+  BOOST_TEST((d.address[1] == simt::func::AddressMode::Mirror));
+  BOOST_TEST((d.filter == simt::func::FilterMode::Linear));
+  BOOST_TEST(d.border[3] == 4.0f);
+  BOOST_REQUIRE(m.surfaces.size() == 1u);
+  BOOST_TEST(m.surfaces[0].offset == 32u);
+  BOOST_TEST(m.launches[0].args[0].texture == "t");
+  BOOST_TEST(Manifest::parse(with_texture("", R"({"surface": "s"})"), "/tmp/m.json").launches[0].args[0].surface ==
+             "s");
+}
+
+BOOST_AUTO_TEST_CASE(bad_textures_are_named) {
+  expect_error(with_texture(R"(, "address": "wrap")"), "textures[0]: address mode wrap needs normalized");
+  expect_error(with_texture(R"(, "format": "q8")"), "textures[0].format: unknown format");  // the last key wins
+  expect_error(with_texture(R"(, "filter": "cubic")"), "textures[0].filter");
+  expect_error(with_texture(R"(, "pitch": 8)"), "textures[0]: pitch 8 is smaller than a row");
+  expect_error(with_texture(R"(, "pitch": 32)"), "textures[0]: needs 112 bytes");  // 3 rows of 32 + 16 > 64
+  expect_error(with_texture(R"(, "address": ["clamp"])"), "textures[0].address");
+  expect_error(with_texture("", R"({"texture": "nope"})"), "launches[0].args[0].texture: no texture named");
+  expect_error(with_texture("", R"({"texture": "t", "offset": 4})"), "launches[0].args[0]: unknown key");
+  expect_error(with_texture(R"(, "read": "normalized-float")"), "textures[0]: read mode normalized-float");
+}
