@@ -97,6 +97,7 @@ void register_memory_ops(HandlerTable&);   // ld, ldu, st, atom, red, cvta, issp
 void register_control_ops(HandlerTable&);  // bra, call, ret, exit, trap, bar*, barrier*, nanosleep
 void register_warp_ops(HandlerTable&);     // vote, shfl, activemask, match, redux
 void register_texture_ops(HandlerTable&);  // tex, tld4, txq, suld, sust, suq on texture/surface objects
+void register_video_ops(HandlerTable&);    // vadd ... vmad, vset; vadd2 ... vset4 (SIMD)
 
 const HandlerTable& handler_table();
 

@@ -22,6 +22,7 @@ const HandlerTable& handler_table() {
     register_control_ops(t);
     register_warp_ops(t);
     register_texture_ops(t);
+    register_video_ops(t);
     return t;
   }();
   return table;

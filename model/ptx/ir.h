@@ -69,7 +69,10 @@ const char* space_name(Space s);
   X(Bar) X(Barrier) X(BarWarp) X(Membar) X(Fence)                                   \
   X(Vote) X(Shfl) X(Activemask) X(Match) X(Redux)                                   \
   X(Bra) X(Brx) X(Call) X(Ret) X(Exit) X(Trap) X(Brkpt) X(Nanosleep) X(Pmevent)      \
-  X(Tex) X(Tld4) X(Txq) X(Suld) X(Sust) X(Suq)
+  X(Tex) X(Tld4) X(Txq) X(Suld) X(Sust) X(Suq)                                      \
+  X(Vadd) X(Vsub) X(Vabsdiff) X(Vmin) X(Vmax) X(Vshl) X(Vshr) X(Vmad) X(Vset)        \
+  X(Vadd2) X(Vsub2) X(Vavrg2) X(Vabsdiff2) X(Vmin2) X(Vmax2) X(Vset2)               \
+  X(Vadd4) X(Vsub4) X(Vavrg4) X(Vabsdiff4) X(Vmin4) X(Vmax4) X(Vset4)
 
 enum class Op : uint16_t {
 #define SIMT_X(name) name,
@@ -115,7 +118,16 @@ enum Flag : uint32_t {
   kTexLevel = 1u << 24,   // tex.level / tld4 with an explicit level of detail
   kTexGrad = 1u << 25,    // tex.grad: level of detail from gradients
   kSurfFormatted = 1u << 26,  // suld.p / sust.p (formatted, as opposed to .b raw bits)
+  kVideoBTyped = 1u << 27,    // video instructions: the b operand's type was given ...
+  kVideoBSigned = 1u << 28,   // ... and is .s32 (dtype and atype are in type / type2)
+  kVideoPlusOne = 1u << 29,   // vmad.po
 };
+
+// Video instructions (vadd ... vset4): where each family sits.
+inline bool is_video_op(Op op) { return op >= Op::Vadd && op <= Op::Vset4; }
+inline bool is_video_simd2(Op op) { return op >= Op::Vadd2 && op <= Op::Vset2; }
+inline bool is_video_simd4(Op op) { return op >= Op::Vadd4 && op <= Op::Vset4; }
+inline bool is_video_set(Op op) { return op == Op::Vset || op == Op::Vset2 || op == Op::Vset4; }
 
 enum class CmpOp : uint8_t {
   None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs,
@@ -136,6 +148,10 @@ enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D, Cube, ACube, D2MS, A2DMS };
 // instructions' out-of-range mode, txq/suq's query.
 enum class Tld4Comp : uint8_t { R, G, B, A };
 enum class SurfClamp : uint8_t { Trap, Clamp, Zero };
+// Instr::mode of the video instructions: the secondary operation; Instr::aux
+// of vmad: its scale.
+enum class VideoOp2 : uint8_t { None, Add, Min, Max };
+enum class VideoScale : uint8_t { None, Shr7, Shr15 };
 enum class TexQuery : uint8_t {
   Width, Height, Depth, ChannelDataType, ChannelOrder, NormalizedCoords, FilterMode,
   AddrMode0, AddrMode1, AddrMode2, ArraySize, NumMipmapLevels, NumSamples, ForceUnnormalizedCoords,
@@ -199,7 +215,17 @@ struct Operand {
   std::array<uint32_t, 4> vec{{kNoReg, kNoReg, kNoReg, kNoReg}};
   // Module level only: an Addr operand whose base is symbol `sym` ([sym+imm]) rather than a register.
   bool sym_base = false;
+  // Video instructions: the register's byte or half-word selector (`%r1.b3210`,
+  // `%r2.h1`); see video_sel_*(). 0: none. `neg` is vmad's `-a` there.
+  uint16_t sel = 0;
 };
+
+// A video selector: kind (byte or half-word), digit count 1..4, digits in
+// the order written (most significant element first).
+inline constexpr uint16_t kVideoSelByte = 1u << 14, kVideoSelHalf = 2u << 14;
+inline uint32_t video_sel_count(uint16_t sel) { return ((sel >> 12) & 3u) + 1; }
+inline uint32_t video_sel_digit(uint16_t sel, uint32_t i) { return (sel >> (3 * i)) & 7u; }
+inline bool video_sel_half(uint16_t sel) { return (sel & 0xc000u) == kVideoSelHalf; }
 
 inline constexpr int kMaxOperands = 6;
 

@@ -121,8 +121,40 @@ bool is_memory_op(Op op) {
   }
 }
 
+// Video instructions: three types (d, a, b), the compare, the secondary
+// operation, vshl/vshr's shift mode and vmad's .po and scale.
+bool decode_video_mod(std::string_view m, Instr& in) {
+  if (m == "u32" || m == "s32") {
+    const Type t = m == "u32" ? Type::U32 : Type::S32;
+    if (is_video_set(in.op) && in.type == Type::None) in.type = Type::U32;  // no dtype: 0 or 1
+    if (in.type == Type::None) in.type = t;
+    else if (in.type2 == Type::None) in.type2 = t;
+    else if (!(in.flags & kVideoBTyped)) in.flags |= kVideoBTyped | (t == Type::S32 ? uint32_t{kVideoBSigned} : 0u);
+    else return false;
+    return true;
+  }
+  CmpOp c;
+  if (is_video_set(in.op) && in.cmp == CmpOp::None && SIMT_LOOKUP(m, kCmp, c)) { in.cmp = c; return true; }
+  if (m == "add") { in.mode = static_cast<uint8_t>(VideoOp2::Add); return true; }
+  if (!is_video_simd2(in.op) && !is_video_simd4(in.op)) {
+    if (m == "min") { in.mode = static_cast<uint8_t>(VideoOp2::Min); return true; }
+    if (m == "max") { in.mode = static_cast<uint8_t>(VideoOp2::Max); return true; }
+  }
+  if (in.op == Op::Vshl || in.op == Op::Vshr) {
+    if (m == "clamp") { in.flags |= kClamp; return true; }
+    if (m == "wrap") { in.flags |= kWrap; return true; }
+  }
+  if (in.op == Op::Vmad) {
+    if (m == "po") { in.flags |= kVideoPlusOne; return true; }
+    if (m == "shr7") { in.aux = static_cast<uint8_t>(VideoScale::Shr7); return true; }
+    if (m == "shr15") { in.aux = static_cast<uint8_t>(VideoScale::Shr15); return true; }
+  }
+  return false;
+}
+
 // Modifiers whose meaning depends on the opcode. Returns true if consumed.
 bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
+  if (is_video_op(in.op)) return decode_video_mod(m, in);
   switch (in.op) {
     case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc:
       if (m == "cc") { in.flags |= kCC; return true; }

@@ -129,6 +129,29 @@ Operand Parser::reg_operand(const Token& t) {
   fail(t, "undefined register '" + std::string(t.text) + "'");
 }
 
+bool Parser::video_operand(const Token& t, Operand& o) {
+  const std::string_view text = t.text;
+  const size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return false;
+  auto it = regs_.find(std::string(text.substr(0, dot)));
+  if (it == regs_.end()) return false;
+  const std::string_view sel = text.substr(dot + 1);
+  const bool half = !sel.empty() && sel[0] == 'h';
+  if (sel.size() < 2 || sel.size() > 5 || (sel[0] != 'b' && !half))
+    fail(t, "bad selector '." + std::string(sel) + "' (expected .b0 ... .b7654 or .h0 ... .h32)");
+  uint16_t v = half ? kVideoSelHalf : kVideoSelByte;
+  for (size_t i = 1; i < sel.size(); ++i) {
+    const int d = sel[i] - '0';
+    if (d < 0 || d > (half ? 3 : 7)) fail(t, "bad selector '." + std::string(sel) + "'");
+    v = static_cast<uint16_t>(v | (d << (3 * (i - 1))));
+  }
+  v = static_cast<uint16_t>(v | ((sel.size() - 2) << 12));
+  o.kind = Operand::Kind::Reg;
+  o.reg = it->second.back();
+  o.sel = v;
+  return true;
+}
+
 uint32_t Parser::symbol_ref(const Token& t) {
   Function& f = mod_.functions[cur_];
   std::string name(t.text);
@@ -270,6 +293,13 @@ void Parser::parse_operand(Instr& in, int& k) {
     o.kind = Operand::Kind::Reg;
     o.reg = lookup_reg(r);
     o.neg = true;
+  } else if (in.op == Op::Vmad && t.kind == Tok::Punct && t.ch == '-' && peek(1).kind == Tok::Word) {
+    next();  // vmad's negated operand: -a, -b, -c
+    const Token& r = peek();
+    next();
+    if (!video_operand(r, o)) o = reg_operand(r);
+    if (o.kind != Operand::Kind::Reg) fail(r, "bad operand: '-' must precede a register");
+    o.neg = true;
   } else if (t.kind == Tok::Number || (t.kind == Tok::Punct && t.ch == '-')) {
     Literal lit = parse_literal();
     o.kind = Operand::Kind::Imm;
@@ -277,7 +307,8 @@ void Parser::parse_operand(Instr& in, int& k) {
     o.imm = lit.bits;
   } else if (t.kind == Tok::Word) {
     next();
-    if (t.text[0] == '%' || is_reg_name(t)) {
+    if (is_video_op(in.op) && video_operand(t, o)) {
+    } else if (t.text[0] == '%' || is_reg_name(t)) {
       o = reg_operand(t);
     } else if (t.text == "_") {
       o.kind = Operand::Kind::Reg;  // sink

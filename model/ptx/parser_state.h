@@ -67,6 +67,8 @@ class Parser {
   void parse_address(Instr& in, int& k);
   Operand parse_vector();
   Operand reg_operand(const Token& t);
+  // Video instructions: a register with a byte/half-word selector (`%r1.b3210`).
+  bool video_operand(const Token& t, Operand& o);
   uint32_t lookup_reg(const Token& t);
   bool is_reg_name(const Token& t) const;  // registers need not start with '%'
   uint32_t symbol_ref(const Token& t);
