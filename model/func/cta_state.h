@@ -19,6 +19,10 @@ struct LaunchGeometry {
   Dim3 grid{{1, 1, 1}};
   Dim3 block{{1, 1, 1}};
   uint32_t dynamic_shared_bytes = 0;
+  // A cooperative launch's grid-synchronisation word (device address, 0 for
+  // an ordinary launch): what CUDA passes in %envreg1 (high) / %envreg2 (low)
+  // and cooperative_groups' grid.sync() counts arrivals in.
+  uint64_t grid_workspace = 0;
   uint32_t threads_per_cta() const { return block[0] * block[1] * block[2]; }
   uint64_t ctas() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
 };

@@ -183,7 +183,11 @@ uint64_t sreg_value(const CtaState& cta, Sreg s, uint32_t t) {
     case Sreg::DynamicSmemSize: return g.dynamic_shared_bytes;
     case Sreg::TotalSmemSize: return cta.shared().size();
     case Sreg::WarpSz: return 32;
-    case Sreg::Count: break;
+    // The driver's environment registers: only the cooperative launch's
+    // grid-sync workspace (envreg1:envreg2) is defined; the rest read 0.
+    case Sreg::Envreg1: return g.grid_workspace >> 32;
+    case Sreg::Envreg2: return g.grid_workspace & 0xffffffffu;
+    default: break;  // %envreg0, %envreg3 .. %envreg31
   }
   return 0;
 }

@@ -93,8 +93,8 @@ struct SurfaceDesc {
 // faults, and a pointer used as a handle is reported as such.
 class TextureTable {
  public:
-  static constexpr uint64_t kTextureTag = 0x0000'7400'0000'0000ull;
-  static constexpr uint64_t kSurfaceTag = 0x0000'7500'0000'0000ull;
+  static constexpr uint64_t kTextureTag = 0x0000'7600'0000'0000ull;
+  static constexpr uint64_t kSurfaceTag = 0x0000'7700'0000'0000ull;
 
   uint64_t add(const TextureDesc& t);  // throws std::invalid_argument with check()'s reason
   uint64_t add(const SurfaceDesc& s);

@@ -87,7 +87,7 @@ bool uniform_sreg(Sreg s) {
     case Sreg::DynamicSmemSize: case Sreg::TotalSmemSize: case Sreg::WarpSz:
       return true;
     default:
-      return false;
+      return s >= Sreg::Envreg0 && s <= Sreg::Envreg31;  // per launch
   }
 }
 

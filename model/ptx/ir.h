@@ -173,6 +173,14 @@ enum class TexQuery : uint8_t {
   X(Globaltimer, "%globaltimer") X(GlobaltimerLo, "%globaltimer_lo")           \
   X(GlobaltimerHi, "%globaltimer_hi")                                          \
   X(DynamicSmemSize, "%dynamic_smem_size") X(TotalSmemSize, "%total_smem_size") \
+  X(Envreg0, "%envreg0") X(Envreg1, "%envreg1") X(Envreg2, "%envreg2") X(Envreg3, "%envreg3") \
+  X(Envreg4, "%envreg4") X(Envreg5, "%envreg5") X(Envreg6, "%envreg6") X(Envreg7, "%envreg7") \
+  X(Envreg8, "%envreg8") X(Envreg9, "%envreg9") X(Envreg10, "%envreg10") X(Envreg11, "%envreg11") \
+  X(Envreg12, "%envreg12") X(Envreg13, "%envreg13") X(Envreg14, "%envreg14") X(Envreg15, "%envreg15") \
+  X(Envreg16, "%envreg16") X(Envreg17, "%envreg17") X(Envreg18, "%envreg18") X(Envreg19, "%envreg19") \
+  X(Envreg20, "%envreg20") X(Envreg21, "%envreg21") X(Envreg22, "%envreg22") X(Envreg23, "%envreg23") \
+  X(Envreg24, "%envreg24") X(Envreg25, "%envreg25") X(Envreg26, "%envreg26") X(Envreg27, "%envreg27") \
+  X(Envreg28, "%envreg28") X(Envreg29, "%envreg29") X(Envreg30, "%envreg30") X(Envreg31, "%envreg31") \
   X(WarpSz, "WARP_SZ")
 
 enum class Sreg : uint8_t {

@@ -284,29 +284,66 @@ static void check_launch(const ptx::Program& p, Dim3 grid, Dim3 block, const Ker
                       " expected: " + want.str() + "; got " + std::to_string(args.offsets().size()) + ")");
 }
 
-// A launch's checked arguments: its geometry and parameter buffer.
-static func::LaunchGeometry prepare(const ptx::Program& p, Dim3 grid, Dim3 block, const KernelArgs& args,
-                                    uint32_t dynamic_shared_bytes, std::vector<uint8_t>& params) {
-  check_launch(p, grid, block, args, dynamic_shared_bytes);
+namespace {
+// What one CTA of `k` takes on an SM (occupancy).
+gpu::CtaFootprint footprint(const Kernel& k, Dim3 block, uint32_t dynamic_shared_bytes) {
+  gpu::CtaFootprint fp;
+  fp.threads = block[0] * block[1] * block[2];
+  fp.regs_per_thread = k.regs_per_thread;
+  fp.shared_bytes = (k.prog.static_shared_bytes + 15) / 16 * 16 + dynamic_shared_bytes;
+  return fp;
+}
+}  // namespace
+
+uint64_t Device::max_resident_ctas(Module& m, const std::string& kernel, Dim3 block, uint32_t dynamic_shared_bytes) {
+  if (!opts_.machine) return UINT64_MAX;
+  const gpu::Occupancy occ =
+      gpu::CtaDispatcher::occupancy(footprint(m.kernel(kernel), block, dynamic_shared_bytes), opts_.machine->limits);
+  return uint64_t{occ.ctas_per_sm} * opts_.machine->num_sms;
+}
+
+func::LaunchGeometry Device::prepare(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
+                                    const KernelArgs& args, uint32_t dynamic_shared_bytes, bool cooperative,
+                                    std::vector<uint8_t>& params) {
+  const Kernel& k = m.kernel(kernel);
+  check_launch(k.prog, grid, block, args, dynamic_shared_bytes);
   params = args.bytes();
-  params.resize(p.param_bytes, 0);
+  params.resize(k.prog.param_bytes, 0);
   func::LaunchGeometry geom;
   geom.grid = grid;
   geom.block = block;
   geom.dynamic_shared_bytes = dynamic_shared_bytes;
+  if (!cooperative) return geom;
+  if (opts_.mode == Mode::Timing && opts_.machine->technique.core == "vgiw")
+    throw input_error("cooperative launch of kernel '" + kernel +
+                      "': the VGIW core (gpu.core = vgiw) cannot run grid-wide synchronisation: its basic block "
+                      "scheduler keeps running a block while threads return to it (seed 002 section 3.2), so a "
+                      "CTA spinning in grid.sync() would starve the others");
+  // Every CTA must be resident at once, as cudaLaunchCooperativeKernel demands.
+  const uint64_t fit = max_resident_ctas(m, kernel, block, dynamic_shared_bytes);
+  if (geom.ctas() > fit) {
+    const gpu::Occupancy occ = gpu::CtaDispatcher::occupancy(footprint(k, block, dynamic_shared_bytes), opts_.machine->limits);
+    throw input_error("cooperative launch of kernel '" + kernel + "': " + std::to_string(geom.ctas()) +
+                      " CTAs, but the machine holds " + std::to_string(fit) + " at once (" +
+                      std::to_string(occ.ctas_per_sm) + " per SM, limited by " + occ.limited_by + ", x " +
+                      std::to_string(opts_.machine->num_sms) + " SMs)");
+  }
+  if (!grid_workspace_) grid_workspace_ = malloc(16);
+  memset(grid_workspace_, 0, 16);
+  geom.grid_workspace = grid_workspace_;
   return geom;
 }
 
 LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
-                           const KernelArgs& args, uint32_t dynamic_shared_bytes) {
+                           const KernelArgs& args, uint32_t dynamic_shared_bytes, bool cooperative) {
   if (opts_.mode == Mode::Timing) {  // the three steps, with this process's own simulation
-    start_launch(m, kernel, grid, block, args, dynamic_shared_bytes);
+    start_launch(m, kernel, grid, block, args, dynamic_shared_bytes, cooperative);
     timing_->gpu->simulate_kernel();
     return finish_launch();
   }
   auto t0 = std::chrono::steady_clock::now();
   std::vector<uint8_t> params;
-  const func::LaunchGeometry geom = prepare(m.kernel(kernel).prog, grid, block, args, dynamic_shared_bytes, params);
+  const func::LaunchGeometry geom = prepare(m, kernel, grid, block, args, dynamic_shared_bytes, cooperative, params);
   progress_->begin_launch(kernel);
   return record(launch_functional(m, kernel, geom, params), kernel, t0);
 }
@@ -321,13 +358,13 @@ struct Device::Pending {
 };
 
 void Device::start_launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
-                          uint32_t dynamic_shared_bytes) {
+                          uint32_t dynamic_shared_bytes, bool cooperative) {
   if (opts_.mode != Mode::Timing)
     throw Error(ExitCode::Internal, "Device::start_launch(): only a timing-mode device runs inside a simulation");
   if (pending_) throw Error(ExitCode::Internal, "Device::start_launch(): a launch is still running");
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<uint8_t> params;
-  const func::LaunchGeometry geom = prepare(m.kernel(kernel).prog, grid, block, args, dynamic_shared_bytes, params);
+  const func::LaunchGeometry geom = prepare(m, kernel, grid, block, args, dynamic_shared_bytes, cooperative, params);
   progress_->begin_launch(kernel);
   start_timing(m, kernel, geom, params, t0);
 }
@@ -359,6 +396,36 @@ func::ShflUndefined Device::shfl_policy() const {
   return opts_.machine ? func::shfl_undefined_from_name(opts_.machine->shfl_undefined) : func::ShflUndefined::Zero;
 }
 
+namespace {
+// A cooperative launch in functional mode: every CTA in flight at once, each
+// with its own runner, one slice per CTA in turn until all have finished, so
+// a CTA spinning in grid.sync() lets the others reach it.
+RunnerStats run_side_by_side(Kernel& k, const func::ExecEnv& launch_env, const func::LaunchGeometry& geom,
+                             const std::vector<uint8_t>& params, const DeviceOptions& opts) {
+  func::ExecEnv env = launch_env;
+  env.record_accesses = false;
+  std::vector<std::unique_ptr<func::CtaState>> ctas;
+  std::vector<std::unique_ptr<FunctionalRunner>> runners;
+  uint64_t index = 0;
+  for (uint32_t z = 0; z < geom.grid[2]; ++z)
+    for (uint32_t y = 0; y < geom.grid[1]; ++y)
+      for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
+        ctas.push_back(std::make_unique<func::CtaState>(k.prog, geom, func::Dim3{{x, y, z}}, params));
+        runners.push_back(std::make_unique<FunctionalRunner>(k.prog, *k.cfg, *k.exec, opts));
+        runners.back()->start_cta(*ctas.back(), index);
+      }
+  RunnerStats rs;
+  std::vector<bool> done(ctas.size(), false);
+  for (size_t left = ctas.size(); left > 0;)
+    for (size_t i = 0; i < ctas.size(); ++i)
+      if (!done[i] && runners[i]->step_cta(*ctas[i], env, rs)) {
+        done[i] = true;
+        --left;
+      }
+  return rs;
+}
+}  // namespace
+
 LaunchStats Device::launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                                       const std::vector<uint8_t>& params) {
   Kernel& k = m.kernel(kernel);
@@ -369,11 +436,15 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   env.shfl_undefined = shfl_policy();
   env.shfl_log = &k.shfl_log;
   const uint64_t shfl0 = k.shfl_log.reads();
-  FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
   RunnerStats rs;
   uint64_t index = 0;
+  if (geom.grid_workspace) {
+    rs = run_side_by_side(k, env, geom, params, opts_);
+    index = geom.ctas();
+  }
+  FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
   std::optional<func::CtaState> cta;  // one state, reset for each CTA (its buffers stay)
-  for (uint32_t z = 0; z < geom.grid[2]; ++z)
+  for (uint32_t z = 0; z < geom.grid[2] && !geom.grid_workspace; ++z)
     for (uint32_t y = 0; y < geom.grid[1]; ++y)
       for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
         if (cta)
@@ -421,10 +492,7 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   ctx->max_cycles = opts_.max_cycles;
   const uint64_t now = util::now_cycle();
   if (opts_.max_cycles && opts_.max_cycles < ~uint64_t{0} - now) ctx->cycle_limit = now + opts_.max_cycles;
-  gpu::CtaFootprint fp;
-  fp.threads = geom.threads_per_cta();
-  fp.regs_per_thread = k.regs_per_thread;
-  fp.shared_bytes = (k.prog.static_shared_bytes + 15) / 16 * 16 + geom.dynamic_shared_bytes;
+  const gpu::CtaFootprint fp = footprint(k, geom.block, geom.dynamic_shared_bytes);
 
   const stats::Registry& reg = timing_->stats;
   auto p = std::make_unique<Pending>();

@@ -156,8 +156,20 @@ class Device {
   // Runs the kernel to completion (functional execution). Throws simt::Error:
   // BadInput for an unknown kernel or argument mismatch, KernelFault (with
   // kernel/CTA/thread/PC/address) for a bad access, trap or barrier deadlock.
+  //
+  // `cooperative` is cudaLaunchCooperativeKernel: every CTA must be resident
+  // at once (BadInput naming the limit when the machine cannot hold the
+  // grid), and the kernel gets the grid-sync workspace that
+  // cooperative_groups' grid.sync() uses (%envreg1/%envreg2). Functional
+  // mode then runs the CTAs side by side, a slice at a time.
   LaunchStats launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
-                     const KernelArgs& args, uint32_t dynamic_shared_bytes = 0);
+                     const KernelArgs& args, uint32_t dynamic_shared_bytes = 0, bool cooperative = false);
+
+  // The CTAs of `kernel` with this block that the machine holds at once
+  // (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs): the most a
+  // cooperative launch may have. A device without a machine (functional
+  // mode from the library) holds any grid: UINT64_MAX.
+  uint64_t max_resident_ctas(Module& m, const std::string& kernel, Dim3 block, uint32_t dynamic_shared_bytes = 0);
 
   // Timing mode inside a simulation someone else runs (gpu::GpuDevice,
   // docs/virtual-platform.md): start_launch() checks the launch as launch()
@@ -166,7 +178,7 @@ class Device {
   // and records its statistics, or throws its fault or deadlock as launch()
   // would. One launch at a time.
   void start_launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
-                    uint32_t dynamic_shared_bytes = 0);
+                    uint32_t dynamic_shared_bytes = 0, bool cooperative = false);
   LaunchStats finish_launch();
   bool launch_running() const { return pending_ != nullptr; }
 
@@ -220,6 +232,11 @@ class Device {
  private:
   LaunchStats launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                                 const std::vector<uint8_t>& params);
+  // A launch's checked geometry and parameter buffer; a cooperative one
+  // also gets its (zeroed) grid-sync workspace after the residency check.
+  func::LaunchGeometry prepare(Module& m, const std::string& kernel, Dim3 grid, Dim3 block, const KernelArgs& args,
+                               uint32_t dynamic_shared_bytes, bool cooperative, std::vector<uint8_t>& params);
+  uint64_t grid_workspace_ = 0;  // allocated at the first cooperative launch
   struct Pending;  // a timing launch between start and finish
   void start_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                     const std::vector<uint8_t>& params, std::chrono::steady_clock::time_point t0);

@@ -109,32 +109,38 @@ void FunctionalRunner::form_warps(const func::CtaState& cta, uint64_t cta_index)
 
 void FunctionalRunner::run_cta(func::CtaState& cta, const func::ExecEnv& launch_env, uint64_t cta_index,
                                RunnerStats& stats) {
+  start_cta(cta, cta_index);
   // Nothing here reads the executor's list of memory accesses: skip building it.
   func::ExecEnv env = launch_env;
   env.record_accesses = false;
+  while (!step_cta(cta, env, stats)) {
+  }
+}
+
+void FunctionalRunner::start_cta(func::CtaState& cta, uint64_t cta_index) {
   cta.warp_size = opts_.warp_size;
   form_warps(cta, cta_index);
   barriers_.reset();
   syncs_.clear();
+  executed_ = 0;
+}
+
+bool FunctionalRunner::step_cta(func::CtaState& cta, const func::ExecEnv& env, RunnerStats& stats) {
   const uint64_t limit = opts_.max_warp_instructions;
-  uint64_t executed = 0;
-  for (;;) {
-    bool all_done = true;
-    for (Warp& w : warps_) {
-      if (w.done) continue;
-      all_done = false;
-      if (!w.runnable()) continue;
-      uint64_t n = w.narrow ? run_narrow(w, cta, env, kSlice, stats) : run_warp(w, cta, env, kSlice, stats);
-      executed += n;
-      if (limit && executed > limit) runaway(cta, limit);
-    }
-    if (all_done) break;
-    release_barriers(cta);
-    release_syncs(cta, env);
-    if (std::all_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.done; })) break;
-    if (std::none_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.runnable(); }))
-      deadlock(cta);
+  bool all_done = true;
+  for (Warp& w : warps_) {
+    if (w.done) continue;
+    all_done = false;
+    if (!w.runnable()) continue;
+    executed_ += w.narrow ? run_narrow(w, cta, env, kSlice, stats) : run_warp(w, cta, env, kSlice, stats);
+    if (limit && executed_ > limit) runaway(cta, limit);
   }
+  if (all_done) return true;
+  release_barriers(cta);
+  release_syncs(cta, env);
+  if (std::all_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.done; })) return true;
+  if (std::none_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.runnable(); })) deadlock(cta);
+  return false;
 }
 
 bool FunctionalRunner::wait_sync(Warp& w, func::CtaState& cta, const func::ExecEnv& env, uint32_t pc,

@@ -33,6 +33,14 @@ class FunctionalRunner {
   // when the instruction budget runs out.
   void run_cta(func::CtaState& cta, const func::ExecEnv& env, uint64_t cta_index, RunnerStats& stats);
 
+  // The same in steps, for CTAs that must run side by side (a cooperative
+  // launch's grid.sync() spins until every CTA arrives): start_cta() forms
+  // the warps, each step_cta() gives every runnable warp one slice and
+  // returns true once the CTA has finished. One runner per CTA in flight;
+  // `env` must not record accesses.
+  void start_cta(func::CtaState& cta, uint64_t cta_index);
+  bool step_cta(func::CtaState& cta, const func::ExecEnv& env, RunnerStats& stats);
+
  private:
   // A narrow warp's stack entry: SimtStack's, with the mask as its one word.
   struct WordEntry {
@@ -110,6 +118,7 @@ class FunctionalRunner {
   const func::Executor& exec_;
   DeviceOptions opts_;
   std::vector<Warp> warps_;       // reused from CTA to CTA (no allocation per CTA)
+  uint64_t executed_ = 0;         // warp instructions of the current CTA (the runaway limit)
   std::vector<uint32_t> order_;   // form_warps: thread order
   sm::CtaBarriers barriers_;
   std::vector<int8_t> member_operand_;  // per PC: operand index of the membermask, -1 if not warp-synchronous

@@ -535,13 +535,17 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
           }
           return spec;
         }
-        c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "args"}, w);
+        c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "cooperative", "args"}, w);
         spec.kernel = c.str(c.need(l, "kernel", w), w + ".kernel");
         spec.grid = c.dim3(c.need(l, "grid", w), w + ".grid", kMaxGrid);
         spec.block = c.dim3(c.need(l, "block", w), w + ".block", kMaxBlock);
         if (l.contains("dynamic_shared_bytes"))
           spec.dynamic_shared_bytes =
               static_cast<uint32_t>(c.uint(l["dynamic_shared_bytes"], w + ".dynamic_shared_bytes", 1u << 30));
+        if (l.contains("cooperative")) {
+          if (!l["cooperative"].is_boolean()) c.fail(w + ".cooperative", "expected true or false");
+          spec.cooperative = l["cooperative"].get<bool>();
+        }
         const json& args = l.contains("args") ? l["args"] : json::array();
         if (!args.is_array()) c.fail(w + ".args", "expected an array");
         for (size_t a = 0; a < args.size(); ++a)
@@ -678,7 +682,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
       }
     }
     try {
-      run.launches.push_back(dev.launch(mod, l.kernel, l.grid, l.block, args, l.dynamic_shared_bytes));
+      run.launches.push_back(dev.launch(mod, l.kernel, l.grid, l.block, args, l.dynamic_shared_bytes, l.cooperative));
     } catch (const Error& e) {
       throw Error(e.code(), m.file + ": " + w + ": " + e.what());
     }

@@ -77,6 +77,7 @@ struct LaunchSpec {
   std::string kernel;
   Dim3 grid{{1, 1, 1}}, block{{1, 1, 1}};
   uint32_t dynamic_shared_bytes = 0;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel (grid.sync())
   std::vector<ArgSpec> args;
   // A loop: `repeat` runs pass after pass; before each, `set` is written;
   // after each, the loop ends when `until` holds, or after `times` passes.
