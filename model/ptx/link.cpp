@@ -67,6 +67,15 @@ class Linker {
   std::vector<Placed> globals_;
 };
 
+// The CUDA device runtime's entry points (nvcc -rdc): what a kernel calls
+// to launch kernels or graphs from the device, or to wait for them.
+bool is_device_runtime(const std::string& name) {
+  for (const char* p : {"__cudaCDP", "cudaLaunchDevice", "cudaGetParameterBuffer", "cudaDeviceSynchronize",
+                        "cudaGraphLaunch", "cudaStreamCreateWithFlags", "cudaCGGetIntrinsicHandle"})
+    if (name.rfind(p, 0) == 0) return true;
+  return false;
+}
+
 void Linker::visit(uint32_t fi) {
   state_[fi] = 1;
   order_of_[fi] = static_cast<uint32_t>(order_.size());
@@ -80,10 +89,12 @@ void Linker::visit(uint32_t fi) {
     if (r.kind != SymKind::Func) fail_at(at, "call target '" + f.symbols[cs.callee_sym] + "' is not a function");
     const Function& g = m_.functions[r.index];
     if (g.is_extern) {
-      if (builtin_for(g.name) == Builtin::None)
-        fail_at(at, "function '" + g.name + "' is declared but has no body (only vprintf, malloc, free and "
-                    "__assertfail are provided by the simulator)");
-      continue;
+      if (builtin_for(g.name) != Builtin::None) continue;
+      if (is_device_runtime(g.name))
+        fail_at(at, "device-side kernel launch (CUDA dynamic parallelism or a device graph launch: '" + g.name +
+                    "') is not supported; launch the child kernels from the host (a manifest's launches[])");
+      fail_at(at, "function '" + g.name + "' is declared but has no body (only vprintf, malloc, free and "
+                  "__assertfail are provided by the simulator)");
     }
     if (state_[r.index] == 1)
       fail_at(at, "recursive call to '" + g.name + "' from '" + f.name + "' is not supported");

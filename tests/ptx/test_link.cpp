@@ -257,6 +257,13 @@ BOOST_AUTO_TEST_CASE(bad_links_rejected) {
                          ".extern .func ext_fn();\n.visible .entry k()\n{\ncall.uni ext_fn;\nret;\n}\n",
                      "ext.ptx");
   expect_link_error(ext, "k", "ext.ptx:7:1: function 'ext_fn' is declared but has no body");
+  // The device runtime (nvcc -rdc, a child launch from a kernel) names the feature.
+  Module cdp = parse(kHeader +
+                         ".extern .func (.param .b64 r) __cudaCDP2GetParameterBufferV2();\n"
+                         ".visible .entry k()\n{\n{\n.param .b64 r0;\n"
+                         "call.uni (r0), __cudaCDP2GetParameterBufferV2, ();\n}\nret;\n}\n",
+                     "cdp.ptx");
+  expect_link_error(cdp, "k", "device-side kernel launch (CUDA dynamic parallelism");
   Module ind = parse(kHeader +
                          ".visible .entry k()\n{\n.reg .b64 %rd1;\nproto: .callprototype ()_ ();\n"
                          "mov.u64 %rd1, 0;\ncall %rd1, proto;\nret;\n}\n",
