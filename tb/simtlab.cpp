@@ -4,7 +4,7 @@
 //               [--stats FILE.json] [--csv FILE] [--vcd FILE ...]
 //               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
 //   simtlab run --manifest FILE.json --out-dir DIR
-//   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw]
+//   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw | --load]
 //   simtlab list
 //   simtlab params [--markdown]
 //   simtlab --version
@@ -14,6 +14,7 @@
 // 5 out of host memory, 6 internal error, 130 interrupted.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -205,10 +206,59 @@ int run_manifest(const RunOptions& o, Machine& m) {
   });
 }
 
-int inspect(const std::string& file, const std::string& kernel, bool vgiw) {
+// `inspect --load`: loads the module on a functional device and links and
+// checks each kernel as its first launch would (Device::program: link, CFG,
+// the executor's per-instruction support check), printing `ok <kernel>` or
+// `refused <kernel>: <reason>` per kernel. A module that fails to load
+// (e.g. a bad address initialiser) refuses every kernel with its reason.
+// Returns 0 when every kernel loads, 2 when one is refused, 6 when one hit an
+// internal error (also printed, as `error <kernel>: ...`).
+int inspect_load(const std::string& file, const std::vector<std::string>& entries) {
+  runtime::Device dev;
+  runtime::Module* mod = nullptr;
+  std::string module_refusal;
+  try {
+    mod = &dev.load_ptx_file(file);
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::BadInput) throw;
+    module_refusal = e.what();
+  }
+  int rc = 0;
+  for (const auto& e : entries) {
+    if (!mod) {
+      std::cout << "refused " << e << ": " << module_refusal << "\n";
+      rc = std::max(rc, static_cast<int>(ExitCode::BadInput));
+      continue;
+    }
+    try {
+      dev.program(*mod, e);
+      std::cout << "ok " << e << "\n";
+    } catch (const Error& err) {
+      if (err.code() == ExitCode::BadInput) {
+        std::cout << "refused " << e << ": " << err.what() << "\n";
+        rc = std::max(rc, static_cast<int>(ExitCode::BadInput));
+      } else if (err.code() == ExitCode::HostResources) {
+        throw;
+      } else {
+        std::cout << "error " << e << ": " << err.what() << "\n";
+        rc = std::max(rc, static_cast<int>(ExitCode::Internal));
+      }
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& ex) {
+      std::cout << "error " << e << ": internal error: " << ex.what() << "\n";
+      rc = std::max(rc, static_cast<int>(ExitCode::Internal));
+    }
+  }
+  std::cout.flush();
+  return rc;
+}
+
+int inspect(const std::string& file, const std::string& kernel, bool vgiw, bool load) {
   ptx::Module m = ptx::parse_file(file);
   std::vector<std::string> entries = ptx::kernel_names(m);
   if (!kernel.empty()) entries = {kernel};
+  if (load) return inspect_load(file, entries);
   // Addresses of globals do not matter for the report; give each a distinct one.
   ptx::SymbolAddresses addrs(m.globals.size());
   for (size_t i = 0; i < addrs.size(); ++i) addrs[i] = 0x1000 * (i + 1);
@@ -330,6 +380,12 @@ int sc_main(int argc, char* argv[]) {
   insp->add_flag("--vgiw", inspect_vgiw,
                  "Print the VGIW compiler's view instead: blocks in schedule order, successors, live value IDs, "
                  "each block's dataflow graph by unit type and its replicas on the grid");
+  bool load_kernels = false;
+  auto* load_flag = insp->add_flag(
+      "--load", load_kernels,
+      "Instead of the report, load the module and link and check every kernel as a launch would; print "
+      "`ok KERNEL` or `refused KERNEL: REASON` per kernel; exit 2 if any is refused");
+  load_flag->excludes("--vgiw");
 
   auto* list = app.add_subcommand("list", "List the built-in workloads");
 
@@ -357,7 +413,7 @@ int sc_main(int argc, char* argv[]) {
       machine.load(ro);
       return ro.workload.empty() ? run_manifest(ro, machine) : run_workload(ro, machine);
     }
-    if (*insp) return inspect(ptx_file, kernel, inspect_vgiw);
+    if (*insp) return inspect(ptx_file, kernel, inspect_vgiw, load_kernels);
     if (*params) {
       std::cout << (params_markdown ? gpu::parameter_reference_markdown() : machine.registry.help_text());
       return 0;
