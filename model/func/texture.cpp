@@ -75,10 +75,6 @@ std::string check_layout(const ImageLayout& l) {
 std::string TextureDesc::check() const {
   std::string why = check_layout(layout);
   if (!why.empty()) return why;
-  for (uint32_t a = 0; a < layout.dims; ++a)
-    if (!normalized && (address[a] == AddressMode::Wrap || address[a] == AddressMode::Mirror))
-      return "address mode " + std::string(address[a] == AddressMode::Wrap ? "wrap" : "mirror") +
-             " needs normalized coordinates (as in CUDA)";
   if (filter == FilterMode::Linear && !returns_float())
     return "linear filtering needs float texels or read mode normalized-float";
   if (read == ReadMode::NormalizedFloat && layout.format.kind == ChannelKind::Float)
@@ -210,6 +206,15 @@ AxisTaps axis(double x, uint32_t n, AddressMode m, bool normalized, bool linear,
   return a;
 }
 
+// Wrap and mirror apply to normalised coordinates only; with texel
+// coordinates CUDA accepts them and the texture unit clamps, which code
+// such as the convolutionTexture sample relies on.
+AddressMode effective_mode(const TextureDesc& t, uint32_t axis, bool int_coords) {
+  const AddressMode m = t.address[axis];
+  if ((m == AddressMode::Wrap || m == AddressMode::Mirror) && (!t.normalized || int_coords)) return AddressMode::Clamp;
+  return m;
+}
+
 uint32_t layer_index(const TextureDesc& t, uint32_t layer) {
   return t.layout.layers > 0 ? std::min(layer, t.layout.layers - 1) : 0;
 }
@@ -223,7 +228,7 @@ Footprint footprint(const TextureDesc& t, const std::array<double, 3>& c, uint32
   const uint32_t size[3] = {l.width, l.height, l.depth};
   AxisTaps ax[3];
   for (uint32_t d = 0; d < 3; ++d)
-    if (d < l.dims) ax[d] = axis(c[d], size[d], t.address[d], norm, linear, int_coords);
+    if (d < l.dims) ax[d] = axis(c[d], size[d], effective_mode(t, d, int_coords), norm, linear, int_coords);
   const uint32_t li = layer_index(t, layer);
   Footprint fp;
   for (uint32_t k = 0; k < ax[2].n; ++k)
@@ -239,8 +244,8 @@ Footprint footprint(const TextureDesc& t, const std::array<double, 3>& c, uint32
 
 Footprint gather_footprint(const TextureDesc& t, const std::array<double, 2>& c, uint32_t layer) {
   const ImageLayout& l = t.layout;
-  const AxisTaps ax = axis(c[0], l.width, t.address[0], t.normalized, true, false);
-  const AxisTaps ay = axis(c[1], l.height, t.address[1], t.normalized, true, false);
+  const AxisTaps ax = axis(c[0], l.width, effective_mode(t, 0, false), t.normalized, true, false);
+  const AxisTaps ay = axis(c[1], l.height, effective_mode(t, 1, false), t.normalized, true, false);
   const uint32_t li = layer_index(t, layer);
   static constexpr uint32_t kOrder[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
   Footprint fp;

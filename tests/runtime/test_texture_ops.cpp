@@ -94,11 +94,16 @@ BOOST_AUTO_TEST_CASE(address_modes_on_normalized_coordinates) {
   BOOST_TEST(t.at(std::nan("")).f[0] == 1.0f);
 }
 
-BOOST_AUTO_TEST_CASE(wrap_and_mirror_need_normalized_coordinates) {
+BOOST_AUTO_TEST_CASE(wrap_and_mirror_clamp_texel_coordinates) {
+  // CUDA accepts wrap/mirror with unnormalised coordinates; the unit clamps.
   HostTexture t(std::vector<float>{1, 2}, 2, 1, "f32");
-  t.d.address[0] = AddressMode::Wrap;
-  BOOST_TEST(t.d.check().find("normalized") != std::string::npos);
-  t.d.address[0] = AddressMode::Clamp;
+  for (AddressMode m : {AddressMode::Wrap, AddressMode::Mirror}) {
+    t.d.address[0] = m;
+    BOOST_TEST(t.d.check() == "");
+    BOOST_TEST(t.at(-3.0).f[0] == 1.0f);
+    BOOST_TEST(t.at(5.5).f[0] == 2.0f);
+    BOOST_TEST(t.at(5, 0, true).f[0] == 2.0f);  // integer coordinates too
+  }
   HostTexture u(std::vector<uint8_t>{1, 2}, 2, 1, "u8");
   u.d.filter = FilterMode::Linear;
   BOOST_TEST(u.d.check().find("linear filtering") != std::string::npos);
@@ -391,8 +396,8 @@ BOOST_AUTO_TEST_CASE(bad_handles_and_result_types_are_kernel_faults) {
     BOOST_TEST(std::string(e.what()).find(".s32 result from f32 texels") != std::string::npos, e.what());
   }
   // A description the device refuses, and texels outside device memory.
-  TextureDesc d = desc("f32", 2, 1);
-  d.address[0] = AddressMode::Wrap;
+  TextureDesc d = desc("u8", 2, 1);
+  d.filter = FilterMode::Linear;  // integers read as integers cannot be filtered
   d.layout.base = out;
   BOOST_CHECK_THROW(g.dev->create_texture(d), Error);
   TextureDesc far = desc("f32", 1000, 1);
