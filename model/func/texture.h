@@ -14,12 +14,13 @@
 // multiplied by N first):
 //   point   texel floor(x);
 //   linear  xb = x - 0.5, i = floor(xb), a = frac(xb) rounded to 8
-//           fractional bits (9-bit fixed point: 256 steps, 1.0 exact),
+//           fractional bits, ties to even (9-bit fixed point: 1.0 exact),
 //           result (1-a)T[i] + a T[i+1] (2D/3D: the products of the weights);
 // texel indices outside [0, N) follow the axis' address mode: clamp to the
 // edge, border (the texel reads the border colour), wrap (i mod N) or mirror
-// (reflected every N texels). Wrap and mirror need normalised coordinates,
-// as in CUDA. A NaN coordinate reads as 0. Integer (.s32) coordinates index
+// (reflected every N texels). Wrap and mirror act on normalised coordinates;
+// with texel coordinates they clamp, as CUDA's texture unit does. A NaN
+// coordinate reads as 0. Integer (.s32) coordinates index
 // texels directly: no normalisation, no filtering.
 #pragma once
 
@@ -75,7 +76,7 @@ struct TextureDesc {
   ReadMode read = ReadMode::ElementType;
   bool normalized = false;
   std::array<float, 4> border{{0, 0, 0, 0}};
-  // "" when usable, else why not (e.g. wrap with unnormalised coordinates).
+  // "" when usable, else why not (e.g. linear filtering of integers read as integers).
   std::string check() const;
   // Whether reads return floats (float texels, or integers read normalised).
   bool returns_float() const {

@@ -157,4 +157,6 @@ std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& s
   return make_sm(cfg.sm, cfg.technique, stats, id, waveform, warp_trace);
 }
 
+bool has_texture_cache(const MachineConfig& cfg) { return cfg.technique.core != "vgiw"; }
+
 }  // namespace simt::gpu

@@ -72,8 +72,14 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
                                 uint32_t id, trace::Waveform* waveform, trace::WarpTrace* warp_trace);
 
 // Core `id` of the machine, as the GPU top binds it (sm/core.h): the SIMT
-// SM or the VWS SM (gpu.core).
+// SM, the VWS SM or the VGIW core (gpu.core).
 std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& stats, uint32_t id,
                                     trace::Waveform* waveform, trace::WarpTrace* warp_trace);
+
+// Whether the machine's cores have a texture cache (sm::Core::texture_port()
+// not null): the SIMT and VWS SMs do, the VGIW core does not (its texture
+// reads go through its L1D). The GPU top sizes its crossbar by it before it
+// builds the cores.
+bool has_texture_cache(const MachineConfig& cfg);
 
 }  // namespace simt::gpu

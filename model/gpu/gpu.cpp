@@ -3,6 +3,7 @@
 #include "gpu/core_factory.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "trace/progress.h"
 #include "trace/waveform.h"
@@ -20,17 +21,25 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, stats::Registry
       waveform_(waveform),
       progress_(progress),
       dispatcher_("dispatcher", cfg.num_sms, cfg.limits, stats),
-      xbar_("xbar", cfg.xbar, 2 * cfg.num_sms, stats, "xbar", waveform),
+      xbar_("xbar", cfg.xbar, (has_texture_cache(cfg) ? 3 : 2) * cfg.num_sms, stats, "xbar", waveform),
       dram_("dram", cfg.dram, stats, "dram", waveform),
       memory_port_("memory_port", stats, "memory_port") {
   memory_port_.socket.bind(memory_socket);  // hierarchical: the port's socket is the GPU's
-  // Crossbar sources: 2*i is SM i's L1I, 2*i+1 its L1D.
+  // Crossbar sources, k per SM: k*i is SM i's L1I, k*i+1 its L1D and, on
+  // cores with a texture cache (k = 3), k*i+2 its L1T. Round robin grants
+  // the first contender at or after the last winner's successor, so L1T
+  // ports that never send leave every other grant as with k = 2.
+  const uint32_t k = xbar_.num_sources() / cfg.num_sms;
   for (uint32_t i = 0; i < cfg.num_sms; ++i) {
     auto s = make_core(cfg_, stats, i, waveform, warp_trace);
     dispatcher_.launch(i).bind(s->launch_socket());
     s->done_socket().bind(dispatcher_.done(i));
-    s->instruction_port().socket.bind(xbar_.source_port(2 * i).socket);
-    s->data_port().socket.bind(xbar_.source_port(2 * i + 1).socket);
+    s->instruction_port().socket.bind(xbar_.source_port(k * i).socket);
+    s->data_port().socket.bind(xbar_.source_port(k * i + 1).socket);
+    mem::MemRequester* tex = s->texture_port();
+    if ((tex != nullptr) != (k == 3))
+      throw std::logic_error("gpu: core " + std::to_string(i) + " disagrees with has_texture_cache()");
+    if (tex) tex->socket.bind(xbar_.source_port(k * i + 2).socket);
     sms_.push_back(std::move(s));
   }
   for (uint32_t p = 0; p < cfg.dram.channels; ++p) {

@@ -60,6 +60,8 @@ class Gpu : public sc_core::sc_module {
   uint32_t num_sms() const { return static_cast<uint32_t>(sms_.size()); }
   // SM k's netlist, for inspection (tests: its blocks' activations).
   const sm::Core& core(uint32_t k) const { return *sms_.at(k); }
+  // The crossbar's source ports: 2 per SM, 3 with a texture cache (tests).
+  uint32_t crossbar_sources() const { return xbar_.num_sources(); }
   // Deepest reconvergence stack on any SM since the last call (resets them):
   // the run report's per-kernel max_stack_depth.
   uint32_t take_max_stack_depth();

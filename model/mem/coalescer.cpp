@@ -13,14 +13,15 @@ void CoalescerParams::bind(config::ParamRegistry& r, const std::string& prefix) 
 }
 
 void CoalescerParams::validate(const std::string& prefix) const {
-  if (line < 4 || line > 4096 || (line & (line - 1)) != 0)
-    throw simt::input_error("option " + prefix + ".line: " + std::to_string(line) +
-                            " is not a power of two from 4 to 4096");
+  for (const auto& [name, v] : {std::pair<const char*, uint32_t>{"line", line}, {"tex_line", tex_line}})
+    if (v < 4 || v > 4096 || (v & (v - 1)) != 0)
+      throw simt::input_error("option " + prefix + "." + name + ": " + std::to_string(v) +
+                              " is not a power of two from 4 to 4096");
 }
 
 Coalescer::Coalescer(const CoalescerParams& p, stats::Registry& st, const std::string& n)
     : p_((p.validate(n), p)),
-      mask_words_((p.line + 63) / 64),
+      mask_words_((std::max(p.line, p.tex_line) + 63) / 64),
       instructions_(st.counter(n + ".instructions", "warp memory instructions with at least one request")),
       requests_(st.counter(n + ".requests", "line requests emitted")),
       bytes_(st.counter(n + ".bytes", "distinct bytes touched, summed over requests")),
@@ -46,13 +47,13 @@ size_t Coalescer::request_for(std::vector<LineRequest>& out, ptx::Space space, u
 }
 
 template <bool Tagged>
-void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t tid, uint64_t addr,
-                      uint32_t size, AccessKind kind, uint64_t member_bit) {
-  const uint64_t lmask = uint64_t{p_.line} - 1;
+void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t line_bytes, uint32_t tid,
+                      uint64_t addr, uint32_t size, AccessKind kind, uint64_t member_bit) {
+  const uint64_t lmask = uint64_t{line_bytes} - 1;
   while (size > 0) {
     const uint64_t line = addr & ~lmask;
     const uint32_t off = static_cast<uint32_t>(addr & lmask);
-    const uint32_t piece = std::min<uint32_t>(size, p_.line - off);  // a piece never crosses a line
+    const uint32_t piece = std::min<uint32_t>(size, line_bytes - off);  // a piece never crosses a line
     const size_t r = request_for(out, space, line, kind);
     out[r].threads.set(tid);
     if (Tagged) out[r].members |= member_bit;
@@ -86,7 +87,7 @@ void Coalescer::add_all(const std::vector<func::MemAccess>& accesses, AccessKind
           const uint32_t in_word = static_cast<uint32_t>(addr & 3);
           const uint32_t piece = std::min<uint32_t>(left, 4 - in_word);
           const uint64_t phys = local->base + ((addr >> 2) * local->threads + a.tid) * 4 + in_word;
-          touch<Tagged>(out, ptx::Space::Global, a.tid, phys, piece, kind, mbit);
+          touch<Tagged>(out, ptx::Space::Global, p_.line, a.tid, phys, piece, kind, mbit);
           addr += piece;
           left -= piece;
         }
@@ -95,7 +96,10 @@ void Coalescer::add_all(const std::vector<func::MemAccess>& accesses, AccessKind
       case ptx::Space::Global:
       case ptx::Space::Const:
       case ptx::Space::Param:
-        touch<Tagged>(out, a.space, a.tid, a.addr, a.size, kind, mbit);
+        touch<Tagged>(out, a.space, p_.line, a.tid, a.addr, a.size, kind, mbit);
+        break;
+      case ptx::Space::Tex:  // texture fetches only read
+        touch<Tagged>(out, a.space, p_.tex_line, a.tid, a.addr, a.size, AccessKind::Read, mbit);
         break;
       default:
         throw std::invalid_argument(std::string("coalescer: access in unexpected space ") +

@@ -3,6 +3,9 @@
 // touch (thread order, as the executor reports them). Shared-memory
 // accesses are not its business (the shared-memory banks serve them) and
 // are skipped, so the owner can hand the same access list to both.
+// Texture accesses (ptx::Space::Tex: texels at their global address) become
+// read requests of space Tex at tex_line, the texture cache's line, so that
+// the owner can send them to that cache.
 //
 // Local memory is per thread; the hardware interleaves it word by word
 // across the threads of a CTA so that the same local word of consecutive
@@ -21,7 +24,8 @@
 namespace simt::mem {
 
 struct CoalescerParams {
-  uint32_t line = 128;  // bytes per request (the L1D line)
+  uint32_t line = 128;     // bytes per request (the L1D line)
+  uint32_t tex_line = 64;  // bytes per texture request (the texture cache's line)
 
   void bind(config::ParamRegistry& r, const std::string& prefix);
   void validate(const std::string& prefix) const;
@@ -30,7 +34,7 @@ struct CoalescerParams {
 enum class AccessKind : uint8_t { Read, Write, Atomic };
 
 struct LineRequest {
-  ptx::Space space = ptx::Space::Global;  // Global, Const, Param; Local after mapping becomes Global
+  ptx::Space space = ptx::Space::Global;  // Global, Const, Param, Tex; Local after mapping becomes Global
   AccessKind kind = AccessKind::Read;
   uint64_t line_addr = 0;
   uint32_t bytes = 0;         // distinct bytes of the line touched
@@ -66,8 +70,8 @@ class Coalescer {
 
  private:
   template <bool Tagged>
-  void touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t tid, uint64_t addr, uint32_t size,
-             AccessKind kind, uint64_t member_bit);
+  void touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t line_bytes, uint32_t tid, uint64_t addr,
+             uint32_t size, AccessKind kind, uint64_t member_bit);
   template <bool Tagged>
   void add_all(const std::vector<func::MemAccess>& accesses, AccessKind kind, std::vector<LineRequest>& out,
                const LocalLayout* layouts, size_t parts, const uint8_t* member);

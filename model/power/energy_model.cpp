@@ -84,6 +84,8 @@ nlohmann::json energy_report(const stats::Registry& reg, const nlohmann::json& c
   // bytes it touches: its price is that share of a line's.
   dyn["l1d"] = vgiw ? sum("sm*.l1d.bytes") / num(config, "l1d.line", 128) * e.l1d_access
                     : sum("sm*.l1d.accesses") * e.l1d_access;
+  // Texture cache (sm*.l1t) accesses are not priced (no energy.* entry); its
+  // misses are, as L2 accesses and DRAM bytes.
   dyn["l2"] = sum("l2.*.accesses") * e.l2_access;
   dyn["dram"] = sum("dram.bytes") * e.dram_byte;
   // The VGIW core (zero elsewhere).

@@ -1,8 +1,9 @@
 // An SM netlist as the GPU top sees it (gpu/gpu.cpp): its CTA launch and
-// done sockets to the CTA dispatcher, its instruction and data ports toward
-// the crossbar, and what the top asks of it when a kernel ends. The SIMT SM
-// (sm/sm.h) is one; other core types (seed 000's VWS SM) implement the same
-// interface, and gpu/core_factory picks one per machine.
+// done sockets to the CTA dispatcher, its instruction, data and (if it has
+// a texture cache) texture ports toward the crossbar, and what the top asks
+// of it when a kernel ends. The SIMT SM (sm/sm.h) is one; other core types
+// (seed 000's VWS SM) implement the same interface, and gpu/core_factory
+// picks one per machine.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,10 @@ class Core : public sc_core::sc_module {
   virtual DoneInitiator& done_socket() = 0;       // finished CTAs to the dispatcher
   virtual mem::MemRequester& instruction_port() = 0;  // the L1I's side toward the crossbar
   virtual mem::MemRequester& data_port() = 0;         // the L1D's side toward the crossbar
+  // The texture cache's side toward the crossbar; null for a core without
+  // one (it must say so before it is built: gpu/core_factory.h,
+  // has_texture_cache, sizes the crossbar).
+  virtual mem::MemRequester* texture_port() { return nullptr; }
 
   // After sc_start: rethrows a kernel fault or deadlock raised inside the
   // simulation (SystemC would have turned it into an sc_report).

@@ -19,7 +19,7 @@ void LdstParams::bind(config::ParamRegistry& r, const std::string& prefix, const
 
 void LdstParams::validate(const std::string& prefix, const std::string& shared_prefix) const {
   shared.validate(shared_prefix);
-  mem::CoalescerParams{line}.validate(prefix);
+  mem::CoalescerParams{line, tex_line}.validate(prefix);
   if (queue < 1 || queue > 4096)
     throw input_error("option " + prefix + ".queue: " + std::to_string(queue) + " is not in 1..4096");
 }
@@ -47,17 +47,20 @@ LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Reg
     : sc_module(name),
       in("in", this, &LdstUnit::receive),
       l1d("l1d"),
+      tex("tex"),
       writeback("writeback"),
       p_((p.validate(), p)),
       sm_(sm),
       banks_(p.shared, st, sibling(n, "shmem")),
-      coalescer_(mem::CoalescerParams{p.line}, st, n + ".coalescer"),
+      coalescer_(mem::CoalescerParams{p.line, p.tex_line}, st, n + ".coalescer"),
       slots_(p.queue),
       instructions_(st.counter(n + ".instructions", "warp memory instructions executed")),
       requests_(st.counter(n + ".requests", "line requests sent to the L1D")),
+      tex_requests_(st.counter(n + ".tex_requests", "line requests sent to the texture cache")),
       shared_cycles_(st.counter(n + ".shared_cycles", "cycles the shared-memory banks were busy")),
       bank_conflicts_(st.counter(n + ".bank_conflicts", "extra shared-memory bank cycles (cycles - 1 per access)")),
       mem_stall_cycles_(st.counter(n + ".mem_pipeline_stall_cycles", "cycles a request waited on the L1D port")),
+      tex_stall_cycles_(st.counter(n + ".tex_stall_cycles", "cycles a request waited on the texture cache port")),
       writeback_stall_cycles_(st.counter(n + ".writeback_stall_cycles", "cycles a completed instruction's "
                                                                          "write-back was refused")),
       // Bins 0..128 (a 32-thread v4 access can touch 128 lines); more lands in the last bin.
@@ -74,6 +77,7 @@ LdstUnit::LdstUnit(sc_core::sc_module_name name, const LdstParams& p, stats::Reg
   }
   attach_to_clock(false);
   l1d.wake_on_response(*this);
+  tex.wake_on_response(*this);
 }
 
 void LdstUnit::receive(IssuePacket& p, sc_core::sc_time&) {
@@ -161,9 +165,13 @@ void LdstUnit::start(uint32_t s, uint64_t now) {
       for (uint64_t m = r.members; m; m &= m - 1) ++e.todo[__builtin_ctzll(m)];
     }
   }
-  for (mem::LineRequest& r : lines_)
+  size_t tex_lines = 0;
+  for (mem::LineRequest& r : lines_) {
     if (r.space == ptx::Space::Param) r.line_addr += func::kParamWindow;
-  requests_ += lines_.size();
+    if (r.space == ptx::Space::Tex) ++tex_lines;
+  }
+  requests_ += lines_.size() - tex_lines;
+  tex_requests_ += tex_lines;
   per_instruction_.add(static_cast<int64_t>(lines_.size()));
   cur_ = s;
   shared_left_ = c;
@@ -171,7 +179,8 @@ void LdstUnit::start(uint32_t s, uint64_t now) {
 }
 
 // One cycle of the address stage: a bank cycle, or one request offered to
-// the L1D. An instruction with nothing to do still takes its one cycle.
+// the L1D or the texture cache. An instruction with nothing to do still
+// takes its one cycle.
 void LdstUnit::address_step(uint64_t now) {
   if (cur_ == kNone) {
     if (order_head_ == order_.size() || slots_[order_[order_head_]].visible > now) return;
@@ -194,11 +203,12 @@ void LdstUnit::address_step(uint64_t now) {
     r.atomic = lr.kind == mem::AccessKind::Atomic;
     r.id = make_id(cur_, static_cast<uint32_t>(next_line_), e.seq);
     r.source = sm_;
-    if (l1d.send(r)) {
+    const bool texture = lr.space == ptx::Space::Tex;
+    if ((texture ? tex : l1d).send(r)) {
       ++next_line_;
       ++e.pending;
     } else {
-      ++mem_stall_cycles_;
+      ++(texture ? tex_stall_cycles_ : mem_stall_cycles_);
     }
   }
   if (shared_left_ == 0 && next_line_ == lines_.size()) {
@@ -277,11 +287,11 @@ void LdstUnit::members_done(uint32_t s) {
   }
 }
 
-void LdstUnit::on_cycle(uint64_t now) {
-  ++activations_;
-  // Responses first: each answers one request of the slot named in its id.
+// Request ids are unique over both ports, so responses are credited the
+// same way whichever cache answered.
+void LdstUnit::take_responses(mem::MemRequester& port) {
   uint64_t id = 0;
-  while (l1d.pop_response(id)) {
+  while (port.pop_response(id)) {
     const uint32_t s = static_cast<uint32_t>(id & ((1u << kSlotBits) - 1));
     const uint32_t line = static_cast<uint32_t>((id >> kSlotBits) & ((1u << kLineBits) - 1));
     if (s >= slots_.size() || !slots_[s].used || slots_[s].seq != (id >> (kSlotBits + kLineBits)) ||
@@ -297,6 +307,13 @@ void LdstUnit::on_cycle(uint64_t now) {
       maybe_done(s);
     }
   }
+}
+
+void LdstUnit::on_cycle(uint64_t now) {
+  ++activations_;
+  // Responses first: each answers one request of the slot named in its id.
+  take_responses(l1d);
+  take_responses(tex);
   bool busy = false;
   if (now != last_cycle_) {  // a second wake-up in the same cycle only drains responses
     last_cycle_ = now;

@@ -6,15 +6,23 @@
 //     shared part completes (cycles - 1) + shmem.latency cycles after it
 //     started;
 //   - global, local, const and param accesses go through the coalescer:
-//     one MemRequest per line touched, sent to the L1D in order, at most one
-//     per cycle (a refused request is retried next cycle, and the cycle is
-//     counted in mem_pipeline_stall_cycles). The address stage holds the
-//     instruction until its last request is accepted.
+//     one MemRequest per line (ldst.line, the L1D's) touched, sent to the
+//     L1D on `l1d`;
+//   - texture accesses (ptx::Space::Tex: the texels tex/tld4/suld read, at
+//     their global address) go through the same coalescer at tex_line, the
+//     texture cache's line, and are sent as reads to the texture cache on
+//     `tex`;
+//   requests leave in the coalescer's order, at most one per cycle over both
+//   ports (a refused request is retried next cycle, and the cycle is counted
+//   in mem_pipeline_stall_cycles or tex_stall_cycles). The address stage
+//   holds the instruction until its last request is accepted.
 // The address stage serves one instruction at a time, in accept order; an
 // instruction that has sent everything waits in its slot for its responses
 // while the next one starts, so instructions complete out of order. Every
 // request is acknowledged: loads, stores and atomics complete when the L1D
-// has answered every request (the base protocol answers every transaction).
+// and the texture cache have answered every request (the base protocol
+// answers every transaction). An instruction whose accesses mix texture and
+// other spaces (the executor never reports one) waits for both ports.
 // A completed instruction sends one WritebackPacket (at most one
 // instruction's per cycle, oldest first, retried while refused) and frees
 // its slot. A packet that carries the instructions of several slices (seed
@@ -22,10 +30,10 @@
 // complete when all of it was answered, and then every instruction in it
 // writes back in the same cycle.
 //
-// Request addresses (the cache tags the L1D/L2 see):
-//   global, const  the access address as is: const data lives in device
-//                  memory (func/address_space.h), so its lines are the
-//                  global lines holding it;
+// Request addresses (the cache tags the L1D/L1T/L2 see):
+//   global, const, tex  the access address as is: const data and textures
+//                  live in device memory (func/address_space.h), so their
+//                  lines are the global lines holding them;
 //   param          func::kParamWindow + offset (never a device address);
 //   local          kLocalRegion + (sm << 40) + (cta_slot << 32) + the
 //                  coalescer's interleaved offset ((a/4)*threads + t)*4 + a%4,
@@ -33,9 +41,10 @@
 //                  with each other or with device memory. These addresses are
 //                  timing tags only: the functional executor owns the data.
 // A request's addr is its line address and bytes the distinct bytes the
-// warp touched in that line (<= ldst.line). Atomics (and reductions) are
-// sent with atomic = true and write = true: Fermi performs global atomics at
-// the L2, so the L1D must pass them on rather than serve them.
+// warp touched in that line (<= ldst.line, or tex_line on `tex`). Atomics
+// (and reductions) are sent with atomic = true and write = true: Fermi
+// performs global atomics at the L2, so the L1D must pass them on rather
+// than serve them. Texture requests are always reads.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +69,9 @@ namespace simt::sm {
 struct LdstParams {
   mem::SharedMemoryParams shared;  // bound under "shmem"
   uint32_t line = 128;             // coalescing granularity = the L1D line (bytes, power of two)
+  // Texture coalescing granularity = the texture cache's line. Not an
+  // option: the SM netlist sets it from l1t.line (SmParams::ldst_unit_params()).
+  uint32_t tex_line = 64;
   // Instructions accepted and not yet written back. An instruction stays
   // until its last response, so this bounds loads in flight per SM: sized to
   // the SM's warps (48 on Fermi) so that the L1D's MSHRs, not this queue,
@@ -78,12 +90,15 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
 
   util::PacketTarget<LdstUnit, IssuePacket> in;           // refuses while `queue` instructions are in flight
   mem::MemRequester l1d;                                   // toward the L1D CacheModule
+  mem::MemRequester tex;                                   // toward the texture cache (read-only)
   util::PacketInitiator<LdstUnit, WritebackPacket> writeback;  // toward issue (scoreboard release)
 
-  // Counters under `stats_name` ("sm0.ldst"): instructions, requests,
-  // shared_cycles, bank_conflicts, mem_pipeline_stall_cycles,
-  // writeback_stall_cycles, requests_per_instruction. The bank model counts
-  // under "<parent>.shmem" (sm0.shmem.bank_conflicts), the coalescer under
+  // Counters under `stats_name` ("sm0.ldst"): instructions, requests (to
+  // the L1D), tex_requests (to the texture cache), shared_cycles,
+  // bank_conflicts, mem_pipeline_stall_cycles (L1D port), tex_stall_cycles
+  // (texture port), writeback_stall_cycles, requests_per_instruction (both
+  // ports). The bank model counts under "<parent>.shmem"
+  // (sm0.shmem.bank_conflicts), the coalescer under
   // "<stats_name>.coalescer". `sm` is the SM index: MemRequest::source and
   // part of the local-memory addresses. `waveform` (may be null) offers
   // <stats_name>.queue (instructions in flight), .requests (line requests
@@ -127,6 +142,7 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
 
   void receive(IssuePacket& p, sc_core::sc_time& t);
   void on_cycle(uint64_t now) override;  // run by util::Clock
+  void take_responses(mem::MemRequester& port);
   void start(uint32_t slot, uint64_t now);
   void address_step(uint64_t now);
   bool try_writeback(uint64_t now);
@@ -178,9 +194,11 @@ class LdstUnit : public sc_core::sc_module, private util::Clocked {
 
   stats::Counter& instructions_;
   stats::Counter& requests_;
+  stats::Counter& tex_requests_;
   stats::Counter& shared_cycles_;
   stats::Counter& bank_conflicts_;
   stats::Counter& mem_stall_cycles_;
+  stats::Counter& tex_stall_cycles_;
   stats::Counter& writeback_stall_cycles_;
   stats::Histogram& per_instruction_;
 };

@@ -1,6 +1,7 @@
 #include "sm/sm.h"
 
 #include "config/param_registry.h"
+#include "mem/coalescer.h"
 #include "sm/stats_settler.h"
 
 namespace simt::sm {
@@ -15,6 +16,10 @@ SmParams::SmParams() {
   l1i.assoc = 4;
   l1i.write_policy = "write-through";
   l1d.write_policy = "write-evict";  // Fermi's L1D: writes go to L2, a write hit drops the line
+  l1t.size = 32768;
+  l1t.line = 64;
+  l1t.assoc = 16;
+  l1t.write_policy = "write-through";  // never allocates on a write (it receives none)
 }
 
 void SmParams::bind(config::ParamRegistry& r) {
@@ -31,6 +36,8 @@ void SmParams::bind(config::ParamRegistry& r) {
   l1i_port.bind(r, "l1i");
   l1d.bind(r, "l1d");
   l1d_port.bind(r, "l1d");
+  l1t.bind(r, "l1t");
+  l1t_port.bind(r, "l1t");
 }
 
 void SmParams::validate() const {
@@ -44,6 +51,16 @@ void SmParams::validate() const {
   l1i_port.validate("l1i");
   l1d.validate("l1d");
   l1d_port.validate("l1d");
+  l1t.validate("l1t");
+  l1t_port.validate("l1t");
+  // The LDST unit coalesces texture accesses at the L1T's line.
+  mem::CoalescerParams{l1t.line}.validate("l1t");
+}
+
+LdstParams SmParams::ldst_unit_params() const {
+  LdstParams p = ldst;
+  p.tex_line = l1t.line;
+  return p;
 }
 
 namespace {
@@ -58,9 +75,10 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, s
       decode("decode", p.decode, stats, sm_name(id) + ".decode", wf),
       sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp", wf),
       sfu("sfu", p.sfu, p.ops, stats, sm_name(id) + ".sfu", wf),
-      ldst("ldst", p.ldst, stats, sm_name(id) + ".ldst", id, wf),
+      ldst("ldst", p.ldst_unit_params(), stats, sm_name(id) + ".ldst", id, wf),
       l1i("l1i", p.l1i, p.l1i_port, stats, sm_name(id) + ".l1i", wf),
-      l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d", wf) {
+      l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d", wf),
+      l1t("l1t", p.l1t, p.l1t_port, stats, sm_name(id) + ".l1t", wf) {
   // Front end: credits -> fetch -> L1I -> decode -> I-buffers.
   issue.credits.bind(fetch.credits);
   fetch.icache.socket.bind(l1i.up.socket);
@@ -74,6 +92,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, s
   sfu.writeback.bind(issue.wb_sfu);
   ldst.writeback.bind(issue.wb_ldst);
   ldst.l1d.socket.bind(l1d.up.socket);
+  ldst.tex.socket.bind(l1t.up.socket);
   // The technique's own blocks (e.g. TBC's thread compactor).
   if (technique.add_blocks) technique_blocks = technique.add_blocks(*this);
 }

@@ -1,7 +1,7 @@
 // The SIMT SM netlist: instantiates its blocks and binds them, nothing else
 // (docs/timing-model.md has the diagram). Outside connections:
 //   issue.launch / issue.done   to the GPU's CTA dispatcher
-//   l1i.down / l1d.down         to the GPU's crossbar
+//   l1i.down / l1d.down / l1t.down   to the GPU's crossbar
 #pragma once
 
 #include <cstdint>
@@ -36,10 +36,16 @@ struct SmParams {
   LdstParams ldst;          // ldst.*, shmem.*
   mem::CacheParams l1i, l1d;            // l1i.*, l1d.*
   mem::CachePortParams l1i_port, l1d_port;
+  // l1t.*: the texture cache, read-only, beside the L1D with its own port
+  // to the crossbar (seed 001 Table 2: 32 KB, 64 B lines, 16-way).
+  mem::CacheParams l1t;
+  mem::CachePortParams l1t_port;
 
   SmParams();
   void bind(config::ParamRegistry& r);
   void validate() const;
+  // `ldst` with the texture coalescing line set to the texture cache's.
+  LdstParams ldst_unit_params() const;
 };
 
 class Sm;
@@ -67,7 +73,7 @@ class Sm : public Core {
   DecodeUnit decode;
   ExecPipe sp, sfu;
   LdstUnit ldst;
-  mem::CacheModule l1i, l1d;
+  mem::CacheModule l1i, l1d, l1t;
   // The technique's blocks (SmTechnique::add_blocks), e.g. TBC's thread
   // compactor between the branch unit and the warp buffer.
   std::vector<std::unique_ptr<sc_core::sc_module>> technique_blocks;
@@ -81,6 +87,7 @@ class Sm : public Core {
   DoneInitiator& done_socket() override { return issue.done; }
   mem::MemRequester& instruction_port() override { return l1i.down; }
   mem::MemRequester& data_port() override { return l1d.down; }
+  mem::MemRequester* texture_port() override { return &l1t.down; }
   void rethrow_fault() const override { issue.rethrow_fault(); }
   // Also brings the technique blocks' lazily kept counters up to date (sm/stats_settler.h).
   void sample_until(uint64_t now) override;

@@ -58,6 +58,7 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
           continue;
         }
         while (next_bit <= bit) out.first[m * 65 + next_bit++] = static_cast<uint32_t>(out.lines.size());
+        // Global, const and Space::Tex as they are: no texture cache here (batch_runner.h).
         uint64_t addr = a.addr;
         if (a.space == ptx::Space::Param) addr += func::kParamWindow;
         if (a.space == ptx::Space::Local)  // word-interleaved over the CTA's threads (mem/coalescer.h)

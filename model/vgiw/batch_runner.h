@@ -6,8 +6,10 @@
 // lines each of the block's memory nodes touches.
 //
 // Memory lines (no coalescing, seed 002 §3.6): every access of a thread is
-// one request per line it touches. Global and constant accesses use their
-// address; parameters sit at func::kParamWindow; local memory is laid out as
+// one request per line it touches. Global, constant and texture accesses
+// use their address (a texel's is its global address: this core has no
+// texture cache, so texture reads are global reads through its L1D);
+// parameters sit at func::kParamWindow; local memory is laid out as
 // the SIMT SM lays it out (interleaved word by word over the CTA's threads,
 // in a region per core and CTA position). Shared-memory accesses make no
 // request: the LDST unit answers them after shmem.latency.

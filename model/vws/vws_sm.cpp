@@ -129,8 +129,9 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
       l1i_arbiter("l1i_arbiter", slices_of(p), gang_pipes(p, v), v.l1i_ports, st, sm_name(id) + ".l1i_arbiter"),
       l1i("l1i", p.l1i, l1i_ports(p, v), st,
           sm_name(id) + ".l1i", wf),
-      ldst("ldst", p.ldst, st, sm_name(id) + ".ldst", id, wf),
+      ldst("ldst", p.ldst_unit_params(), st, sm_name(id) + ".ldst", id, wf),
       l1d("l1d", p.l1d, p.l1d_port, st, sm_name(id) + ".l1d", wf),
+      l1t("l1t", p.l1t, p.l1t_port, st, sm_name(id) + ".l1t", wf),
       credits("credits", slices_of(p), slices_of(p) + gang_pipes(p, v)),
       fetched("fetched", slices_of(p) + gang_pipes(p, v)),
       to_sp("to_sp", slices_of(p), slices_of(p)),
@@ -173,6 +174,7 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
   issue.to_ldst.bind(ldst.in);
   ldst.writeback.bind(issue.wb_ldst);
   ldst.l1d.socket.bind(l1d.up.socket);
+  ldst.tex.socket.bind(l1t.up.socket);
 }
 
 }  // namespace simt::vws

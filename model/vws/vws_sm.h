@@ -14,8 +14,9 @@
 //                4 when unlimited), so fetch keeps up with issue
 //   l1i_arbiter  grants the L1I's vws.l1i_ports ports, gangs first (no
 //                cycle: the L1I asks it when its requests are visible)
-//   l1i, ldst, l1d   shared: one L1I; one LDST unit that takes the memory
-//                instructions of all slices in a cycle as one access
+//   l1i, ldst, l1d, l1t   shared: one L1I; one LDST unit that takes the
+//                memory instructions of all slices in a cycle as one access;
+//                the L1D; the texture cache (l1t.*, as the SIMT SM's)
 //   credits / fetched / to_sp / to_sfu / wb_sp / wb_sfu: the wires between
 //                the issue stage and the slices (vws/slice_links.h)
 //
@@ -91,7 +92,7 @@ class VwsSm : public sm::Core {
   L1FetchArbiterUnit l1i_arbiter;
   mem::CacheModule l1i;
   sm::LdstUnit ldst;
-  mem::CacheModule l1d;
+  mem::CacheModule l1d, l1t;
   SliceFanout<sm::FetchCredit> credits;
   SliceFanin<sm::FetchedInstr> fetched;
   SliceFanout<sm::IssuePacket> to_sp, to_sfu;
@@ -102,6 +103,7 @@ class VwsSm : public sm::Core {
   DoneInitiator& done_socket() override { return issue.done; }
   mem::MemRequester& instruction_port() override { return l1i.down; }
   mem::MemRequester& data_port() override { return l1d.down; }
+  mem::MemRequester* texture_port() override { return &l1t.down; }
   void rethrow_fault() const override { issue.rethrow_fault(); }
   void sample_until(uint64_t now) override { issue.sample_until(now); }
   uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }

@@ -160,9 +160,11 @@ BOOST_AUTO_TEST_CASE(ldst_unit_timing_through_its_sockets) {
   sm::LdstUnit ldst("ldst", lp, st, "sm2.ldst", kSm);
   IssueStub issue("issue");
   L1dStub l1d("l1d", 4);
+  L1dStub tex("tex", 4);  // no texture access here: it must see nothing
   issue.out.bind(ldst.in);
   ldst.writeback.bind(issue.wb);
   ldst.l1d.socket.bind(l1d.port.socket);
+  ldst.tex.socket.bind(tex.port.socket);
 
   auto& S = issue.script;
   S.push_back({10, packet(1, ptx::Space::Global, G, 4)});                 // unit stride: 1 line
@@ -304,4 +306,6 @@ BOOST_AUTO_TEST_CASE(ldst_unit_timing_through_its_sockets) {
   BOOST_TEST(ldst.activations() < 400u);
   BOOST_TEST(ldst.l1d.outstanding() == 0u);
   BOOST_TEST(l1d.seen.size() == st.value("sm2.ldst.requests"));
+  BOOST_TEST(tex.seen.empty());
+  BOOST_TEST(st.value("sm2.ldst.tex_requests") == 0u);
 }
