@@ -31,6 +31,9 @@ struct Workload {
   const char* description;  // one line
   // Loads the embedded PTX, creates inputs (deterministic), launches, verifies.
   Result (*run)(runtime::Device& dev, Size size);
+  // Waits by spinning (grid.sync()): how many instructions it issues
+  // depends on timing, not only on its inputs.
+  bool spins = false;
 };
 
 // Each workload's source file registers itself at start-up:

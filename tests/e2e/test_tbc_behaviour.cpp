@@ -49,7 +49,8 @@ static bool init_unit_test() {
   for (const auto& w : workloads::all()) {
     const std::string name = w.name;
     const bool divergent = w.cls == workloads::WorkloadClass::Divergent;
-    test::add_case(name + "_under_every_reconvergence_setup", [name, divergent] {
+    const bool spins = w.spins;  // its instruction count depends on timing: no fixed work to compare
+    test::add_case(name + "_under_every_reconvergence_setup", [name, divergent, spins] {
       const nlohmann::json f = run("--workload " + name + " --mode functional", name + "_functional");
       std::map<std::string, nlohmann::json> t;
       for (const auto& [setup, args] : kSetups) {
@@ -59,7 +60,7 @@ static bool init_unit_test() {
         BOOST_TEST(j["memory_checksum"] == f["memory_checksum"], name << " under " << setup);
         t[setup] = j;
       }
-      if (!t.count("pdom")) return;
+      if (!t.count("pdom") || spins) return;
       for (const char* tbc : {"tbc", "tbc-lcp", "tbc-rrb", "tbc-srr"}) {
         if (!t.count(tbc)) continue;
         BOOST_TEST(warp_instructions(t[tbc]) <= warp_instructions(t["pdom"]),
