@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "sm/ldst_unit.h"
 #include "util/cycle.h"
+#include "common/cache_stub.h"
 
 // One SystemC world: an issue stub drives a script of LDST instructions at
 // fixed cycles and takes the write-backs; a stub L1D answers every request a
@@ -65,58 +66,8 @@ struct IssueStub : sc_core::sc_module {
   }
 };
 
-struct Seen {
-  mem::MemRequest req;
-  uint64_t cycle;        // popped by the stub
-  uint64_t answered;     // respond() called
-};
-
-struct L1dStub : sc_core::sc_module {
-  mem::MemResponder port;
-  std::vector<Seen> seen;
-  std::vector<std::pair<uint64_t, size_t>> due;  // (cycle, index into seen)
-  uint64_t stall_from = UINT64_MAX, stall_to = 0;  // takes no request in [from, to)
-  uint64_t slow_addr = UINT64_MAX, slow_extra = 0;
-
-  L1dStub(sc_core::sc_module_name n, uint32_t capacity) : sc_module(n), port("port", capacity) {
-    SC_METHOD(tick);
-  }
-  SC_HAS_PROCESS(L1dStub);
-
-  void tick() {
-    const uint64_t now = util::now_cycle();
-    if (now < stall_from || now >= stall_to) {
-      mem::MemRequest r;
-      while (port.pop_request(r)) {
-        seen.push_back({r, now, 0});
-        due.push_back({now + kLatency + (r.addr == slow_addr ? slow_extra : 0), seen.size() - 1});
-      }
-    }
-    for (size_t i = 0; i < due.size();) {
-      if (due[i].first <= now) {
-        Seen& s = seen[due[i].second];
-        s.answered = now;
-        port.respond(s.req);
-        due.erase(due.begin() + static_cast<long>(i));
-      } else {
-        ++i;
-      }
-    }
-    next_trigger(util::cycle_time());  // a testbench stub: clocked every cycle
-  }
-
-  std::vector<const Seen*> in_range(uint64_t lo, uint64_t hi) const {
-    std::vector<const Seen*> v;
-    for (const Seen& s : seen)
-      if (s.req.addr >= lo && s.req.addr < hi) v.push_back(&s);
-    return v;
-  }
-  uint64_t last_answer(uint64_t lo, uint64_t hi) const {
-    uint64_t m = 0;
-    for (const Seen* s : in_range(lo, hi)) m = std::max(m, s->answered);
-    return m;
-  }
-};
+using test::CacheStub;
+using test::Seen;
 
 sm::IssuePacket packet(uint32_t warp, ptx::Space space, uint64_t base, uint64_t stride, uint32_t threads = 32,
                        uint8_t size = 4) {
@@ -159,8 +110,8 @@ BOOST_AUTO_TEST_CASE(ldst_unit_timing_through_its_sockets) {
   lp.queue = 8;       // small, so the test can fill it
   sm::LdstUnit ldst("ldst", lp, st, "sm2.ldst", kSm);
   IssueStub issue("issue");
-  L1dStub l1d("l1d", 4);
-  L1dStub tex("tex", 4);  // no texture access here: it must see nothing
+  CacheStub l1d("l1d", kLatency);
+  CacheStub tex("tex", kLatency);  // no texture access here: it must see nothing
   issue.out.bind(ldst.in);
   ldst.writeback.bind(issue.wb);
   ldst.l1d.socket.bind(l1d.port.socket);
