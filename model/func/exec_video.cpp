@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "func/compare_math.h"
 #include "func/exec_context.h"
+#include "func/int_math.h"
 
 namespace simt::func {
 
@@ -29,10 +31,7 @@ bool a_signed(const Instr& in) { return is_signed(in.type2); }
 bool b_signed(const Instr& in) { return (in.flags & ptx::kVideoBSigned) != 0; }
 
 int64_t extend(uint64_t v, uint32_t bits, bool sign) {
-  const uint64_t m = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  v &= m;
-  if (sign && bits < 64 && (v >> (bits - 1)) & 1) v |= ~m;
-  return static_cast<int64_t>(v);
+  return sign ? im::sext(v, bits) : static_cast<int64_t>(im::zext(v, bits));
 }
 
 int64_t clamp_to(int64_t v, uint32_t bits, bool sign) {
@@ -75,16 +74,10 @@ int64_t scalar_op(Op op, int64_t a, int64_t b, const Instr& in) {
   }
 }
 
+// Operands are exact (extended to 64 bits), so one signed compare serves
+// every mix of .u32 and .s32.
 bool compare(ptx::CmpOp c, int64_t a, int64_t b) {
-  switch (c) {
-    case ptx::CmpOp::Eq: return a == b;
-    case ptx::CmpOp::Ne: return a != b;
-    case ptx::CmpOp::Lt: return a < b;
-    case ptx::CmpOp::Le: return a <= b;
-    case ptx::CmpOp::Gt: return a > b;
-    case ptx::CmpOp::Ge: return a >= b;
-    default: return false;
-  }
+  return cmp_int(c, static_cast<uint64_t>(a), static_cast<uint64_t>(b), true);
 }
 
 uint32_t vmad(ExecContext& c, uint32_t t) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "func/float_math.h"
+#include "func/int_math.h"
 
 namespace simt::func {
 
@@ -128,9 +129,8 @@ Texel decode_texel(const TextureDesc& t, const uint8_t* bytes) {
       std::memcpy(&out.u[c], &out.f[c], 4);
       continue;
     }
-    const uint32_t shift = 32 - f.bits;
     const bool sign = f.kind == ChannelKind::Signed;
-    const uint32_t u = sign ? static_cast<uint32_t>(static_cast<int32_t>(raw << shift) >> shift) : raw;
+    const uint32_t u = sign ? static_cast<uint32_t>(im::sext(raw, f.bits)) : raw;
     out.u[c] = u;
     if (t.read == ReadMode::NormalizedFloat) {
       // Unsigned n bits map onto [0, 1], signed onto [-1, 1] (the most

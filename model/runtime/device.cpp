@@ -438,24 +438,25 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   const uint64_t shfl0 = k.shfl_log.reads();
   RunnerStats rs;
   uint64_t index = 0;
-  if (geom.grid_workspace) {
+  if (geom.grid_workspace) {  // cooperative: every CTA in flight at once
     rs = run_side_by_side(k, env, geom, params, opts_);
     index = geom.ctas();
+  } else {
+    FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
+    std::optional<func::CtaState> cta;  // one state, reset for each CTA (its buffers stay)
+    for (uint32_t z = 0; z < geom.grid[2]; ++z)
+      for (uint32_t y = 0; y < geom.grid[1]; ++y)
+        for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
+          if (cta)
+            cta->reset({{x, y, z}});
+          else
+            cta.emplace(k.prog, geom, func::Dim3{{x, y, z}}, params);
+          runner.run_cta(*cta, env, index, rs);
+          if (opts_.after_cta) opts_.after_cta(rs.warp_instructions);
+          if (progress_->due())
+            progress_->report(index + 1, geom.ctas(), 0, totals_.thread_instructions + rs.thread_instructions);
+        }
   }
-  FunctionalRunner runner(k.prog, *k.cfg, *k.exec, opts_);
-  std::optional<func::CtaState> cta;  // one state, reset for each CTA (its buffers stay)
-  for (uint32_t z = 0; z < geom.grid[2] && !geom.grid_workspace; ++z)
-    for (uint32_t y = 0; y < geom.grid[1]; ++y)
-      for (uint32_t x = 0; x < geom.grid[0]; ++x, ++index) {
-        if (cta)
-          cta->reset({{x, y, z}});
-        else
-          cta.emplace(k.prog, geom, func::Dim3{{x, y, z}}, params);
-        runner.run_cta(*cta, env, index, rs);
-        if (opts_.after_cta) opts_.after_cta(rs.warp_instructions);
-        if (progress_->due())
-          progress_->report(index + 1, geom.ctas(), 0, totals_.thread_instructions + rs.thread_instructions);
-      }
   LaunchStats st;
   st.ctas = index;
   st.warp_instructions = rs.warp_instructions;
