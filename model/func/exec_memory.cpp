@@ -11,6 +11,7 @@
 
 #include "func/address_space.h"
 #include "func/exec_context.h"
+#include "func/mem_access.h"
 #include "func/reg_write.h"
 
 namespace simt::func {
@@ -479,6 +480,33 @@ void register_memory_ops(HandlerTable& t) {
   t.add(ptx::Op::Prefetchu, exec_nothing);
   t.add(ptx::Op::Fence, exec_nothing);
   t.add(ptx::Op::Membar, exec_nothing);
+}
+
+// ---------------------------------------------------------------- element accesses (mem_access.h)
+
+bool element_access(ExecContext& c, uint32_t t, Space s, uint64_t a, uint32_t size, bool store, Space& rs,
+                    uint64_t& ra) {
+  const Kind k = store ? Kind::Store : Kind::Load;
+  bool ok = false;
+  with_space(s, [&](auto tag) {
+    constexpr Space S = decltype(tag)::value;
+    if constexpr (S == Space::Shared || S == Space::Local || S == Space::Param) a &= kWindowSize - 1;
+    if ((a & (size - 1)) != 0) {
+      fail_misaligned(c, t, a, k, size);
+      return;
+    }
+    ok = resolve<S>(c, t, a, size, k, rs, ra);
+  });
+  if (ok && c.env.record_accesses) c.out.accesses.push_back(MemAccess{t, rs, static_cast<uint8_t>(size), ra});
+  return ok;
+}
+
+void element_read(ExecContext& c, uint32_t t, Space rs, uint64_t ra, void* dst, uint32_t n) {
+  read_bytes(c, t, rs, ra, dst, n);
+}
+
+void element_write(ExecContext& c, uint32_t t, Space rs, uint64_t ra, const void* src, uint32_t n) {
+  write_bytes(c, t, rs, ra, src, n);
 }
 
 }  // namespace simt::func

@@ -104,6 +104,7 @@ bool divergent_source(const Instr& in, bool in_entry) {
       return !((in.space == Space::Param && in_entry) || in.space == Space::Const);
     case Op::Atom: case Op::Red: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Redux:
     case Op::Activemask: case Op::Tex: case Op::Tld4: case Op::Txq: case Op::Suld:
+    case Op::Wmma: case Op::Mma: case Op::Ldmatrix:  // each lane holds other elements of the matrix
       return true;
     default:
       return false;

@@ -46,10 +46,13 @@ struct RegList {
   const uint32_t* end() const { return regs.data() + n; }
 };
 
-// Up to 6 operands of up to 4 registers each, plus the guard.
+// Up to 6 operands of up to 4 registers each, plus the guard; the largest
+// reader of 8-register fragments, wmma.mma, reads three of them (a, b, c)
+// and fits too.
 using UseList = RegList<kMaxOperands * 4 + 1>;
-// A vector destination of 4 plus `pout`.
-using DefList = RegList<5>;
+static_assert(kMaxOperands * 4 + 1 >= 3 * kMaxVec + 1, "wmma.mma's a, b, c and the guard");
+// A vector destination (a fragment: up to 8) plus `pout`.
+using DefList = RegList<kMaxVec + 1>;
 
 struct DefUse {
   UseList uses;

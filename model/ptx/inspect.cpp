@@ -97,7 +97,7 @@ std::string inspect_report(const Program& p, const Cfg& cfg) {
 
   // Instruction mix (static counts over the whole program).
   const uint64_t total = p.code.size();
-  std::array<uint64_t, 6> by_class{};
+  std::array<uint64_t, 7> by_class{};
   std::vector<uint64_t> by_op(static_cast<size_t>(Op::Count), 0);
   for (const Instr& in : p.code) {
     ++by_class[static_cast<size_t>(in.cls)];
@@ -106,7 +106,8 @@ std::string inspect_report(const Program& p, const Cfg& cfg) {
   os << "\ninstruction mix by class\n";
   Table ct({"class", "count", "share"}, {false, true, true});
   for (size_t c = 0; c < by_class.size(); ++c)
-    ct.add({class_name(static_cast<InstrClass>(c)), num(by_class[c]), percent(by_class[c], total)});
+    if (by_class[c] || static_cast<InstrClass>(c) != InstrClass::Tensor)  // a TENSOR row only when used
+      ct.add({class_name(static_cast<InstrClass>(c)), num(by_class[c]), percent(by_class[c], total)});
   ct.print(os, "  ");
 
   os << "\ninstruction mix by opcode\n";

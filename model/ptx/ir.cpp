@@ -37,7 +37,7 @@ const char* op_name(Op op) {
 }
 
 const char* class_name(InstrClass c) {
-  static const char* const names[] = {"INT", "FP", "SFU", "LDST", "BRANCH", "BARRIER"};
+  static const char* const names[] = {"INT", "FP", "SFU", "LDST", "BRANCH", "BARRIER", "TENSOR"};
   return names[static_cast<int>(c)];
 }
 

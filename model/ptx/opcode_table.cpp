@@ -152,6 +152,105 @@ bool decode_video_mod(std::string_view m, Instr& in) {
   return false;
 }
 
+// Warp matrix instructions (wmma, mma, ldmatrix): their modifiers, decoded
+// apart because their types come in fours (d, a, b, c) and .tf32 is no
+// ordinary type.
+struct MmaDecode {
+  Type types[4] = {};
+  int ntypes = 0, layouts = 0;
+  bool load = false, store = false;  // wmma.load / wmma.store seen, matrix not yet
+  bool num = false;                  // ldmatrix .x1/.x2/.x4 seen
+};
+
+const std::pair<const char*, MmaShape> kMmaShapes[] = {
+    {"m16n16k16", MmaShape::M16N16K16}, {"m32n8k16", MmaShape::M32N8K16}, {"m8n32k16", MmaShape::M8N32K16},
+    {"m16n16k8", MmaShape::M16N16K8},   {"m8n8k4", MmaShape::M8N8K4},     {"m16n8k16", MmaShape::M16N8K16},
+    {"m16n8k8", MmaShape::M16N8K8},     {"m8n8", MmaShape::M8N8}};
+
+bool decode_mma_mod(std::string_view m, Instr& in, bool first_mod, MmaDecode& st) {
+  const bool wmma = in.op == Op::Wmma;
+  if (wmma && first_mod) {
+    if (m == "load") st.load = true;
+    else if (m == "store") st.store = true;
+    else if (m == "mma") in.mode = static_cast<uint8_t>(WmmaKind::Mma);
+    else return false;
+    return true;
+  }
+  if (st.load || st.store) {  // the matrix right after load/store
+    if (st.load && (m == "a" || m == "b" || m == "c"))
+      in.mode = static_cast<uint8_t>(m == "a" ? WmmaKind::LoadA : m == "b" ? WmmaKind::LoadB : WmmaKind::LoadC);
+    else if (st.store && m == "d")
+      in.mode = static_cast<uint8_t>(WmmaKind::StoreD);
+    else
+      return false;
+    st.load = st.store = false;
+    return true;
+  }
+  if (m == "sync" || m == "aligned") return true;
+  MmaShape sh;
+  if (SIMT_LOOKUP(m, kMmaShapes, sh)) {
+    if (mma_shape(in.aux) != MmaShape::None) return false;
+    in.aux = static_cast<uint8_t>(in.aux | static_cast<uint8_t>(sh));
+    return true;
+  }
+  if (in.op != Op::Ldmatrix && (m == "row" || m == "col")) {
+    if (st.layouts == 2) return false;
+    if (m == "col") in.aux = static_cast<uint8_t>(in.aux | (st.layouts == 0 ? kMmaACol : kMmaBCol));
+    ++st.layouts;
+    return true;
+  }
+  if (in.op == Op::Ldmatrix) {
+    if (m == "x1" || m == "x2" || m == "x4") {
+      if (st.num) return false;
+      st.num = true;
+      in.vec = static_cast<uint8_t>(m[1] - '0');
+      return true;
+    }
+    if (m == "trans") { in.aux = static_cast<uint8_t>(in.aux | kMmaTrans); return true; }
+  }
+  Space s;
+  if (in.op != Op::Mma && in.space == Space::None && SIMT_LOOKUP(m, kSpaces, s) &&
+      (s == Space::Global || s == Space::Shared)) {
+    in.space = s;
+    return true;
+  }
+  if (in.op != Op::Ldmatrix && m == "satfinite") { in.flags |= kSat; return true; }
+  Rnd r;
+  if (in.op == Op::Wmma && in.rnd == Rnd::None && SIMT_LOOKUP(m, kRnd, r)) { in.rnd = r; return true; }
+  Type t = m == "tf32" ? Type::B32 : Type::None;
+  if (t == Type::None) SIMT_LOOKUP(m, kTypes, t);
+  if (t == Type::None || st.ntypes == 4) return false;
+  st.types[st.ntypes++] = t;
+  return true;
+}
+
+// After the last modifier: every part given, types in place (see ir.h).
+bool finish_mma(Instr& in, const MmaDecode& st) {
+  if (mma_shape(in.aux) == MmaShape::None) return false;
+  if (in.op == Op::Ldmatrix) {
+    if (st.ntypes != 1 || !st.num) return false;
+    in.type = st.types[0];
+  } else if (in.op == Op::Wmma && static_cast<WmmaKind>(in.mode) != WmmaKind::Mma) {
+    if (st.load || st.store || st.ntypes != 1 || st.layouts != 1) return false;
+    in.type = st.types[0];
+  } else {
+    if (st.layouts != 2) return false;
+    if (st.ntypes == 2 && in.op == Op::Wmma) {  // wmma .f16 form: .dtype.ctype
+      in.type = st.types[0];
+      in.type2 = st.types[1];
+      in.type3 = Type::F16;
+    } else if (st.ntypes == 4 && st.types[1] == st.types[2]) {  // .dtype.atype.btype.ctype
+      in.type = st.types[0];
+      in.type3 = st.types[1];
+      in.type2 = st.types[3];
+    } else {
+      return false;  // mixed a/b types (s8 with u8) are not supported
+    }
+  }
+  if (in.op != Op::Mma && in.space == Space::None) in.space = Space::Generic;
+  return true;
+}
+
 // Modifiers whose meaning depends on the opcode. Returns true if consumed.
 bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
   if (is_video_op(in.op)) return decode_video_mod(m, in);
@@ -330,11 +429,17 @@ bool decode_mnemonic(std::string_view mn, Instr& in) {
   if (it == table.end()) return false;
   in.op = it->second;
   bool first = true;
+  MmaDecode mma;
   while (dot != std::string_view::npos) {
     size_t next = mn.find('.', dot + 1);
     std::string_view m = mn.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
     dot = next;
     if (m.empty()) return false;
+    if (is_mma_op(in.op)) {
+      if (!decode_mma_mod(m, in, first, mma)) return false;
+      first = false;
+      continue;
+    }
     bool mem = is_memory_op(in.op);
     Type t;
     Rnd r;
@@ -379,6 +484,7 @@ bool decode_mnemonic(std::string_view mn, Instr& in) {
     in.space = Space::Tex;
   }
   if (in.op == Op::Set) std::swap(in.type, in.type2);  // `type` is the comparison type, as for setp
+  if (is_mma_op(in.op) && !finish_mma(in, mma)) return false;
   in.cls = classify(in);
   return true;
 }
@@ -396,6 +502,12 @@ InstrClass classify(const Instr& in) {
     case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Ex2:
     case Op::Lg2: case Op::Tanh:
       return InstrClass::Sfu;
+    case Op::Mma:
+      return InstrClass::Tensor;
+    case Op::Wmma:  // wmma.load/store move fragments through the LDST unit
+      return static_cast<WmmaKind>(in.mode) == WmmaKind::Mma ? InstrClass::Tensor : InstrClass::Ldst;
+    case Op::Ldmatrix:
+      return InstrClass::Ldst;
     case Op::Div:
       if (in.type == Type::F32 && (in.flags & (kApprox | kFull))) return InstrClass::Sfu;
       return type_is_float(in.type) ? InstrClass::Fp : InstrClass::Int;

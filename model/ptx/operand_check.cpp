@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "ptx/mma_shape.h"
+
 namespace simt::ptx {
 namespace {
 
@@ -163,6 +165,17 @@ Form form_of(const Instr& in) {
       return f;
     }
     case Op::Redux: return make({D(t), S(t), U});
+    case Op::Wmma: case Op::Mma: case Op::Ldmatrix: {
+      // Fragments are checked by check_fragments (counts and register widths).
+      Form f;
+      const auto kind = static_cast<WmmaKind>(in.mode);
+      if (in.op == Op::Ldmatrix) f = make({X, A});
+      else if (in.op == Op::Mma || kind == WmmaKind::Mma) f = make({X, X, X, X});
+      else if (kind == WmmaKind::StoreD) f = make({A, X, U}, 1);
+      else f = make({X, A, U}, 1);
+      f.vectors = true;
+      return f;
+    }
     case Op::Bra: return make({L});
     case Op::Brx: return make({X, L});
     case Op::Nanosleep: return make({U});
@@ -212,6 +225,54 @@ std::string kind_name(const Operand& o) {
     case Operand::Kind::Sreg: return "a special register";
     default: return "this operand";
   }
+}
+
+// Warp matrix fragments: a {..} of exactly the fragment's registers, each
+// 32 bits wide (64 for .f64); only a destination may hold `_`.
+std::string check_fragments(const Instr& in, const std::vector<RegInfo>& regs, int& index) {
+  std::string why = mma_unsupported(in);
+  if (!why.empty()) {
+    index = -1;
+    return why;
+  }
+  struct Frag { int op; char which; Type type; bool dst; };
+  Frag frags[4];
+  int n = 0;
+  const auto kind = static_cast<WmmaKind>(in.mode);
+  const MmaShape s = mma_shape(in.aux);
+  if (in.op == Op::Ldmatrix) {
+    frags[n++] = {0, 'x', Type::B32, true};
+  } else if (in.op == Op::Mma || kind == WmmaKind::Mma) {
+    frags[n++] = {0, 'c', in.type, true};
+    frags[n++] = {1, 'a', in.type3, false};
+    frags[n++] = {2, 'b', in.type3, false};
+    frags[n++] = {3, 'c', in.type2, false};
+  } else {
+    const char which = kind == WmmaKind::LoadA ? 'a' : kind == WmmaKind::LoadB ? 'b' : 'c';
+    frags[n++] = {kind == WmmaKind::StoreD ? 1 : 0, which, in.type, kind != WmmaKind::StoreD};
+  }
+  for (int i = 0; i < n; ++i) {
+    const Frag& f = frags[i];
+    const Operand& o = in.ops[static_cast<size_t>(f.op)];
+    index = f.op;
+    const uint32_t want = in.op == Op::Ldmatrix ? in.vec : mma_frag_regs(in.op, s, f.which, f.type);
+    const std::string pos = "operand " + std::to_string(f.op + 1);
+    if (o.kind != Operand::Kind::Vec || o.vec_n != want)
+      return pos + ": expected a fragment {..} of " + std::to_string(want) + " registers";
+    const uint32_t bytes = f.type == Type::F64 ? 8 : 4;
+    for (int k = 0; k < o.vec_n; ++k) {
+      const uint32_t r = o.vec[static_cast<size_t>(k)];
+      if (r == kNoReg) {
+        if (!f.dst) return pos + ": '_' in a source fragment";
+        continue;
+      }
+      const Type t = r < regs.size() ? regs[r].type : Type::None;
+      if (t == Type::Pred || type_bytes(t) != bytes)
+        return pos + ": fragment registers must be " + std::to_string(bytes * 8) + "-bit, " +
+               (r < regs.size() ? regs[r].name : std::string("a register")) + " is ." + type_name(t);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -318,6 +379,11 @@ bool check_operands(const Instr& in, const std::vector<RegInfo>& regs, const std
       case Slot::Any:
         break;
     }
+  }
+  if (is_mma_op(in.op)) {
+    int index = -1;
+    const std::string why = check_fragments(in, regs, index);
+    if (!why.empty()) return bad(index, why);
   }
   return true;
 }

@@ -192,13 +192,14 @@ uint32_t Parser::label_ref(const Token& t) {
 }
 
 // ------------------------------------------------------------------ operands
-Operand Parser::parse_vector() {
+Operand Parser::parse_vector(int max) {
   const Token& open = next();  // '{'
   Operand o;
   o.kind = Operand::Kind::Vec;
   do {
     const Token& e = peek();
-    if (o.vec_n == 4) fail(e, "vectors of more than 4 elements are not supported");
+    if (o.vec_n == max)
+      fail(e, "vectors of more than " + std::to_string(max) + " elements are not supported");
     if (e.kind == Tok::Word && e.text == "_") {
       next();
       o.vec[o.vec_n++] = kNoReg;
@@ -283,7 +284,7 @@ void Parser::parse_operand(Instr& in, int& k) {
   if (k >= kMaxOperands) fail(t, "too many operands");
   Operand& o = in.ops[k];
   if (t.kind == Tok::Punct && t.ch == '{') {
-    o = parse_vector();
+    o = parse_vector(is_mma_op(in.op) ? kMaxVec : 4);
   } else if (t.kind == Tok::Punct && t.ch == '!') {
     next();
     const Token& r = peek();

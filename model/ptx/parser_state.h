@@ -65,7 +65,7 @@ class Parser {
   void parse_call(Instr& in);
   void parse_operand(Instr& in, int& k);
   void parse_address(Instr& in, int& k);
-  Operand parse_vector();
+  Operand parse_vector(int max = 4);  // warp matrix fragments: up to kMaxVec
   Operand reg_operand(const Token& t);
   // Video instructions: a register with a byte/half-word selector (`%r1.b3210`).
   bool video_operand(const Token& t, Operand& o);
