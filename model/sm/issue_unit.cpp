@@ -55,6 +55,7 @@ void IssueParams::validate(const std::string& prefix) const {
 PipeKind pipe_of(ptx::InstrClass c) {
   switch (c) {
     case ptx::InstrClass::Int: case ptx::InstrClass::Fp: return PipeKind::Sp;
+    case ptx::InstrClass::Tensor: return PipeKind::Sp;  // timed by ops.tensor.* (pipeline_unit.h)
     case ptx::InstrClass::Sfu: return PipeKind::Sfu;
     case ptx::InstrClass::Ldst: return PipeKind::Ldst;
     default: return PipeKind::None;

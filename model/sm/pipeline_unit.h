@@ -52,11 +52,13 @@ struct OpTiming {
 //   fp_div   div.rn (IEEE) on f32/f16            39 / 4
 //   f64      any other f64 arithmetic/cvt        0 / 8   (1/8 rate double precision)
 //   f64_div  div/rcp/sqrt/rsqrt on f64         330 / 130
+//   tensor   wmma.mma, mma (InstrClass::Tensor)  32 / 8   (docs: the tensor pipe)
 // div.approx/div.full.f32 and the transcendental ops are SFU instructions and
-// take the SFU unit's latency.
+// take the SFU unit's latency. Tensor instructions issue to the SP pipe and
+// hold one of its units for `ii` cycles per pass.
 struct OpLatencyTable {
-  enum Group : uint8_t { None, IntMul, IntDiv, FpDiv, F64, F64Div, kGroups };
-  std::array<OpTiming, kGroups> t{{{0, 0}, {0, 0}, {145, 8}, {39, 4}, {0, 8}, {330, 130}}};
+  enum Group : uint8_t { None, IntMul, IntDiv, FpDiv, F64, F64Div, Tensor, kGroups };
+  std::array<OpTiming, kGroups> t{{{0, 0}, {0, 0}, {145, 8}, {39, 4}, {0, 8}, {330, 130}, {32, 8}}};
 
   static Group group_of(const ptx::Instr& in);
   OpTiming lookup(const ptx::Instr& in) const { return t[group_of(in)]; }
