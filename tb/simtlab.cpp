@@ -56,6 +56,7 @@ struct RunOptions {
   uint64_t max_warp_instructions = runtime::kDefaultMaxWarpInstructions;
   uint64_t max_cycles = runtime::kDefaultMaxCycles;
   uint64_t max_device_memory = 0;
+  uint32_t call_stack = func::kDefaultCallStackBytes;
   std::string stats_file, csv_file;
   std::string vcd, vcd_signals = "*", vcd_window = "0:";
   std::string trace_warps, trace_filter;
@@ -96,6 +97,7 @@ runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m, con
   d.max_warp_instructions = o.max_warp_instructions;
   d.max_cycles = o.max_cycles;
   d.max_device_memory = o.max_device_memory;
+  d.call_stack_bytes = o.call_stack;
   if (!o.vcd.empty()) {
     if (d.mode != runtime::Mode::Timing) throw input_error("--vcd: waveforms need --mode timing");
     d.waveform.path = outs.vcd_write_path();
@@ -355,6 +357,11 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--max-device-memory", ro.max_device_memory,
                   "Bytes of device memory the run may touch (pages are allocated on first touch); more is exit 5. "
                   "0 = 3/4 of the host's physical memory")
+      ->capture_default_str();
+  run->add_option("--call-stack", ro.call_stack,
+                  "Bytes per thread for the frames that recursive device functions save (each level saves the "
+                  "function's registers, 8 bytes each, and its local frame); deeper recursion stops the run (exit 3)")
+      ->check(CLI::Range(1024u, 1u << 30))
       ->capture_default_str();
   run->add_option("--stats", ro.stats_file, "Write the run's statistics (JSON, docs/stats.md) here; the folder must exist");
   run->add_option("--csv", ro.csv_file, "Append one row per run to this CSV file (for sweeps)");

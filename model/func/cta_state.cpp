@@ -46,6 +46,7 @@ void CtaState::reset(Dim3 ctaid) {
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);
   std::fill(carry_.begin(), carry_.end(), 0);
+  for (std::vector<uint8_t>& st : call_stacks_) st.clear();
   exited_.clear();
   sm_id = 0;
   warp_size = 32;

@@ -15,6 +15,9 @@ namespace simt::func {
 
 using Dim3 = std::array<uint32_t, 3>;
 
+// Default size of each thread's call stack (CtaState::call_stack).
+inline constexpr uint32_t kDefaultCallStackBytes = 64 * 1024;
+
 struct LaunchGeometry {
   Dim3 grid{{1, 1, 1}};
   Dim3 block{{1, 1, 1}};
@@ -66,6 +69,13 @@ class CtaState {
   uint8_t* local(uint32_t t) { return local_.data() + size_t{t} * local_bytes_; }
   uint32_t local_bytes() const { return local_bytes_; }
 
+  // Thread t's call stack: the frames that recursive calls saved (see
+  // ptx::FuncRange), innermost last. Allocated on first use.
+  std::vector<uint8_t>& call_stack(uint32_t t) {
+    if (call_stacks_.size() < nthreads_) call_stacks_.resize(nthreads_);
+    return call_stacks_[t];
+  }
+
   // Carry flag written by add.cc/sub.cc/mad.cc and read by addc/subc/madc.
   uint8_t& carry(uint32_t t) { return carry_[t]; }
 
@@ -93,6 +103,7 @@ class CtaState {
   std::vector<uint8_t> local_;
   const std::vector<uint8_t>* params_;
   std::vector<uint8_t> carry_;
+  std::vector<std::vector<uint8_t>> call_stacks_;
   ThreadMask exited_;
 };
 

@@ -1,7 +1,9 @@
 // Comparison and selection: setp, set, selp, slct.
 // Comparisons follow PTX: ordered float compares (eq..ge) are false when
 // either input is NaN, the unordered ones (equ..geu) true; num/nan test for
-// NaN; lo/ls/hi/hs compare unsigned; .b types support eq/ne only.
+// NaN; lo/ls/hi/hs compare unsigned; .b types support eq/ne only. Packed
+// .f16x2/.bf16x2 compare each half: setp writes the low half's result to p
+// and the high half's to q (not a complement), set writes one result per half.
 #include <cmath>
 #include <string>
 
@@ -22,7 +24,7 @@ namespace {
 
 bool has(const Instr& in, uint32_t f) { return (in.flags & f) != 0; }
 
-
+bool packed(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
 
 bool combine(BoolOp op, bool t, bool c) {
   switch (op) {
@@ -41,12 +43,16 @@ struct Comparator {
   bool is_float, sgn, ftz;
   unsigned bits;
   explicit Comparator(const Instr& in, Type cmp_type)
-      : ty(cmp_type), op(in.cmp), is_float(ptx::type_is_float(cmp_type)),
-        sgn(ptx::type_is_signed(cmp_type)), ftz(has(in, ptx::kFtz)), bits(type_bits(cmp_type)) {}
+      : ty(cmp_type == Type::F16x2 ? Type::F16 : cmp_type == Type::BF16x2 ? Type::BF16 : cmp_type),
+        op(in.cmp), is_float(ptx::type_is_float(cmp_type)), sgn(ptx::type_is_signed(cmp_type)),
+        ftz(has(in, ptx::kFtz)), bits(type_bits(ty)), whole(cmp_type) {}
   double fval(uint64_t b) const {
     switch (ty) {
       case Type::F64: return fm::as_f64(b);
-      case Type::F16: return fm::f16_to_f32(static_cast<uint16_t>(b));
+      case Type::F16: {
+        const uint16_t h = static_cast<uint16_t>(b);
+        return fm::f16_to_f32(ftz ? fm::f16_ftz(h) : h);
+      }
       case Type::BF16: return fm::bf16_to_f32(static_cast<uint16_t>(b));
       default: {
         float f = fm::as_f32(static_cast<uint32_t>(b));
@@ -60,7 +66,27 @@ struct Comparator {
     if (sgn) return cmp_int(op, static_cast<uint64_t>(im::sext(a, bits)), static_cast<uint64_t>(im::sext(b, bits)), true);
     return cmp_int(op, a, b, false);
   }
+  // A packed compare: bit k is half k's result.
+  unsigned halves(const ExecContext& c, int ia, uint32_t t) const {
+    const uint64_t a = c.src(ia, t, whole), b = c.src(ia + 1, t, whole);
+    unsigned r = 0;
+    for (unsigned k = 0; k < 2; ++k)
+      if (cmp_float(op, fval((a >> (16 * k)) & 0xffff), fval((b >> (16 * k)) & 0xffff))) r |= 1u << k;
+    return r;
+  }
+  Type whole;  // the instruction's comparison type (packed or not)
 };
+
+// What set writes for "true": 1.0 in a float destination, all ones otherwise.
+uint64_t set_true(Type dty) {
+  switch (dty) {
+    case Type::F32: return 0x3f800000u;
+    case Type::F16: case Type::F16x2: return 0x3c00u;
+    case Type::BF16: case Type::BF16x2: return 0x3f80u;
+    case Type::U16: case Type::S16: return 0xffffu;
+    default: return 0xffffffffu;
+  }
+}
 
 void h_setp(ExecContext& c) {
   const Instr& in = c.in;
@@ -68,6 +94,15 @@ void h_setp(ExecContext& c) {
   const BoolOp bop = in.bop;
   const bool has_c = bop != BoolOp::None;
   const uint32_t q = in.pout.kind == ptx::Operand::Kind::Reg ? in.pout.reg : ptx::kNoReg;
+  if (packed(in.type)) {
+    c.mask.for_each([&](uint32_t t) {
+      const unsigned r = cmp.halves(c, 1, t);
+      const bool pc = has_c ? c.pred(in.ops[3], t) : false;
+      c.dst(0, t, Type::Pred, combine(bop, (r & 1) != 0, pc) ? 1 : 0);
+      if (q != ptx::kNoReg) c.write_reg(q, t, Type::Pred, combine(bop, (r & 2) != 0, pc) ? 1 : 0);
+    });
+    return;
+  }
   c.mask.for_each([&](uint32_t t) {
     const bool r = cmp(c, 1, t);
     const bool pc = has_c ? c.pred(in.ops[3], t) : false;
@@ -84,7 +119,19 @@ void h_set(ExecContext& c) {
   const BoolOp bop = in.bop;
   const bool has_c = bop != BoolOp::None;
   const Type dty = in.type2;
-  const uint64_t yes = dty == Type::F32 ? 0x3f800000u : 0xffffffffu;
+  if (packed(in.type)) {  // one result per half: 1.0 in a packed float destination, 0xffff in .u32/.s32
+    const uint64_t yes = packed(dty) ? set_true(dty) : 0xffffu;
+    c.mask.for_each([&](uint32_t t) {
+      const unsigned r = cmp.halves(c, 1, t);
+      const bool pc = has_c ? c.pred(in.ops[3], t) : false;
+      uint64_t d = 0;
+      for (unsigned k = 0; k < 2; ++k)
+        if (combine(bop, ((r >> k) & 1) != 0, pc)) d |= yes << (16 * k);
+      c.dst(0, t, dty, d);
+    });
+    return;
+  }
+  const uint64_t yes = set_true(dty);
   c.mask.for_each([&](uint32_t t) {
     const bool r = cmp(c, 1, t);
     const bool pc = has_c ? c.pred(in.ops[3], t) : false;
@@ -123,8 +170,9 @@ std::string check_cmp(const Instr& in, Type ty) {
   if (in.cmp == CmpOp::None) return where + " needs a comparison operator";
   if (in.bop == BoolOp::Popc) return "bad boolean operator on " + where;
   if (in.rnd != ptx::Rnd::None || (in.flags & ~ptx::kFtz)) return "unsupported modifier on " + where;
-  const bool fl = ty == Type::F32 || ty == Type::F64 || ty == Type::F16 || ty == Type::BF16;
-  if (has(in, ptx::kFtz) && ty != Type::F32) return ".ftz is only supported with f32 comparisons";
+  const bool fl = ty == Type::F32 || ty == Type::F64 || ty == Type::F16 || ty == Type::BF16 || packed(ty);
+  if (has(in, ptx::kFtz) && ty != Type::F32 && ty != Type::F16 && ty != Type::F16x2)
+    return ".ftz is only supported with f32, f16 and f16x2 comparisons";
   if (ptx::type_is_float(ty) && !fl) return where + " comparison is not supported";
   const bool cmp_float = in.cmp >= CmpOp::Equ || (in.cmp >= CmpOp::Eq && in.cmp <= CmpOp::Ge);
   const bool cmp_int = in.cmp >= CmpOp::Eq && in.cmp <= CmpOp::Hs;
@@ -146,9 +194,19 @@ std::string check_setp(const Instr& in) {
   return "";
 }
 
+// set's destination types: .u32/.s32/.f32 for any comparison, .f16/.bf16 too;
+// .u16/.s16 after a scalar half compare; a packed compare writes its own
+// packed type or .u32/.s32 (PTX's half-precision set forms).
 std::string check_set(const Instr& in) {
-  if (in.type2 != Type::U32 && in.type2 != Type::S32 && in.type2 != Type::F32)
-    return std::string("set destination type .") + ptx::type_name(in.type2) + " is not supported";
+  const Type d = in.type2, s = in.type;
+  const bool half_src = s == Type::F16 || s == Type::BF16;
+  bool ok;
+  if (packed(s)) ok = d == s || d == Type::U32 || d == Type::S32;
+  else ok = d == Type::U32 || d == Type::S32 || d == Type::F32 || d == Type::F16 || d == Type::BF16 ||
+            (half_src && (d == Type::U16 || d == Type::S16));
+  if (!ok)
+    return std::string("set destination type .") + ptx::type_name(d) + " is not supported with ." +
+           ptx::type_name(s) + " comparisons";
   std::string w = check_cmp(in, in.type);
   if (!w.empty()) return w;
   if (in.bop != BoolOp::None && in.nops < 4) return "set with a boolean operator needs predicate c";

@@ -1,10 +1,14 @@
 // Control flow: bra, call/ret (with argument/return copies through per-thread
-// local memory), exit, trap, barriers, and the builtins nvcc calls as
-// functions (vprintf, __assertfail).
+// local memory, indirect calls, and a per-thread call stack for recursion),
+// exit, trap, barriers, and the builtins nvcc calls as functions (vprintf,
+// __assertfail).
 //
-// A guard that is true for only some of the executing threads turns call and
-// ret into a Branch (the guard-true threads go to the callee / return PC, the
-// others to pc + 1): Call/Ret mean "every executing thread".
+// Call and ret name the threads that take them (StepResult::taken); at a
+// call the others wait at pc + 1, at a ret they go on at pc + 1. The stack
+// entry a call pushes reconverges at its return address | kReturnTag, where
+// ret sends its threads (SimtStack::call / ret).
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <ostream>
 
@@ -48,17 +52,6 @@ bool builtin_arg(ExecContext& c, const ptx::CallInfo& ci, size_t i, uint32_t t, 
   }
   const uint32_t size = ci.args[i].size < 8 ? ci.args[i].size : 8;
   return local_read(c, t, ci.args[i].from, &v, size);
-}
-
-// Sets the result for a call/ret that only some executing threads take.
-void go_to(ExecContext& c, Control whole, uint32_t target) {
-  c.out.target = target;
-  if (c.mask == c.issued) {
-    c.out.control = whole;
-  } else {
-    c.out.control = Control::Branch;
-    c.out.taken = c.mask;
-  }
 }
 
 // Index of the function whose body holds `pc`.
@@ -136,6 +129,131 @@ void exec_assertfail(ExecContext& c, const ptx::CallInfo& ci) {
                 " in " + func + ")");
 }
 
+// ---------------------------------------------------------------- call stack
+// A call that may re-enter an active function (callee in its caller's cyclic
+// component of the call graph, see ptx::FuncRange) pushes the callee's
+// registers and local frame on the thread's call stack; the matching return
+// pops them. Each function keeps one static frame, so this is all recursion
+// needs.
+
+bool saves_frame(const ptx::Program& p, uint32_t caller, uint32_t callee) {
+  const ptx::FuncRange& g = p.funcs[callee];
+  return g.recursive && g.scc == p.funcs[caller].scc;
+}
+
+size_t saved_bytes(const ptx::FuncRange& g) { return size_t{g.reg_end - g.reg_begin} * 8 + g.frame_bytes; }
+
+bool push_frame(ExecContext& c, uint32_t t, const ptx::FuncRange& g) {
+  std::vector<uint8_t>& st = c.cta.call_stack(t);
+  const size_t need = saved_bytes(g);
+  if (st.size() + need > c.env.call_stack_bytes) {
+    c.fail(t, "call stack overflow: calling '" + g.name + "' again needs " + std::to_string(need) +
+                  " bytes more than the " + std::to_string(c.env.call_stack_bytes) +
+                  "-byte call stack holds (" + std::to_string(st.size()) +
+                  " bytes already saved; raise it with --call-stack)");
+    return false;
+  }
+  if (uint64_t{g.local_base} + g.frame_bytes > c.cta.local_bytes()) {
+    c.fail(t, "the frame of '" + g.name + "' lies outside the local area");
+    return false;
+  }
+  const size_t at = st.size();
+  st.resize(at + need);
+  uint8_t* d = st.data() + at;
+  for (uint32_t r = g.reg_begin; r < g.reg_end; ++r, d += 8) {
+    const uint64_t v = static_cast<const CtaState&>(c.cta).reg(r, t);
+    std::memcpy(d, &v, 8);
+  }
+  std::memcpy(d, c.cta.local(t) + g.local_base, g.frame_bytes);
+  return true;
+}
+
+bool pop_frame(ExecContext& c, uint32_t t, const ptx::FuncRange& g) {
+  std::vector<uint8_t>& st = c.cta.call_stack(t);
+  const size_t need = saved_bytes(g);
+  if (st.size() < need) {
+    c.fail(t, "return from '" + g.name + "' finds no saved frame on the call stack");
+    return false;
+  }
+  const size_t at = st.size() - need;
+  const uint8_t* d = st.data() + at;
+  for (uint32_t r = g.reg_begin; r < g.reg_end; ++r, d += 8) std::memcpy(&c.cta.reg(r, t), d, 8);
+  std::memcpy(c.cta.local(t) + g.local_base, d, g.frame_bytes);
+  st.resize(at);
+  return true;
+}
+
+// Argument / return copy i of a call into `callee`. Builtins and indirect
+// calls record only the caller's side; the callee's comes from its FuncRange.
+ptx::CallInfo::Copy arg_copy(const ptx::CallInfo& ci, const ptx::FuncRange& callee, size_t i) {
+  if (ci.callee_reg == ptx::kNoReg) return ci.args[i];
+  const ptx::FrameSlot& s = callee.params[i];
+  return {ci.args[i].from, s.addr, std::min(ci.args[i].size, s.size)};
+}
+ptx::CallInfo::Copy ret_copy(const ptx::CallInfo& ci, const ptx::FuncRange& callee, size_t i) {
+  if (ci.callee_reg == ptx::kNoReg) return ci.rets[i];
+  const ptx::FrameSlot& s = callee.rets[i];
+  return {s.addr, ci.rets[i].to, std::min(ci.rets[i].size, s.size)};
+}
+
+// Threads `group` enter function `callee` from this call: frame saved when
+// needed, arguments copied, return address set.
+bool enter(ExecContext& c, const ptx::CallInfo& ci, uint32_t callee, const ThreadMask& group) {
+  const ptx::Program& p = c.cta.program();
+  const ptx::FuncRange& g = p.funcs[callee];
+  const bool save = saves_frame(p, ci.caller_func, callee);
+  group.for_each([&](uint32_t t) {
+    if (c.failed()) return;
+    if (save && !push_frame(c, t, g)) return;
+    for (size_t i = 0; i < ci.args.size(); ++i) {
+      const ptx::CallInfo::Copy a = arg_copy(ci, g, i);
+      if (!local_copy(c, t, a.from, a.to, a.size)) return;
+    }
+    c.cta.reg(g.retaddr_reg, t) = c.pc + 1;
+  });
+  return !c.failed();
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// call through a register: the threads whose target is the first thread's
+// call it now; the others (and threads whose guard is false) stay at this PC
+// and run it again once the callers are back (StepResult::stay).
+void exec_indirect_call(ExecContext& c, const ptx::CallInfo& ci) {
+  if (c.mask.none()) return;
+  const ptx::Program& p = c.cta.program();
+  const uint64_t* row = static_cast<const CtaState&>(c.cta).reg_row(ci.callee_reg);
+  const uint32_t first = c.mask.first();
+  const uint64_t addr = row[first];
+  uint32_t mi = 0;
+  if (!ptx::func_index_of(addr, p.func_by_module.size(), mi) || p.func_by_module[mi] == ptx::kNoPc) {
+    c.fail(first, "indirect call to " + hex(addr) + ", which is not the address of a function with a body in " +
+                      "this kernel's module");
+    return;
+  }
+  const uint32_t callee = p.func_by_module[mi];
+  const ptx::FuncRange& g = p.funcs[callee];
+  if (ci.args.size() != g.params.size() || ci.rets.size() > g.rets.size()) {
+    c.fail(first, "indirect call to '" + g.name + "' passes " + std::to_string(ci.args.size()) + " arguments and " +
+                      std::to_string(ci.rets.size()) + " return values; it takes " + std::to_string(g.params.size()) +
+                      " and returns " + std::to_string(g.rets.size()));
+    return;
+  }
+  ThreadMask group;
+  c.mask.for_each([&](uint32_t t) {
+    if (row[t] == addr) group.set(t);
+  });
+  if (!enter(c, ci, callee, group)) return;
+  c.out.control = Control::Call;
+  c.out.taken = group;
+  c.out.target = g.begin;
+  c.out.stay = group != c.issued;
+}
+
 void exec_call(ExecContext& c) {
   const ptx::Program& p = c.cta.program();
   const ptx::CallInfo& ci = p.calls[c.in.call_info];
@@ -144,51 +262,71 @@ void exec_call(ExecContext& c) {
     case ptx::Builtin::AssertFail: exec_assertfail(c, ci); return;
     default: break;  // Malloc/Free are refused when the Executor is built
   }
+  if (ci.callee_reg != ptx::kNoReg) return exec_indirect_call(c, ci);
   if (c.mask.none()) return;
-  const uint32_t rr = p.funcs[ci.callee_func].retaddr_reg;
-  c.mask.for_each([&](uint32_t t) {
-    if (c.failed()) return;
-    for (const auto& a : ci.args)
-      if (!local_copy(c, t, a.from, a.to, a.size)) return;
-    c.cta.reg(rr, t) = c.pc + 1;
-  });
-  if (c.failed()) return;
-  go_to(c, Control::Call, ci.callee_pc);
+  if (!enter(c, ci, ci.callee_func, c.mask)) return;
+  c.out.control = Control::Call;  // threads whose guard is false wait at pc + 1
+  c.out.taken = c.mask;
+  c.out.target = ci.callee_pc;
 }
 
+// Each thread returns to its own return address (threads of one stack entry
+// share it; a VWS gang's member warps may be at different call depths), and
+// the stack sends the threads to the entry's tagged return PC.
 void exec_ret(ExecContext& c) {
   const ptx::Program& p = c.cta.program();
-  const size_t f = func_of(p, c.pc);
+  const uint32_t f = static_cast<uint32_t>(func_of(p, c.pc));
   if (f == 0) {  // returning from the kernel entry ends the thread
     exec_exit(c);
     return;
   }
   if (c.mask.none()) return;
-  const uint64_t* ra = c.cta.reg_row(p.funcs[f].retaddr_reg);
-  const uint32_t first = c.mask.first();
-  const uint64_t target = ra[first];
-  bool same = true;
-  c.mask.for_each([&](uint32_t t) {
-    if (ra[t] != target && same) {
-      same = false;
-      c.fail(t, "threads returning together disagree on the return address (PC " + std::to_string(ra[t]) +
-                    " vs " + std::to_string(target) + ")");
-    }
-  });
-  if (!same) return;
-  if (target == 0 || target > p.code.size() || p.code[target - 1].op != ptx::Op::Call ||
-      p.code[target - 1].call_info >= p.calls.size()) {
-    c.fail(first, "return address " + std::to_string(target) + " does not follow a call");
-    return;
-  }
-  const ptx::CallInfo& ci = p.calls[p.code[target - 1].call_info];
+  const ptx::FuncRange& g = p.funcs[f];
+  const uint64_t* ra = static_cast<const CtaState&>(c.cta).reg_row(g.retaddr_reg);
+  std::vector<uint8_t> values;  // return values, held while a saved frame comes back
   c.mask.for_each([&](uint32_t t) {
     if (c.failed()) return;
-    for (const auto& r : ci.rets)
-      if (!local_copy(c, t, r.from, r.to, r.size)) return;
+    const uint64_t target = ra[t];
+    if (target == 0 || target > p.code.size() || p.code[target - 1].op != ptx::Op::Call ||
+        p.code[target - 1].call_info >= p.calls.size()) {
+      c.fail(t, "return address " + std::to_string(target) + " does not follow a call");
+      return;
+    }
+    const ptx::CallInfo& ci = p.calls[p.code[target - 1].call_info];
+    if (ci.callee_reg != ptx::kNoReg && ci.rets.size() > g.rets.size()) {  // direct calls: checked at link
+      c.fail(t, "return from '" + g.name + "' to a call that expects more return values");
+      return;
+    }
+    if (!saves_frame(p, ci.caller_func, f)) {
+      for (size_t i = 0; i < ci.rets.size(); ++i) {
+        const ptx::CallInfo::Copy r = ret_copy(ci, g, i);
+        if (!local_copy(c, t, r.from, r.to, r.size)) return;
+      }
+      return;
+    }
+    // The callee's frame may be the caller's (direct recursion): read the
+    // values, restore the frame, then write them to the caller's slots.
+    values.clear();
+    for (size_t i = 0; i < ci.rets.size(); ++i) {
+      const ptx::CallInfo::Copy r = ret_copy(ci, g, i);
+      if (uint64_t{r.from} + r.size > c.cta.local_bytes() || uint64_t{r.to} + r.size > c.cta.local_bytes()) {
+        c.fail_at(t, r.from, "call parameter copy outside the local area");
+        return;
+      }
+      values.insert(values.end(), c.cta.local(t) + r.from, c.cta.local(t) + r.from + r.size);
+    }
+    if (!pop_frame(c, t, g)) return;
+    size_t at = 0;
+    for (size_t i = 0; i < ci.rets.size(); ++i) {
+      const ptx::CallInfo::Copy r = ret_copy(ci, g, i);
+      std::memcpy(c.cta.local(t) + r.to, values.data() + at, r.size);
+      at += r.size;
+    }
   });
   if (c.failed()) return;
-  go_to(c, Control::Ret, static_cast<uint32_t>(target));
+  c.out.control = Control::Ret;
+  c.out.taken = c.mask;
+  c.out.target = static_cast<uint32_t>(ra[c.mask.first()]) | ptx::kReturnTag;
 }
 
 // ---------------------------------------------------------------- barriers

@@ -23,6 +23,7 @@ const HandlerTable& handler_table() {
     register_warp_ops(t);
     register_texture_ops(t);
     register_video_ops(t);
+    register_mma_ops(t);
     return t;
   }();
   return table;
@@ -61,9 +62,11 @@ namespace {
 
 // Program-level checks a single Instr cannot answer: what a call reaches.
 std::string check_call(const ptx::Program& prog, const ptx::Instr& in) {
-  if (in.call_info == ptx::kNoPc || in.call_info >= prog.calls.size())
-    return "indirect calls (through a function pointer) are not supported";
+  if (in.call_info == ptx::kNoPc || in.call_info >= prog.calls.size()) return "call without linked call information";
   const ptx::CallInfo& ci = prog.calls[in.call_info];
+  if (ci.caller_func >= prog.funcs.size()) return "call outside any linked function";
+  if (ci.callee_reg != ptx::kNoReg)  // indirect: the target is checked when the call runs
+    return ci.callee_reg < prog.num_regs() ? "" : "call target register out of range";
   switch (ci.builtin) {
     case ptx::Builtin::Malloc: return "device-side malloc is not supported";
     case ptx::Builtin::Free: return "device-side free is not supported";
@@ -88,7 +91,7 @@ std::string check_registers(const ptx::Program& prog, const ptx::Instr& in) {
       case Operand::Kind::Addr:
         return o.reg != ptx::kNoReg && o.reg >= n;
       case Operand::Kind::Vec:
-        for (int k = 0; k < o.vec_n && k < 4; ++k)
+        for (int k = 0; k < o.vec_n && k < ptx::kMaxVec; ++k)
           if (o.vec[static_cast<size_t>(k)] != ptx::kNoReg && o.vec[static_cast<size_t>(k)] >= n) return true;
         return false;
       default:

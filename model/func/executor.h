@@ -31,13 +31,16 @@ struct ExecEnv {
   // Fill StepResult::accesses. The timing model needs the list (coalescer,
   // banks); the functional runner does not and turns it off to save the work.
   bool record_accesses = true;
+  // Bytes of saved frames each thread's call stack holds (recursion); a
+  // deeper recursion is a kernel fault.
+  uint32_t call_stack_bytes = kDefaultCallStackBytes;
 };
 
 enum class Control : uint8_t {
   Next,     // every executing thread continues at pc + 1
   Branch,   // `taken` threads go to `target`, the rest to pc + 1
-  Call,     // every executing thread goes to `target` (callee entry)
-  Ret,      // every executing thread returns to `target`
+  Call,     // `taken` threads go to `target` (callee entry), the rest wait at pc + 1 (but see `stay`)
+  Ret,      // `taken` threads return (to their stack entry's return PC, see SimtStack::ret); the rest go to pc + 1
   Exit,     // `taken` threads exited; the rest continue at pc + 1
   Barrier,  // the set arrived at barrier `bar_id`; continues at pc + 1 once released
   Fault,    // see `fault`; nothing of the instruction was committed for `fault.tid`
@@ -70,6 +73,10 @@ struct StepResult {
   Control control = Control::Next;
   ThreadMask taken;      // Branch: threads taking it; Exit: threads exiting
   uint32_t target = ptx::kNoPc;
+  // Call only: the executing threads not in `taken` stay at this PC and run
+  // it again once the callers are back at pc + 1. An indirect call whose
+  // threads name different functions calls one of them at a time this way.
+  bool stay = false;
   // Barrier
   uint32_t bar_id = 0;
   uint32_t bar_count = 0;   // threads expected; 0 = all threads of the CTA
@@ -90,6 +97,7 @@ struct StepResult {
     control = Control::Next;
     if (taken.any()) taken.clear();  // most steps leave it empty; testing is cheaper than clearing
     target = ptx::kNoPc;
+    stay = false;
     bar_id = bar_count = 0;
     bar_arrive = bar_red = false;
     bar_red_op = ptx::BoolOp::None;

@@ -42,7 +42,8 @@ DefUse def_use(const Instr& in) {
     du.uses.add(in.guard.reg);
     du.partial_defs = true;
   }
-  if (in.op == Op::Call) return du;  // arguments and results live in local memory
+  // A call's arguments and results live in local memory; an indirect call
+  // reads its target register (ops[0], a source: writes_ops0 is false).
   int first_src = 0;
   if (writes_ops0(in)) {
     add_operand_regs(in.ops[0], du.defs);

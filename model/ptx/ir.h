@@ -72,7 +72,8 @@ const char* space_name(Space s);
   X(Tex) X(Tld4) X(Txq) X(Suld) X(Sust) X(Suq)                                      \
   X(Vadd) X(Vsub) X(Vabsdiff) X(Vmin) X(Vmax) X(Vshl) X(Vshr) X(Vmad) X(Vset)        \
   X(Vadd2) X(Vsub2) X(Vavrg2) X(Vabsdiff2) X(Vmin2) X(Vmax2) X(Vset2)               \
-  X(Vadd4) X(Vsub4) X(Vavrg4) X(Vabsdiff4) X(Vmin4) X(Vmax4) X(Vset4)
+  X(Vadd4) X(Vsub4) X(Vavrg4) X(Vabsdiff4) X(Vmin4) X(Vmax4) X(Vset4)               \
+  X(Wmma) X(Mma) X(Ldmatrix)
 
 enum class Op : uint16_t {
 #define SIMT_X(name) name,
@@ -83,7 +84,9 @@ enum class Op : uint16_t {
 const char* op_name(Op op);  // lower-case PTX mnemonic, e.g. "bar" for Bar ("bar.warp" for BarWarp)
 
 // Instruction class used by schedulers, power gating and the Origami type counters.
-enum class InstrClass : uint8_t { Int, Fp, Sfu, Ldst, Branch, Barrier };
+// Tensor: warp matrix multiply-accumulate (wmma.mma, mma); its loads and
+// stores (wmma.load/store, ldmatrix) are Ldst.
+enum class InstrClass : uint8_t { Int, Fp, Sfu, Ldst, Branch, Barrier, Tensor };
 const char* class_name(InstrClass c);
 
 // ---------------------------------------------------------------- modifiers
@@ -152,6 +155,19 @@ enum class SurfClamp : uint8_t { Trap, Clamp, Zero };
 // of vmad: its scale.
 enum class VideoOp2 : uint8_t { None, Add, Min, Max };
 enum class VideoScale : uint8_t { None, Shr7, Shr15 };
+// Warp matrix instructions (func/exec_mma.cpp, shapes in ptx/mma_shape.h).
+// Instr::mode of wmma: which of its forms; Instr::aux of wmma/mma/ldmatrix:
+// the shape (low 4 bits) and the layout bits below; Instr::vec of ldmatrix:
+// .x1/.x2/.x4. Types: `type` = the fragment's (wmma.load/store) or d's
+// (wmma.mma, mma), `type2` = c's, `type3` = a's and b's; .tf32 is Type::B32.
+enum class WmmaKind : uint8_t { LoadA, LoadB, LoadC, StoreD, Mma };
+enum class MmaShape : uint8_t { None, M16N16K16, M32N8K16, M8N32K16, M16N16K8, M8N8K4, M16N8K16, M16N8K8, M8N8 };
+inline constexpr uint8_t kMmaShapeMask = 0x0f;
+inline constexpr uint8_t kMmaACol = 0x10;   // wmma.load/store .col; wmma.mma/mma: a is .col
+inline constexpr uint8_t kMmaBCol = 0x20;   // wmma.mma/mma: b is .col
+inline constexpr uint8_t kMmaTrans = 0x40;  // ldmatrix .trans
+inline MmaShape mma_shape(uint8_t aux) { return static_cast<MmaShape>(aux & kMmaShapeMask); }
+inline bool is_mma_op(Op op) { return op == Op::Wmma || op == Op::Mma || op == Op::Ldmatrix; }
 enum class TexQuery : uint8_t {
   Width, Height, Depth, ChannelDataType, ChannelOrder, NormalizedCoords, FilterMode,
   AddrMode0, AddrMode1, AddrMode2, ArraySize, NumMipmapLevels, NumSamples, ForceUnnormalizedCoords,
@@ -194,6 +210,11 @@ const char* sreg_name(Sreg s);
 // ---------------------------------------------------------------- operands
 inline constexpr uint32_t kNoReg = 0xffffffffu;   // also the `_` sink in vectors
 inline constexpr uint32_t kNoPc = 0xffffffffu;
+// A PC with this bit set is a return address "one call level up": the
+// reconvergence PC of a call's stack entry and the PC a `ret` leaves. A
+// recursive call from the same call site then cannot mistake the caller's
+// resume PC for its own return (they differ in the tag). PCs stay below it.
+inline constexpr uint32_t kReturnTag = 0x8000'0000u;
 
 enum class ImmKind : uint8_t {
   Int,      // integer literal; `imm` holds its 64-bit two's-complement value
@@ -208,25 +229,28 @@ struct Operand {
     Imm,     // imm / imm_kind
     Sreg,    // sreg
     Addr,    // [base + imm]: reg == kNoReg means an absolute address (symbol resolved by the linker)
-    Vec,     // {vec[0..vec_n)} registers, kNoReg for `_`
+    Vec,     // {vec[0..vec_n)} registers, kNoReg for `_` (more than 4: warp matrix fragments only)
     Label,   // branch target; in a Program `imm` holds the target PC
     Sym,     // Module level only: symbol by name index (`sym`); the linker replaces it
   };
+  // The small fields first, so that they share one 8-byte word.
   Kind kind = Kind::None;
   bool neg = false;             // `!%p` predicate negation
   ImmKind imm_kind = ImmKind::Int;
   uint8_t vec_n = 0;
   Sreg sreg = Sreg::TidX;
-  uint32_t reg = kNoReg;
-  uint32_t sym = 0;             // Module level: index into Function/Module symbol names
-  int64_t imm = 0;
-  std::array<uint32_t, 4> vec{{kNoReg, kNoReg, kNoReg, kNoReg}};
   // Module level only: an Addr operand whose base is symbol `sym` ([sym+imm]) rather than a register.
   bool sym_base = false;
   // Video instructions: the register's byte or half-word selector (`%r1.b3210`,
   // `%r2.h1`); see video_sel_*(). 0: none. `neg` is vmad's `-a` there.
   uint16_t sel = 0;
+  uint32_t reg = kNoReg;
+  uint32_t sym = 0;             // Module level: index into Function/Module symbol names
+  int64_t imm = 0;
+  // 8: a warp matrix fragment ({%r1, ..., %r8}); ld/st/mov/tex take at most 4.
+  std::array<uint32_t, 8> vec{{kNoReg, kNoReg, kNoReg, kNoReg, kNoReg, kNoReg, kNoReg, kNoReg}};
 };
+inline constexpr int kMaxVec = 8;
 
 // A video selector: kind (byte or half-word), digit count 1..4, digits in
 // the order written (most significant element first).
@@ -251,7 +275,8 @@ struct Instr {
   uint8_t vec = 1;           // .v2 / .v4 on ld/st/mov/tex
   uint8_t nops = 0;
   InstrClass cls = InstrClass::Int;
-  uint8_t aux = 0;           // Tld4Comp / SurfClamp / TexQuery
+  uint8_t aux = 0;           // Tld4Comp / SurfClamp / TexQuery / MmaShape and layout bits
+  Type type3 = Type::None;   // wmma.mma / mma: the type of a and b (in padding: Instr keeps its size)
   uint32_t flags = 0;        // Flag bits
   Operand guard;             // Kind::None when not predicated; else Reg with `neg`
   Operand pout;              // second destination of `d|p`
@@ -357,24 +382,41 @@ struct Module {
 enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
 
 struct CallInfo {
-  uint32_t callee_pc = kNoPc;   // entry PC of the callee (kNoPc for builtins)
-  uint32_t callee_func = 0;     // index into Program::funcs
+  uint32_t callee_pc = kNoPc;   // entry PC of the callee (kNoPc for builtins and indirect calls)
+  uint32_t callee_func = 0;     // index into Program::funcs (direct calls)
+  uint32_t caller_func = 0;     // index into Program::funcs of the function holding the call
+  uint32_t callee_reg = kNoReg; // indirect call: the register holding the target's address
   Builtin builtin = Builtin::None;
   // Arguments and return values travel through per-thread local memory:
   // each pair copies `size` bytes from `from` to `to` (local-space offsets).
   struct Copy { uint32_t from, to, size; };
   std::vector<Copy> args;       // done at the call
   std::vector<Copy> rets;       // done at the return
-  // Builtins have no callee frame: args[i].from is the caller's local slot of
-  // argument i (`to` unused) and rets[0].to the caller's slot for the return
-  // value (`from` unused). The executor reads/writes them directly.
+  // Builtins and indirect calls know only the caller's side: args[i].from is
+  // the caller's local slot of argument i and rets[i].to its slot for return
+  // value i (the other field unused). The executor reads/writes builtins'
+  // slots directly and pairs an indirect call's with the callee's
+  // FuncRange::params / rets once it knows the callee.
 };
+
+// Where one .func formal or return value lives in the per-thread local area.
+struct FrameSlot { uint32_t addr = 0, size = 0; };
 
 struct FuncRange {
   std::string name;
   uint32_t begin = 0, end = 0;  // [begin, end) PCs of its body
   uint32_t retaddr_reg = kNoReg;  // hidden per-thread register holding the return PC
   uint32_t local_base = 0;        // offset of its local frame in the per-thread local area
+  // Recursion: a call into a function that may already be active in the
+  // thread (caller and callee in the same cyclic component of the call
+  // graph) saves the callee's registers [reg_begin, reg_end) and local frame
+  // [local_base, local_base + frame_bytes) on the thread's call stack, and
+  // its return restores them.
+  uint32_t reg_begin = 0, reg_end = 0;
+  uint32_t frame_bytes = 0;
+  uint32_t scc = 0;               // strongly connected component of the call graph
+  bool recursive = false;         // its component has a cycle
+  std::vector<FrameSlot> params, rets;  // .func formals / return values (not the entry's)
 };
 
 struct ParamSlot {                // one kernel parameter in the launch's parameter buffer
@@ -387,6 +429,22 @@ struct ParamSlot {                // one kernel parameter in the launch's parame
 // (the device) before linking; indexed like Module::globals (0 for others).
 using SymbolAddresses = std::vector<uint64_t>;
 
+// The address of a function (`mov.u64 %rd, f;`, a function name in an
+// initialiser): a tag plus the function's index in its Module, so that the
+// loader can write it before any kernel is linked. It is not device memory:
+// loads and stores there fault.
+inline constexpr uint64_t kFuncAddrBase = 0x0000'7300'0000'0000ull;
+inline constexpr uint64_t kFuncAddrStride = 16;
+inline uint64_t func_address(uint32_t module_index) { return kFuncAddrBase + kFuncAddrStride * module_index; }
+// The module function index `addr` names, or false when it names none of `count`.
+inline bool func_index_of(uint64_t addr, size_t count, uint32_t& index) {
+  if (addr < kFuncAddrBase || (addr - kFuncAddrBase) % kFuncAddrStride) return false;
+  const uint64_t i = (addr - kFuncAddrBase) / kFuncAddrStride;
+  if (i >= count) return false;
+  index = static_cast<uint32_t>(i);
+  return true;
+}
+
 struct Program {
   std::string kernel;                   // entry name
   std::string source_path;
@@ -394,6 +452,10 @@ struct Program {
   std::vector<std::string> text;        // per PC: source text
   std::vector<FuncRange> funcs;         // funcs[0] is the entry
   std::vector<CallInfo> calls;
+  // Module function index -> index into funcs (kNoPc: not linked into this
+  // program); indirect calls look their target up here.
+  std::vector<uint32_t> func_by_module;
+  bool recursive = false;               // some function may be active twice in a thread
   std::vector<RegInfo> regs;            // one register space for the whole program
   std::vector<ParamSlot> params;
   uint32_t param_bytes = 0;             // size of the kernel parameter buffer

@@ -51,6 +51,8 @@ class Linker {
     return f.code.front();
   }
   void visit(uint32_t fi);
+  void link_address_taken();
+  void find_components();
   void layout();
   Placed resolve(uint32_t order_pos, uint32_t sym, const Instr& at);
   void emit(uint32_t order_pos);
@@ -60,7 +62,10 @@ class Linker {
   Program p_;
   std::vector<uint32_t> order_;             // module function indices, entry first
   std::vector<uint32_t> order_of_;          // module function index -> position in order_ (or kNoPc)
-  std::vector<uint8_t> state_;              // DFS: 0 unseen, 1 on the call stack, 2 done
+  std::vector<uint8_t> state_;              // 0 unseen, 1 visited
+  std::vector<std::vector<uint32_t>> callees_;  // per order position: order positions it calls directly
+  std::vector<uint8_t> calls_indirect_;     // per order position: has an indirect call site
+  std::vector<uint8_t> address_taken_;      // per module function: its address is taken somewhere
   std::vector<uint32_t> reg_base_;          // per order position
   std::vector<std::vector<Placed>> vars_;   // per order position: Function::vars
   std::vector<std::vector<Placed>> params_, rets_;
@@ -78,13 +83,26 @@ bool is_device_runtime(const std::string& name) {
 
 void Linker::visit(uint32_t fi) {
   state_[fi] = 1;
-  order_of_[fi] = static_cast<uint32_t>(order_.size());
+  const uint32_t k = static_cast<uint32_t>(order_.size());
+  order_of_[fi] = k;
   order_.push_back(fi);
+  callees_.emplace_back();
+  calls_indirect_.push_back(0);
   const Function& f = m_.functions[fi];
+  // Functions whose address this one takes (mov %rd, f): an indirect call may reach them.
+  for (const Instr& in : f.code)
+    for (int j = 0; j < in.nops; ++j)
+      if (in.op != Op::Call && in.ops[j].kind == Operand::Kind::Sym && in.ops[j].sym < f.symrefs.size() &&
+          f.symrefs[in.ops[j].sym].kind == SymKind::Func)
+        address_taken_[f.symrefs[in.ops[j].sym].index] = 1;
   for (uint32_t c = 0; c < f.calls.size(); ++c) {
     const CallSite& cs = f.calls[c];
     const Instr& at = call_instr(f, c);
-    if (cs.callee_sym >= f.symrefs.size()) fail_at(at, "indirect calls are not supported");
+    if (cs.callee_sym >= f.symrefs.size()) {
+      if (cs.callee_reg == kNoReg) fail_at(at, "call without a target");
+      calls_indirect_[k] = 1;
+      continue;
+    }
     const SymRef& r = f.symrefs[cs.callee_sym];
     if (r.kind != SymKind::Func) fail_at(at, "call target '" + f.symbols[cs.callee_sym] + "' is not a function");
     const Function& g = m_.functions[r.index];
@@ -96,11 +114,92 @@ void Linker::visit(uint32_t fi) {
       fail_at(at, "function '" + g.name + "' is declared but has no body (only vprintf, malloc, free and "
                   "__assertfail are provided by the simulator)");
     }
-    if (state_[r.index] == 1)
-      fail_at(at, "recursive call to '" + g.name + "' from '" + f.name + "' is not supported");
-    if (state_[r.index] == 0) visit(r.index);
+    if (g.is_entry) fail_at(at, "call to kernel entry '" + g.name + "'; only .func functions can be called");
+    if (!state_[r.index]) visit(r.index);
+    callees_[k].push_back(order_of_[r.index]);
   }
-  state_[fi] = 2;
+}
+
+// With an indirect call anywhere in the program, every function whose
+// address is taken (in an initialiser or by a mov) that has a body is linked
+// too, and every indirect call site may reach each of them.
+void Linker::link_address_taken() {
+  for (const Variable& v : m_.globals)
+    for (const Variable::AddrInit& r : v.addr_inits)
+      if (const Function* g = m_.find(r.symbol)) address_taken_[static_cast<size_t>(g - m_.functions.data())] = 1;
+  bool indirect = false;
+  for (uint8_t c : calls_indirect_) indirect |= c != 0;
+  if (!indirect) return;
+  std::vector<uint32_t> targets;
+  for (bool grew = true; grew;) {  // linking a target may take more addresses
+    grew = false;
+    for (uint32_t fi = 0; fi < m_.functions.size(); ++fi) {
+      const Function& g = m_.functions[fi];
+      if (!address_taken_[fi] || g.is_extern || g.is_entry) continue;
+      if (!state_[fi]) {
+        visit(fi);
+        grew = true;
+      }
+      if (std::find(targets.begin(), targets.end(), order_of_[fi]) == targets.end())
+        targets.push_back(order_of_[fi]);
+    }
+  }
+  for (size_t k = 0; k < order_.size(); ++k)
+    if (calls_indirect_[k]) callees_[k].insert(callees_[k].end(), targets.begin(), targets.end());
+}
+
+// Tarjan's strongly connected components over the call graph: a function in
+// a component with a cycle may be active twice in one thread.
+void Linker::find_components() {
+  const uint32_t n = static_cast<uint32_t>(order_.size());
+  std::vector<uint32_t> index(n, kNoPc), low(n, 0), stack;
+  std::vector<uint8_t> on_stack(n, 0);
+  uint32_t next_index = 0, next_scc = 0;
+  // Iterative DFS: call chains in real code are short, but a generated one need not be.
+  struct Frame { uint32_t v, edge; };
+  for (uint32_t root = 0; root < n; ++root) {
+    if (index[root] != kNoPc) continue;
+    std::vector<Frame> dfs{{root, 0}};
+    index[root] = low[root] = next_index++;
+    stack.push_back(root);
+    on_stack[root] = 1;
+    while (!dfs.empty()) {
+      Frame& fr = dfs.back();
+      const uint32_t v = fr.v;
+      if (fr.edge < callees_[v].size()) {
+        const uint32_t w = callees_[v][fr.edge++];
+        if (index[w] == kNoPc) {
+          index[w] = low[w] = next_index++;
+          stack.push_back(w);
+          on_stack[w] = 1;
+          dfs.push_back({w, 0});
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      if (low[v] == index[v]) {
+        std::vector<uint32_t> members;
+        uint32_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = 0;
+          members.push_back(w);
+        } while (w != v);
+        bool cyclic = members.size() > 1;
+        for (uint32_t c : callees_[v]) cyclic |= c == v;
+        for (uint32_t u : members) {
+          p_.funcs[u].scc = next_scc;
+          p_.funcs[u].recursive = cyclic;
+        }
+        p_.recursive |= cyclic;
+        ++next_scc;
+      }
+      dfs.pop_back();
+      if (!dfs.empty()) low[dfs.back().v] = std::min(low[dfs.back().v], low[v]);
+    }
+  }
 }
 
 void Linker::layout() {
@@ -117,10 +216,12 @@ void Linker::layout() {
     for (const RegInfo& r : f.regs) p_.regs.push_back(k == 0 ? r : RegInfo{f.name + "::" + r.name, r.type});
     FuncRange fr;
     fr.name = f.name;
+    fr.reg_begin = reg_base_.back();
     if (k > 0) {
       fr.retaddr_reg = static_cast<uint32_t>(p_.regs.size());
       p_.regs.push_back(RegInfo{f.name + "::%retaddr", Type::U32});
     }
+    fr.reg_end = static_cast<uint32_t>(p_.regs.size());
     p_.funcs.push_back(fr);
   }
 
@@ -161,12 +262,17 @@ void Linker::layout() {
       rets_[k].resize(f.rets.size());
       for (size_t i = 0; i < f.rets.size(); ++i)
         rets_[k][i] = place_local(f.rets[i].align, f.rets[i].type, f.rets[i].size_bytes());
+      for (const Placed& pl : params_[k])
+        p_.funcs[k].params.push_back({static_cast<uint32_t>(pl.addr), static_cast<uint32_t>(pl.size)});
+      for (const Placed& pl : rets_[k])
+        p_.funcs[k].rets.push_back({static_cast<uint32_t>(pl.addr), static_cast<uint32_t>(pl.size)});
     }
     vars_[k].resize(f.vars.size());
     for (size_t i = 0; i < f.vars.size(); ++i) {
       const Variable& v = f.vars[i];
       if (v.space == Space::Local || v.space == Space::Param) vars_[k][i] = place_local(v.align, v.type, v.size_bytes());
     }
+    p_.funcs[k].frame_bytes = static_cast<uint32_t>(local - p_.funcs[k].local_base);
   }
   p_.local_bytes = static_cast<uint32_t>(align_up(local, 16));
 
@@ -219,8 +325,9 @@ Placed Linker::resolve(uint32_t k, uint32_t sym, const Instr& at) {
       pl = globals_[r.index];
       if (!pl.placed) fail_at(at, "no device address for '" + f.symbols[sym] + "'");
       break;
-    case SymKind::Func:
-      fail_at(at, "taking the address of function '" + f.symbols[sym] + "' is not supported");
+    case SymKind::Func:  // a function's address (see func_address)
+      pl = Placed{Space::None, func_address(r.index), 0, true};
+      break;
   }
   return pl;
 }
@@ -239,17 +346,20 @@ void Linker::emit(uint32_t k) {
     if (in.op == Op::Brx) fail_at(in, "brx.idx (indirect branch) is not supported");
     if (in.op == Op::Call) {
       const CallSite& cs = f.calls[in.call_info];
-      const SymRef& r = f.symrefs[cs.callee_sym];
-      const Function& g = m_.functions[r.index];
       CallInfo ci;
+      ci.caller_func = k;
       auto local_of = [&](uint32_t sym) {
         Placed pl = resolve(k, sym, in);
         if (pl.space != Space::Local)
           fail_at(in, "call parameter '" + f.symbols[sym] + "' is not a .param variable of the caller");
         return pl;
       };
-      if (g.is_extern) {
-        ci.builtin = builtin_for(g.name);
+      const bool indirect = cs.callee_sym >= f.symrefs.size();
+      const Function* g = indirect ? nullptr : &m_.functions[f.symrefs[cs.callee_sym].index];
+      if (indirect || g->is_extern) {
+        // Only the caller's slots: the executor pairs them with the callee's.
+        if (g) ci.builtin = builtin_for(g->name);
+        ci.callee_reg = indirect ? cs.callee_reg + base : kNoReg;
         for (uint32_t a : cs.args) {
           Placed pl = local_of(a);
           ci.args.push_back({static_cast<uint32_t>(pl.addr), 0, static_cast<uint32_t>(pl.size)});
@@ -259,14 +369,14 @@ void Linker::emit(uint32_t k) {
           ci.rets.push_back({0, static_cast<uint32_t>(pl.addr), static_cast<uint32_t>(pl.size)});
         }
       } else {
-        uint32_t ck = order_of_[r.index];
+        uint32_t ck = order_of_[f.symrefs[cs.callee_sym].index];
         ci.callee_func = ck;
         ci.callee_pc = p_.funcs[ck].begin;
-        if (cs.args.size() != g.params.size())
-          fail_at(in, "call to '" + g.name + "' passes " + std::to_string(cs.args.size()) + " arguments, it takes " +
-                          std::to_string(g.params.size()));
-        if (cs.rets.size() > g.rets.size())
-          fail_at(in, "call to '" + g.name + "' expects more return values than it has");
+        if (cs.args.size() != g->params.size())
+          fail_at(in, "call to '" + g->name + "' passes " + std::to_string(cs.args.size()) +
+                          " arguments, it takes " + std::to_string(g->params.size()));
+        if (cs.rets.size() > g->rets.size())
+          fail_at(in, "call to '" + g->name + "' expects more return values than it has");
         for (size_t a = 0; a < cs.args.size(); ++a) {
           Placed from = local_of(cs.args[a]);
           const Placed& to = params_[ck][a];
@@ -282,8 +392,15 @@ void Linker::emit(uint32_t k) {
       }
       in.call_info = static_cast<uint32_t>(p_.calls.size());
       p_.calls.push_back(std::move(ci));
+      // An indirect call keeps its target register as ops[0] (a source the
+      // scoreboard waits for); a direct one keeps no operands.
       in.ops = {};
       in.nops = 0;
+      if (indirect) {
+        in.ops[0].kind = Operand::Kind::Reg;
+        in.ops[0].reg = cs.callee_reg + base;
+        in.nops = 1;
+      }
     } else {
       for (int j = 0; j < in.nops; ++j) {
         Operand& o = in.ops[j];
@@ -347,8 +464,13 @@ Program Linker::run(const std::string& entry) {
   uint32_t ei = static_cast<uint32_t>(ef - m_.functions.data());
   order_of_.assign(m_.functions.size(), kNoPc);
   state_.assign(m_.functions.size(), 0);
+  address_taken_.assign(m_.functions.size(), 0);
   visit(ei);
+  link_address_taken();
   layout();
+  find_components();
+  p_.func_by_module.assign(m_.functions.size(), kNoPc);
+  for (uint32_t k = 0; k < order_.size(); ++k) p_.func_by_module[order_[k]] = k;
   // PC ranges first, so calls can name callee entry PCs while emitting.
   uint32_t pc = 0;
   for (size_t k = 0; k < order_.size(); ++k) {

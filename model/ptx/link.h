@@ -6,15 +6,22 @@
 //     hidden U32 register per .func for its return PC (FuncRange::retaddr_reg);
 //   - kernel .param formals stay Space::Param (offsets into the parameter buffer);
 //   - .func formals/returns, call-site .param variables and .local variables get
-//     static slots in the per-thread local area (one frame per function; no
-//     recursion, which is detected and refused); ld/st.param on them become
-//     ld/st.local with absolute addresses;
+//     static slots in the per-thread local area (one frame per function);
+//     ld/st.param on them become ld/st.local with absolute addresses;
+//   - recursion: the call graph's strongly connected components are found
+//     (FuncRange::scc / recursive); a call that may re-enter an active
+//     function saves that function's registers and frame on the thread's call
+//     stack (func/exec_control.cpp), so one static frame per function is enough;
+//   - indirect calls: with one in the program, every function whose address is
+//     taken (mov, initialisers) is linked too; a function's address is
+//     func_address(module index), and Program::func_by_module maps it back;
 //   - .shared variables get static offsets; extern .shared arrays start at
 //     static_shared_bytes (rounded up to 16);
 //   - module .global/.const variables take the loader's addresses;
 //   - every remaining symbol operand becomes Imm(address), every [sym+off] an
-//     absolute Addr (reg = kNoReg), every label Label(imm = PC); a `call` keeps
-//     no operands (nops = 0): everything is in Program::calls[call_info].
+//     absolute Addr (reg = kNoReg), every label Label(imm = PC); a direct `call`
+//     keeps no operands (nops = 0), an indirect one its target register as
+//     ops[0]: the rest is in Program::calls[call_info].
 #pragma once
 
 #include <string>

@@ -155,11 +155,8 @@ void Parser::resolve_module_symbols() {
   // Address initialisers may name variables declared further down.
   for (const InitRef& r : init_refs_) {
     std::string name(r.at->text);
-    if (global_index_.count(name)) continue;
+    if (global_index_.count(name) || func_index_.count(name)) continue;  // a function: a function pointer
     const std::string& var = mod_.globals[r.var].name;
-    if (func_index_.count(name))
-      fail(*r.at, "initialiser of '" + var + "' takes the address of function '" + name +
-                      "': function pointers are not supported");
     fail(*r.at, "undefined symbol '" + name + "' in the initialiser of '" + var + "'");
   }
 }

@@ -44,8 +44,15 @@ constexpr uint64_t kCodeBase = 0x0000'7400'0000'0000ull;
 constexpr uint64_t kCodeRegion = uint64_t{1} << 28;
 
 // Writes the address each address initialiser names into its variable, once
-// every .global/.const variable has one. Generic and non-generic forms are the
+// every .global/.const variable has one; a function's name gives its
+// ptx::func_address (a function pointer table). Generic and non-generic forms are the
 // same value: const lives in global memory (func/address_space.h).
+void put_address(func::GlobalMemory& mem, uint64_t at, uint64_t value, uint32_t width) {
+  uint8_t bytes[8];
+  for (uint32_t b = 0; b < width; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
+  mem.write(at, bytes, width);
+}
+
 void patch_addr_inits(const ptx::Module& ir, const ptx::SymbolAddresses& addrs, func::GlobalMemory& mem) {
   std::unordered_map<std::string, size_t> index;
   for (size_t i = 0; i < ir.globals.size(); ++i) index.emplace(ir.globals[i].name, i);
@@ -56,7 +63,16 @@ void patch_addr_inits(const ptx::Module& ir, const ptx::SymbolAddresses& addrs, 
     const uint32_t width = ptx::type_bytes(v.type);
     for (const ptx::Variable::AddrInit& r : v.addr_inits) {
       auto t = index.find(r.symbol);
-      if (t == index.end()) throw input_error(where + "names '" + r.symbol + "', which is not a module variable");
+      if (t == index.end()) {
+        const ptx::Function* fn = ir.find(r.symbol);
+        if (!fn) throw input_error(where + "names '" + r.symbol + "', which is not a module variable or function");
+        if (r.addend) throw input_error(where + "adds an offset to the address of function '" + r.symbol + "'");
+        if (width != 8 || !addrs[i] || r.offset + width > v.size_bytes())
+          throw input_error(where + "needs a 64-bit slot (.u64/.b64/.s64) for the address of function '" +
+                            r.symbol + "'");
+        put_address(mem, addrs[i] + r.offset, ptx::func_address(static_cast<uint32_t>(fn - ir.functions.data())), 8);
+        continue;
+      }
       const ptx::Variable& target = ir.globals[t->second];
       // PTX allows only .global/.const variables in initialisers: nothing else has one address.
       if (target.space != ptx::Space::Global && target.space != ptx::Space::Const)
@@ -70,9 +86,7 @@ void patch_addr_inits(const ptx::Module& ir, const ptx::SymbolAddresses& addrs, 
       if (width == 4 && value > 0xffffffffu)  // device memory starts at 4 GiB
         throw input_error(where + "needs the address of '" + target.name + "' in 32 bits (." +
                           ptx::type_name(v.type) + "); device addresses are 64-bit, use .u64");
-      uint8_t bytes[8];
-      for (uint32_t b = 0; b < width; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
-      mem.write(addrs[i] + r.offset, bytes, width);
+      put_address(mem, addrs[i] + r.offset, value, width);
     }
   }
 }
@@ -433,6 +447,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   env.global = &mem_;
   env.textures = &textures_;
   env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  env.call_stack_bytes = opts_.call_stack_bytes;
   env.shfl_undefined = shfl_policy();
   env.shfl_log = &k.shfl_log;
   const uint64_t shfl0 = k.shfl_log.reads();
@@ -484,6 +499,7 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   ctx->env.global = &mem_;
   ctx->env.textures = &textures_;
   ctx->env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  ctx->env.call_stack_bytes = opts_.call_stack_bytes;
   ctx->env.shfl_undefined = shfl_policy();
   ctx->env.shfl_log = &k.shfl_log;
   ctx->code_base = kCodeBase + (launches_ % 4096) * kCodeRegion;

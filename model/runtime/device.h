@@ -77,6 +77,9 @@ struct DeviceOptions {
   // this many bytes of them is a resource error (exit 5) rather than the
   // host's out-of-memory killer. 0 = 3/4 of the host's physical memory.
   uint64_t max_device_memory = 0;
+  // Bytes of saved frames each thread's call stack holds (recursive calls
+  // save the callee's registers and local frame there); deeper is a kernel fault.
+  uint32_t call_stack_bytes = func::kDefaultCallStackBytes;
   // Functional mode: called after each CTA with the launch's warp
   // instructions so far (a loosely-timed runtime::GpuDevice advances its
   // time here, and may wait()).

@@ -261,15 +261,17 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
       }
       case func::Control::Call: {
         // SimtStack::call
-        const uint64_t m = e->mask;
+        const uint64_t callers = r.taken.word(wi) & e->mask;
+        const uint64_t rest = e->mask & ~callers;
         e->pc = pc + 1;
-        st.push_back({r.target, pc + 1, m});
+        if (r.stay && rest) st.push_back({pc, pc + 1, rest});
+        st.push_back({r.target, (pc + 1) | ptx::kReturnTag, callers});
         w.wmax_depth = std::max(w.wmax_depth, st.size());
         resettle = true;
         break;
       }
-      case func::Control::Ret:
-        e->pc = r.target;
+      case func::Control::Ret:  // SimtStack::ret
+        branch(r.taken.word(wi), e->rpc, pc + 1, e->rpc);
         resettle = true;
         break;
       case func::Control::Exit:
@@ -340,11 +342,11 @@ uint64_t FunctionalRunner::run_warp(Warp& w, func::CtaState& cta, const func::Ex
         break;
       }
       case func::Control::Call:
-        st.call(r.target, pc + 1);
+        st.call(r.target, pc + 1, r.taken, r.stay);
         resettle = true;
         break;
       case func::Control::Ret:
-        top->pc = r.target;
+        st.ret(r.taken);
         resettle = true;
         break;
       case func::Control::Exit:

@@ -296,6 +296,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   func::StepResult& mr = member_step_;
   mr.control = r.control;
   mr.target = r.target;
+  mr.stay = r.stay;
   mr.bar_id = r.bar_id;
   mr.bar_count = r.bar_count;
   mr.bar_arrive = r.bar_arrive;

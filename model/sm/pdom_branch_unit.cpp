@@ -68,10 +68,10 @@ void PdomBranchUnit::executed(uint32_t s, const ptx::Instr&, const func::StepRes
       break;
     }
     case func::Control::Call:
-      st.call(r.target, pc + 1);
+      st.call(r.target, pc + 1, r.taken, r.stay);
       break;
     case func::Control::Ret:
-      st.top().pc = r.target;
+      st.ret(r.taken);
       break;
     default:  // Next, Exit, Barrier: the next instruction
       st.top().pc = pc + 1;

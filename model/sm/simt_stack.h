@@ -79,14 +79,29 @@ class SimtStack {
     return true;
   }
 
-  // A call: the current entry resumes at `ret_pc`; the callee runs in its
-  // own entry that pops when the threads come back to `ret_pc`.
-  void call(uint32_t callee_pc, uint32_t ret_pc) {
+  // A call by `callers` (the executing threads that take it): the current
+  // entry resumes at `ret_pc`, where the others wait; the callee runs in its
+  // own entry, which pops when `ret` sends its threads to
+  // ret_pc | kReturnTag. With `stay`, the other threads of the entry run the
+  // call instruction (ret_pc - 1) again first, in an entry of their own (an
+  // indirect call whose threads name different functions).
+  void call(uint32_t callee_pc, uint32_t ret_pc, const func::ThreadMask& callers, bool stay = false) {
     StackEntry& e = entries_.back();
-    func::ThreadMask m = e.mask;
+    const func::ThreadMask in = e.mask & callers;  // a VWS gang's step names every member's threads
+    const func::ThreadMask rest = e.mask.minus(callers);
     e.pc = ret_pc;
-    entries_.push_back({callee_pc, ret_pc, m});
+    if (stay && rest.any()) entries_.push_back({ret_pc - 1, ret_pc, rest});
+    entries_.push_back({callee_pc, ret_pc | ptx::kReturnTag, in});
     max_depth_ = std::max(max_depth_, entries_.size());
+  }
+
+  // A ret by `returning`: they go to the top entry's reconvergence PC, the
+  // tagged return address of the call that entered the function (the call's
+  // own entry, or a branch side inside the callee that inherited it); the
+  // others fall through.
+  void ret(const func::ThreadMask& returning) {
+    const uint32_t back = entries_.back().rpc;
+    branch(returning, back, entries_.back().pc + 1, back);
   }
 
   size_t max_depth() const { return max_depth_; }

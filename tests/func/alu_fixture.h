@@ -49,7 +49,10 @@ struct OneInstr {
     for (size_t i = 0; i < types.size(); ++i) prog.regs.push_back({"%r" + std::to_string(i), types[i]});
     prog.code.push_back(in);
     prog.text.push_back("alu test instruction");
-    prog.funcs.push_back({"alu_test", 0, 1, simt::ptx::kNoReg, 0});
+    simt::ptx::FuncRange entry;
+    entry.name = "alu_test";
+    entry.end = 1;
+    prog.funcs.push_back(entry);
     simt::func::Executor ex(prog);  // throws if the instruction is refused
     simt::func::LaunchGeometry geom;
     std::vector<uint8_t> params;

@@ -40,7 +40,9 @@ struct ExecFixture {
   ExecFixture() {
     prog.kernel = "k";
     prog.source_path = "test.ptx";
-    prog.funcs.push_back(ptx::FuncRange{"k", 0, 0, ptx::kNoReg, 0});
+    ptx::FuncRange entry;
+    entry.name = "k";
+    prog.funcs.push_back(entry);
     env.global = &mem;
     env.printf_out = &printed;
   }

@@ -162,8 +162,74 @@ BOOST_AUTO_TEST_CASE(bf16_compare_and_select) {
   BOOST_TEST(r[4] == 0u);
   std::string why;
   BOOST_TEST(!supported(setp(CmpOp::Lo, Type::BF16), &why));  // an integer operator
-  BOOST_TEST(!supported(setp(CmpOp::Eq, Type::BF16x2), &why));
+  BOOST_TEST(!supported(setp(CmpOp::Lo, Type::BF16x2), &why));  // packed: float operators only
   Instr sel = mk(Op::Selp, Type::BF16, {R(2), R(0), R(1), R(4)});
   r = x.run(sel, {0x3f80, 0x4000, 0, 0, 1});
   BOOST_TEST(r[2] == 0x3f80u);
+}
+
+// Packed halves compare lane by lane: setp's p is the low half's result and q
+// the high half's (not its complement); set writes 1.0 or 0xffff per half.
+BOOST_AUTO_TEST_CASE(packed_half_compares) {
+  OneInstr x({Type::B32, Type::B32, Type::B32, Type::B32, Type::Pred, Type::Pred, Type::Pred});
+  auto pack = [](uint32_t lo, uint32_t hi) { return lo | hi << 16; };
+  const uint32_t one = 0x3c00, two = 0x4000, three = 0x4200, nan = 0x7e00;
+  // (1, 3) < (2, 2): low true, high false.
+  auto r = x.run(setp(CmpOp::Lt, Type::F16x2), {pack(one, three), pack(two, two)});
+  BOOST_TEST(r[4] == 1u);
+  BOOST_TEST(r[5] == 0u);
+  r = x.run(setp(CmpOp::Gt, Type::F16x2), {pack(one, three), pack(two, two)});
+  BOOST_TEST(r[4] == 0u);
+  BOOST_TEST(r[5] == 1u);
+  // NaN in the high half: ordered false, unordered true, the low half unaffected.
+  r = x.run(setp(CmpOp::Lt, Type::F16x2), {pack(one, nan), pack(two, two)});
+  BOOST_TEST((r[4] == 1u && r[5] == 0u));
+  r = x.run(setp(CmpOp::Ltu, Type::F16x2), {pack(one, nan), pack(two, two)});
+  BOOST_TEST((r[4] == 1u && r[5] == 1u));
+  // A boolean operator combines each half with c.
+  r = x.run(setp(CmpOp::Lt, Type::F16x2, BoolOp::Or), {pack(three, three), pack(two, two), 0, 0, 0, 0, 1});
+  BOOST_TEST((r[4] == 1u && r[5] == 1u));
+  r = x.run(setp(CmpOp::Lt, Type::F16x2, BoolOp::And), {pack(one, one), pack(two, two), 0, 0, 0, 0, 0});
+  BOOST_TEST((r[4] == 0u && r[5] == 0u));
+  // bf16x2: (1.0, -1.0) > (0, 0).
+  r = x.run(setp(CmpOp::Gt, Type::BF16x2), {pack(0x3f80, 0xbf80), 0});
+  BOOST_TEST((r[4] == 1u && r[5] == 0u));
+  // .ftz flushes f16 subnormals (0x0001) before comparing.
+  Instr z = setp(CmpOp::Eq, Type::F16x2);
+  z.flags = simt::ptx::kFtz;
+  r = x.run(z, {pack(0x0001, 0x8001), 0});
+  BOOST_TEST((r[4] == 1u && r[5] == 1u));
+  z.flags = 0;
+  r = x.run(z, {pack(0x0001, 0x8001), 0});
+  BOOST_TEST((r[4] == 0u && r[5] == 0u));
+
+  // set.gt.f16x2.f16x2: 1.0 (0x3c00) in each half that holds; .u32 gives 0xffff.
+  Instr t = mk(Op::Set, Type::F16x2, {R(2), R(0), R(1)});
+  t.type2 = Type::F16x2;
+  t.cmp = CmpOp::Gt;
+  r = x.run(t, {pack(one, three), pack(two, two)});
+  BOOST_TEST(r[2] == 0x3c000000u);
+  t.type2 = Type::U32;
+  r = x.run(t, {pack(three, three), pack(two, two)});
+  BOOST_TEST(r[2] == 0xffffffffu);
+  t.type = t.type2 = Type::BF16x2;
+  r = x.run(t, {pack(0x3f80, 0), pack(0, 0)});
+  BOOST_TEST(r[2] == 0x3f80u);
+  // Scalar half compares may write a half (1.0) or 16 bits of ones.
+  Instr h = mk(Op::Set, Type::F16, {R(2), R(0), R(1)});
+  h.cmp = CmpOp::Lt;
+  h.type2 = Type::F16;
+  r = x.run(h, {one, two});
+  BOOST_TEST(r[2] == 0x3c00u);
+  h.type2 = Type::U16;
+  r = x.run(h, {one, two});
+  BOOST_TEST(r[2] == 0xffffu);
+  std::string why;
+  t.type = Type::F32;
+  t.type2 = Type::F16x2;
+  BOOST_TEST(!supported(t, &why));  // a packed destination needs a packed compare
+  h.type = Type::F32;
+  h.type2 = Type::U16;
+  BOOST_TEST(!supported(h, &why));
+  BOOST_TEST(why.find("set destination type .u16") != std::string::npos, why);
 }

@@ -75,7 +75,13 @@ struct CallProgram {
     f.add(make(Op::Ret, Type::None, {}));
     f.add(make(Op::Ret, Type::None, {}));
     f.prog.funcs[0].end = 2;
-    f.prog.funcs.push_back(ptx::FuncRange{"f", 2, 3, ra, 16});
+    ptx::FuncRange fr;
+    fr.name = "f";
+    fr.begin = 2;
+    fr.end = 3;
+    fr.retaddr_reg = ra;
+    fr.local_base = 16;
+    f.prog.funcs.push_back(fr);
     ptx::CallInfo ci;
     ci.callee_pc = 2;
     ci.callee_func = 1;
@@ -105,7 +111,7 @@ BOOST_AUTO_TEST_CASE(call_copies_arguments_and_ret_copies_results) {
   for (uint32_t t = 0; t < 4; ++t) set_local_u32(f, t, 24, 300 + t);
   f.run(2);
   BOOST_CHECK(f.out.control == Control::Ret);
-  BOOST_CHECK_EQUAL(f.out.target, 1u);
+  BOOST_CHECK_EQUAL(f.out.target, 1u | ptx::kReturnTag);
   for (uint32_t t = 0; t < 4; ++t) BOOST_CHECK_EQUAL(local_u32(f, t, 8), 300 + t);
   // ret in the entry ends the threads.
   f.run(1, lanes({1, 2}));
@@ -127,7 +133,7 @@ BOOST_AUTO_TEST_CASE(divergent_return_address_faults) {
   BOOST_CHECK(f.out.control == Control::Fault);
 }
 
-BOOST_AUTO_TEST_CASE(partially_guarded_call_is_a_branch) {
+BOOST_AUTO_TEST_CASE(partially_guarded_call_names_its_callers) {
   ExecFixture f;
   const uint32_t ra = f.reg(Type::U32), p = f.reg(Type::Pred);
   Instr call = make(Op::Call, Type::None, {});
@@ -137,7 +143,12 @@ BOOST_AUTO_TEST_CASE(partially_guarded_call_is_a_branch) {
   f.add(make(Op::Exit, Type::None, {}));
   f.add(make(Op::Ret, Type::None, {}));
   f.prog.funcs[0].end = 2;
-  f.prog.funcs.push_back(ptx::FuncRange{"g", 2, 3, ra, 0});
+  ptx::FuncRange g;
+  g.name = "g";
+  g.begin = 2;
+  g.end = 3;
+  g.retaddr_reg = ra;
+  f.prog.funcs.push_back(g);
   ptx::CallInfo ci;
   ci.callee_pc = 2;
   ci.callee_func = 1;
@@ -145,11 +156,23 @@ BOOST_AUTO_TEST_CASE(partially_guarded_call_is_a_branch) {
   f.build(4);
   f.r(p, 1) = 1;
   f.run(0);
-  BOOST_CHECK(f.out.control == Control::Branch);
+  BOOST_CHECK(f.out.control == Control::Call);  // the others wait at pc + 1
   BOOST_CHECK(f.out.taken == lanes({1}));
+  BOOST_CHECK(!f.out.stay);
   BOOST_CHECK_EQUAL(f.out.target, 2u);
   BOOST_CHECK_EQUAL(f.r(ra, 1), 1u);
   BOOST_CHECK_EQUAL(f.r(ra, 0), 0u);
+  // A partly guarded ret names its returning threads.
+  Instr ret = make(Op::Ret, Type::None, {});
+  ret.guard = R(p);
+  f.prog.code[2] = ret;
+  f.build(4);
+  f.r(p, 2) = 1;
+  f.r(ra, 2) = 1;
+  f.run(2);
+  BOOST_CHECK(f.out.control == Control::Ret);
+  BOOST_CHECK(f.out.taken == lanes({2}));
+  BOOST_CHECK_EQUAL(f.out.target, 1u | ptx::kReturnTag);
 }
 
 BOOST_AUTO_TEST_CASE(barriers_report_id_count_and_arrive) {
@@ -248,8 +271,8 @@ BOOST_AUTO_TEST_CASE(unsupported_control_refused_with_line) {
   {
     ExecFixture f;
     Instr call = make(Op::Call, Type::None, {});
-    f.add(call, "call %rd4, (param0), prototype_1;");  // call_info kNoPc: through a pointer
-    expect_refused(f, "test.ptx:1:", "indirect calls");
+    f.add(call, "call %rd4, (param0), prototype_1;");  // call_info kNoPc: not linked
+    expect_refused(f, "test.ptx:1:", "call without linked call information");
   }
   {
     ExecFixture f;

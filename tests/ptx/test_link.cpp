@@ -232,21 +232,88 @@ BOOST_AUTO_TEST_CASE(call_copy_lists_and_builtins) {
   BOOST_CHECK(p.code[p.funcs[1].end - 1].op == Op::Ret);
 }
 
-BOOST_AUTO_TEST_CASE(recursion_rejected) {
+BOOST_AUTO_TEST_CASE(recursion_links_with_components) {
+  // k -> f <-> g (mutual recursion), k -> h (not recursive), s -> s.
   Module m = parse(kHeader +
                        ".func f(.param .b32 f_a);\n"
                        ".func g(.param .b32 g_a)\n{\n{\n.param .b32 param0;\nst.param.b32 [param0], 1;\n"
                        "call.uni f, (param0);\n}\nret;\n}\n"
                        ".func f(.param .b32 f_a)\n{\n{\n.param .b32 param0;\nst.param.b32 [param0], 1;\n"
                        "call.uni g, (param0);\n}\nret;\n}\n"
+                       ".func h()\n{\nret;\n}\n"
                        ".visible .entry k()\n{\n{\n.param .b32 param0;\nst.param.b32 [param0], 1;\n"
-                       "call.uni f, (param0);\n}\nret;\n}\n",
+                       "call.uni f, (param0);\n}\ncall.uni h;\nret;\n}\n",
                    "rec.ptx");
-  expect_link_error(m, "k", "recursive call");
+  Program p = link(m, "k", addresses(m));
+  BOOST_REQUIRE_EQUAL(p.funcs.size(), 4u);  // k, f, g, h in discovery order
+  BOOST_CHECK(p.recursive);
+  BOOST_CHECK(!p.funcs[0].recursive);
+  BOOST_CHECK(p.funcs[1].recursive && p.funcs[2].recursive);
+  BOOST_CHECK_EQUAL(p.funcs[1].scc, p.funcs[2].scc);
+  BOOST_CHECK(!p.funcs[3].recursive);
+  BOOST_CHECK_NE(p.funcs[3].scc, p.funcs[1].scc);
+  BOOST_CHECK_NE(p.funcs[0].scc, p.funcs[1].scc);
+  // What a recursive call saves: the function's registers and its frame.
+  for (size_t k = 1; k < p.funcs.size(); ++k) {
+    BOOST_CHECK_EQUAL(p.funcs[k].reg_end - 1, p.funcs[k].retaddr_reg);
+    BOOST_CHECK_LE(p.funcs[k].reg_begin, p.funcs[k].retaddr_reg);
+  }
+  BOOST_REQUIRE_EQUAL(p.funcs[1].params.size(), 1u);
+  BOOST_CHECK_GE(p.funcs[1].frame_bytes, 8u);  // its formal and its call's param0
+  for (const CallInfo& c : p.calls) BOOST_CHECK_LT(c.caller_func, p.funcs.size());
+
   Module self = parse(kHeader +
                           ".func s()\n{\ncall.uni s;\nret;\n}\n.visible .entry k()\n{\ncall.uni s;\nret;\n}\n",
                       "self.ptx");
-  expect_link_error(self, "k", "recursive call to 's'");
+  Program ps = link(self, "k", addresses(self));
+  BOOST_CHECK(ps.funcs[1].recursive);
+  BOOST_CHECK(!ps.funcs[0].recursive);
+  Program pm = link(module(), "k", addresses(module()));
+  BOOST_CHECK(!pm.recursive);
+}
+
+BOOST_AUTO_TEST_CASE(indirect_calls_link_every_address_taken_function) {
+  // ops[] holds f and g; k calls through a pointer it loads, and takes the
+  // address of h with mov. u is never named: not linked.
+  Module m = parse(kHeader +
+                       ".func (.param .b32 r) f(.param .b32 a)\n{\nst.param.b32 [r], 1;\nret;\n}\n"
+                       ".func (.param .b32 r) g(.param .b32 a)\n{\nst.param.b32 [r], 2;\nret;\n}\n"
+                       ".func (.param .b32 r) h(.param .b32 a)\n{\nst.param.b32 [r], 3;\nret;\n}\n"
+                       ".func u()\n{\nret;\n}\n"
+                       ".global .align 8 .u64 ops[2] = {f, g};\n"
+                       ".visible .entry k()\n{\n.reg .b64 %rd<3>;\n"
+                       "ld.global.u64 %rd1, [ops];\nmov.u64 %rd2, h;\n"
+                       "{\n.param .b32 param0;\n.param .b32 retval0;\n"
+                       "proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+                       "call (retval0), %rd1, (param0), proto;\n}\nret;\n}\n",
+                   "ind.ptx");
+  Program p = link(m, "k", addresses(m));
+  BOOST_REQUIRE_EQUAL(p.funcs.size(), 4u);  // k, then h, f, g (address-taken)
+  for (const char* name : {"f", "g", "h"}) {
+    const Function* fn = m.find(name);
+    const uint32_t mi = static_cast<uint32_t>(fn - m.functions.data());
+    BOOST_REQUIRE_NE(p.func_by_module[mi], kNoPc);
+    BOOST_CHECK_EQUAL(p.funcs[p.func_by_module[mi]].name, name);
+    uint32_t back = 0;
+    BOOST_CHECK(func_index_of(func_address(mi), m.functions.size(), back) && back == mi);
+  }
+  BOOST_CHECK_EQUAL(p.func_by_module[static_cast<size_t>(m.find("u") - m.functions.data())], kNoPc);
+  // mov.u64 %rd2, h became h's address; the call keeps its target register.
+  bool saw_mov = false;
+  for (const Instr& in : p.code)
+    if (in.op == Op::Mov && in.ops[1].kind == Operand::Kind::Imm) {
+      saw_mov = true;
+      BOOST_CHECK_EQUAL(static_cast<uint64_t>(in.ops[1].imm),
+                        func_address(static_cast<uint32_t>(m.find("h") - m.functions.data())));
+    }
+  BOOST_CHECK(saw_mov);
+  BOOST_REQUIRE_EQUAL(p.calls.size(), 1u);
+  const CallInfo& c = p.calls[0];
+  BOOST_CHECK_NE(c.callee_reg, kNoReg);
+  BOOST_CHECK_EQUAL(c.args.size(), 1u);
+  BOOST_CHECK_EQUAL(c.rets.size(), 1u);
+  BOOST_CHECK(!p.recursive);
+  for (size_t k = 1; k < p.funcs.size(); ++k) BOOST_CHECK_EQUAL(p.funcs[k].rets.size(), 1u);
 }
 
 BOOST_AUTO_TEST_CASE(bad_links_rejected) {
@@ -264,11 +331,9 @@ BOOST_AUTO_TEST_CASE(bad_links_rejected) {
                          "call.uni (r0), __cudaCDP2GetParameterBufferV2, ();\n}\nret;\n}\n",
                      "cdp.ptx");
   expect_link_error(cdp, "k", "device-side kernel launch (CUDA dynamic parallelism");
-  Module ind = parse(kHeader +
-                         ".visible .entry k()\n{\n.reg .b64 %rd1;\nproto: .callprototype ()_ ();\n"
-                         "mov.u64 %rd1, 0;\ncall %rd1, proto;\nret;\n}\n",
-                     "ind.ptx");
-  expect_link_error(ind, "k", "indirect calls are not supported");
+  Module entry = parse(kHeader + ".visible .entry e()\n{\nret;\n}\n.visible .entry k()\n{\ncall.uni e;\nret;\n}\n",
+                       "entry.ptx");
+  expect_link_error(entry, "k", "call to kernel entry 'e'");
   Module args = parse(kHeader +
                           ".func f(.param .b32 f_a, .param .b32 f_b)\n{\nret;\n}\n"
                           ".visible .entry k()\n{\n{\n.param .b32 param0;\ncall.uni f, (param0);\n}\nret;\n}\n",

@@ -208,13 +208,24 @@ BOOST_AUTO_TEST_CASE(address_initialisers) {
   BOOST_CHECK(m.globals[5].addr_inits.empty());
 }
 
+BOOST_AUTO_TEST_CASE(function_pointer_initialisers_parse) {
+  // A table of function pointers (CUDA's `__device__ op_t ops[] = {f, g};`),
+  // the function declared before or after the table.
+  Module m = parse(kHeader + ".func f() { ret; }\n.global .align 8 .u64 ops[2] = {f, generic(g)};\n"
+                             ".func g() { ret; }\n",
+                   "fp.ptx");
+  const Variable& ops = m.globals[0];
+  BOOST_REQUIRE_EQUAL(ops.addr_inits.size(), 2u);
+  BOOST_CHECK_EQUAL(ops.addr_inits[0].symbol, "f");
+  BOOST_CHECK_EQUAL(ops.addr_inits[1].symbol, "g");
+  BOOST_CHECK_EQUAL(ops.addr_inits[1].offset, 8u);
+  expect_error(kHeader + ".global .u64 p = generic(nof);\n", "undefined symbol 'nof' in the initialiser of 'p'");
+}
+
 BOOST_AUTO_TEST_CASE(address_initialiser_errors) {
   const std::string g = ".global .align 8 .u64 g[2];\n";  // line 4
   expect_error(kHeader + g + ".global .u64 p = generic(nosuch);\n", "bad.ptx:5:26: undefined symbol 'nosuch'");
   expect_error(kHeader + g + ".global .u64 p[2] = {g, nosuch+8};\n", "bad.ptx:5:25: undefined symbol 'nosuch'");
-  expect_error(kHeader + ".func f() { ret; }\n.global .u64 p = f;\n",
-               "bad.ptx:5:18: initialiser of 'p' takes the address of function 'f': function pointers are not supported");
-  expect_error(kHeader + ".global .u64 p = generic(f);\n.func f() { ret; }\n", "function pointers are not supported");
   expect_error(kHeader + g + ".global .u16 p = generic(g);\n", "bad.ptx:5:18: address initialiser in 'p': element type .u16");
   expect_error(kHeader + g + ".global .u8 p[8] = {0, g};\n", "bad.ptx:5:24: address initialiser in 'p': element type .u8");
   expect_error(kHeader + g + ".global .f64 p = g;\n", "element type .f64 cannot hold an address");

@@ -80,10 +80,10 @@ BOOST_AUTO_TEST_CASE(call_returns_to_caller_entry) {
   ThreadMask none;
   SimtStack s;
   s.reset(5, ThreadMask::range(0, 4));
-  s.call(100, 6);
+  s.call(100, 6, ThreadMask::range(0, 4));
   BOOST_TEST(s.depth() == 2u);
   BOOST_TEST(s.top().pc == 100u);
-  s.top().pc = 6;  // ret
+  s.top().pc = 6 | simt::ptx::kReturnTag;  // ret
   BOOST_TEST(s.settle(none));
   BOOST_TEST(s.depth() == 1u);
   BOOST_TEST(s.top().pc == 6u);
