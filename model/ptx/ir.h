@@ -309,6 +309,10 @@ struct CallSite {
   std::vector<uint32_t> rets, args;   // Function::symbols indexes of the .param variables
 };
 
+// The hidden register a `0` element of a vector operand reads (never written,
+// so always 0); the name cannot clash with a PTX identifier.
+inline constexpr const char* kZeroRegName = "%<zero>";
+
 struct RegInfo {
   std::string name;   // "%r12"
   Type type = Type::None;

@@ -304,7 +304,7 @@ bool check_operands(const Instr& in, const std::vector<RegInfo>& regs, const std
     const OperandSpec& s = f.ops[static_cast<size_t>(i)];
     const std::string pos = "operand " + std::to_string(i + 1);
     auto check_reg = [&](uint32_t r, Type want) -> bool {
-      if (r == kNoReg) return true;
+      if (r == kNoReg || reg_name(r) == kZeroRegName) return true;  // a `0` vector element fits any width
       const std::string why = reg_mismatch(want, reg_type(r), f.relaxed);
       if (why.empty()) return true;
       return bad(i, pos + ": " + reg_name(r) + " is ." + type_name(reg_type(r)) + " but the operand is ." +

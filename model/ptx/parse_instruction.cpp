@@ -206,8 +206,16 @@ Operand Parser::parse_vector(int max) {
     } else if (e.kind == Tok::Word && (e.text[0] == '%' || is_reg_name(e))) {
       next();
       o.vec[o.vec_n++] = lookup_reg(e);
+    } else if (e.kind == Tok::Number && (e.text == "0" || e.text == "0x0" || e.text == "0X0")) {
+      next();
+      Function& f = mod_.functions[cur_];
+      if (zero_reg_ == kNoReg) {
+        zero_reg_ = static_cast<uint32_t>(f.regs.size());
+        f.regs.push_back(RegInfo{kZeroRegName, Type::B64});
+      }
+      o.vec[o.vec_n++] = zero_reg_;
     } else {
-      fail(e, "bad operand '" + std::string(e.text) + "' in vector (registers or '_' expected)");
+      fail(e, "bad operand '" + std::string(e.text) + "' in vector (registers, '_' or 0 expected)");
     }
   } while (accept(','));
   if (!accept('}')) fail(peek(), "expected '}' to close the vector opened at column " + std::to_string(open.col));

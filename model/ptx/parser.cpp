@@ -275,6 +275,7 @@ void Parser::parse_function(bool is_extern, bool visible) {
   labels_.clear();
   label_use_.clear();
   directive_labels_.clear();
+  zero_reg_ = kNoReg;
   push_scope();
   depth_ = 1;
   {

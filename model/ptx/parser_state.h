@@ -99,6 +99,10 @@ class Parser {
   std::unordered_map<std::string, uint32_t> labels_;               // name -> Function::labels index
   std::vector<const Token*> label_use_;                            // first use of each label
   std::unordered_set<std::string> directive_labels_;               // .branchtargets / .callprototype names
+  // A `0` element of a vector operand (`mov.b32 f, {0, %rs1}`, as cuda_bf16.hpp
+  // writes bf16 -> f32) reads this hidden register of the function, which
+  // nothing writes and so always holds 0. kNoReg until first needed.
+  uint32_t zero_reg_ = kNoReg;
   struct Deferred {
     uint32_t func, sym;
     const Token* at;

@@ -222,6 +222,20 @@ BOOST_AUTO_TEST_CASE(function_pointer_initialisers_parse) {
   expect_error(kHeader + ".global .u64 p = generic(nof);\n", "undefined symbol 'nof' in the initialiser of 'p'");
 }
 
+BOOST_AUTO_TEST_CASE(zero_in_a_vector_reads_a_hidden_zero_register) {
+  Module m = parse(kHeader + ".visible .entry k()\n{\n.reg .b16 %rs<3>;\n.reg .b32 %r<3>;\n"
+                             "mov.b32 %r1, {0, %rs1};\nmov.b32 %r2, {%rs2, 0x0};\nret;\n}\n",
+                   "z.ptx");
+  const Function& f = m.functions[0];
+  const uint32_t z = f.code[0].ops[1].vec[0];
+  BOOST_REQUIRE_LT(z, f.regs.size());
+  BOOST_CHECK_EQUAL(f.regs[z].name, kZeroRegName);
+  BOOST_CHECK_EQUAL(f.code[1].ops[1].vec[1], z);  // one per function
+  BOOST_CHECK_NE(f.code[0].ops[1].vec[1], z);
+  expect_error(kHeader + ".visible .entry k()\n{\n.reg .b16 %rs1;\n.reg .b32 %r1;\nmov.b32 %r1, {1, %rs1};\n}\n",
+               "bad operand '1' in vector (registers, '_' or 0 expected)");
+}
+
 BOOST_AUTO_TEST_CASE(address_initialiser_errors) {
   const std::string g = ".global .align 8 .u64 g[2];\n";  // line 4
   expect_error(kHeader + g + ".global .u64 p = generic(nosuch);\n", "bad.ptx:5:26: undefined symbol 'nosuch'");

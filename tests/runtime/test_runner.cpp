@@ -377,6 +377,40 @@ BOOST_AUTO_TEST_CASE(barrier_reductions) {
   }
 }
 
+// `0` in a vector operand (cuda_bf16.hpp's bf16 -> f32 is `mov.b32 f, {0, h}`).
+BOOST_AUTO_TEST_CASE(zero_elements_of_vector_operands) {
+  const char* ptx = R"(.visible .entry zpack(.param .u64 out)
+{
+  .reg .b16 %rs<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r3, %tid.x;
+  add.u32 %r1, %r3, 0x3f80;
+  cvt.u16.u32 %rs1, %r1;
+  mov.b32 %r2, {0, %rs1};
+  mul.wide.u32 %rd3, %r3, 8;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.v2.u32 [%rd2], {%r2, 0};
+  ret;
+}
+)";
+  // Thread t: {0x3f80 + t in the high half, then a 0 over a word of ones}.
+  Device dev;
+  auto& m = dev.load_ptx(std::string(kHeader) + ptx, "zpack.ptx");
+  const uint64_t d = dev.malloc(32 * 8);
+  dev.memset(d, 0xff, 32 * 8);
+  KernelArgs a;
+  a.push<uint64_t>(d);
+  dev.launch(m, "zpack", {{1, 1, 1}}, {{32, 1, 1}}, a);
+  const std::vector<uint32_t> out = dev.download<uint32_t>(d, 64);
+  for (uint32_t t = 0; t < 32; ++t) {
+    BOOST_TEST(out[2 * t] == (0x3f80u + t) << 16, "t " << t);
+    BOOST_TEST(out[2 * t + 1] == 0u, "t " << t);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(divergent_returns_in_a_callee) {
   for (uint32_t ws : {4u, 32u}) {
     DeviceOptions o;
