@@ -400,3 +400,117 @@ BOOST_AUTO_TEST_CASE(unsupported_forms_are_refused_at_load) {
     }
   }
 }
+
+namespace {
+
+// Each thread loads `na`, `nb`, `nc` registers (32-bit, or 64-bit when
+// `wide`) from 16-byte per-lane slots of pa, pb, pc, runs `mma` and stores
+// d's `nc` registers to its slot of pd.
+std::string slot_kernel(const std::string& mma, int na, int nb, int nc, bool wide) {
+  const std::string t = wide ? ".b64" : ".b32";
+  const int w = wide ? 8 : 4;
+  std::string s = std::string(kHeader) +
+                  ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+                  "  .reg " + t + " %a<5>;\n  .reg " + t + " %b<3>;\n  .reg " + t + " %c<5>;\n  .reg " + t + " %d<5>;\n"
+                  "  .reg .b32 %t;\n  .reg .b64 %rd<6>;\n"
+                  "  mov.u32 %t, %tid.x;\n  mul.wide.u32 %rd5, %t, 16;\n"
+                  "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n"
+                  "  add.u64 %rd1, %rd1, %rd5;\n  add.u64 %rd2, %rd2, %rd5;\n  add.u64 %rd3, %rd3, %rd5;\n  add.u64 %rd4, %rd4, %rd5;\n";
+  auto loads = [&](const char* p, const char* base, int n) {
+    for (int i = 0; i < n; ++i)
+      s += "  ld.global" + t + " %" + p + std::to_string(i + 1) + ", [" + base + "+" + std::to_string(i * w) + "];\n";
+  };
+  loads("a", "%rd1", na);
+  loads("b", "%rd2", nb);
+  loads("c", "%rd3", nc);
+  s += "  " + mma + " " + regs("%d", 1, nc) + ", " + regs("%a", 1, na) + ", " + regs("%b", 1, nb) + ", " +
+       regs("%c", 1, nc) + ";\n";
+  for (int i = 0; i < nc; ++i)
+    s += "  st.global" + t + " [%rd4+" + std::to_string(i * w) + "], %d" + std::to_string(i + 1) + ";\n";
+  return s + "  ret;\n}\n";
+}
+
+}  // namespace
+
+// mma.m16n8k8 .tf32 and mma.m8n8k4 .f64 with the ISA's layouts, written out
+// here: tf32 a (g + 8(e%2), q + 4(e/2)), b (q + 4e, g); f64 a (g, q),
+// b (q, g), c (g, 2q + e).
+BOOST_AUTO_TEST_CASE(mma_tf32_and_f64_layouts) {
+  {  // tf32: elements are f32 registers; the low 13 mantissa bits are ignored
+    std::vector<uint32_t> af(32 * 4), bfr(32 * 4, 0);
+    std::vector<float> cf(32 * 4);
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t g = l / 4, q = l % 4;
+      for (uint32_t e = 0; e < 4; ++e) af[l * 4 + e] = f32_bits(static_cast<float>(a_val(g + 8 * (e % 2), q + 4 * (e / 2)))) | 0x1fffu;
+      for (uint32_t e = 0; e < 2; ++e) bfr[l * 4 + e] = f32_bits(static_cast<float>(b_val(q + 4 * e, g)));
+      uint32_t r, c;
+      for (uint32_t e = 0; e < 4; ++e) { c_pos(l, e, r, c); cf[l * 4 + e] = static_cast<float>(c_val(r, c)); }
+    }
+    const auto out = launch(slot_kernel("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 4, 2, 4, false),
+                            {bytes(af), bytes(bfr), bytes(cf), std::vector<uint8_t>(32 * 16)});
+    const auto d = as<float>(out[3]);
+    for (uint32_t l = 0; l < 32; ++l)
+      for (uint32_t e = 0; e < 4; ++e) {
+        uint32_t i, j;
+        c_pos(l, e, i, j);
+        double want = c_val(i, j);
+        for (uint32_t k = 0; k < 8; ++k) want += a_val(i, k) * b_val(k, j);
+        BOOST_TEST(d[l * 4 + e] == want, "tf32 lane " << l << " d" << e);
+      }
+  }
+  {  // f64
+    std::vector<double> af(32 * 2, 0), bfr(32 * 2, 0), cf(32 * 2);
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t g = l / 4, q = l % 4;
+      af[l * 2] = a_val(g, q) + 0.125;
+      bfr[l * 2] = b_val(q, g);
+      for (uint32_t e = 0; e < 2; ++e) cf[l * 2 + e] = c_val(g, 2 * q + e);
+    }
+    const auto out = launch(slot_kernel("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 1, 1, 2, true),
+                            {bytes(af), bytes(bfr), bytes(cf), std::vector<uint8_t>(32 * 16)});
+    const auto d = as<double>(out[3]);
+    for (uint32_t l = 0; l < 32; ++l)
+      for (uint32_t e = 0; e < 2; ++e) {
+        const uint32_t i = l / 4, j = 2 * (l % 4) + e;
+        double want = c_val(i, j);
+        for (uint32_t k = 0; k < 4; ++k) want += (a_val(i, k) + 0.125) * b_val(k, j);
+        BOOST_TEST(d[l * 2 + e] == want, "f64 lane " << l << " d" << e);
+      }
+  }
+}
+
+// wmma through shared memory with a stride register wider than the matrix
+// (a 16x16 tile inside a 16x24 row-major array), and s8 sums that wrap.
+BOOST_AUTO_TEST_CASE(wmma_shared_with_a_stride_and_int8_wrap) {
+  std::vector<int8_t> A(16 * 24), B(16 * 16);
+  std::vector<int32_t> C(16 * 16, 0x7fffff00);
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t k = 0; k < 24; ++k) A[i * 24 + k] = static_cast<int8_t>(k < 16 ? 100 + i : -1);
+  for (uint32_t k = 0; k < 16; ++k)
+    for (uint32_t j = 0; j < 16; ++j) B[k * 16 + j] = static_cast<int8_t>(j + 1);
+  const std::string ptx = std::string(kHeader) +
+      ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+      "  .shared .align 16 .b8 sa[384];\n"
+      "  .reg .b32 %a<3>;\n  .reg .b32 %b<3>;\n  .reg .b32 %c<9>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n"
+      "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n"
+      // 32 threads copy 384 bytes: 12 each, as three words
+      "  mov.u32 %r1, %tid.x;\n  mul.lo.u32 %r2, %r1, 12;\n  cvt.u64.u32 %rd5, %r2;\n  add.u64 %rd6, %rd1, %rd5;\n"
+      "  ld.global.b32 %r3, [%rd6];\n  ld.global.b32 %r4, [%rd6+4];\n  ld.global.b32 %r5, [%rd6+8];\n"
+      "  mov.u32 %r6, sa;\n  add.u32 %r7, %r6, %r2;\n"
+      "  st.shared.b32 [%r7], %r3;\n  st.shared.b32 [%r7+4], %r4;\n  st.shared.b32 [%r7+8], %r5;\n  bar.sync 0;\n"
+      "  mov.u32 %r8, 24;\n"
+      "  wmma.load.a.sync.aligned.row.m16n16k16.shared.s8 {%a1, %a2}, [%r6], %r8;\n"
+      "  wmma.load.b.sync.aligned.row.m16n16k16.s8 {%b1, %b2}, [%rd2];\n"
+      "  wmma.load.c.sync.aligned.row.m16n16k16.s32 " + regs("%c", 1, 8) + ", [%rd3];\n"
+      "  wmma.mma.sync.aligned.row.row.m16n16k16.s32.s8.s8.s32 " + regs("%c", 1, 8) + ", {%a1, %a2}, {%b1, %b2}, " +
+      regs("%c", 1, 8) + ";\n"
+      "  wmma.store.d.sync.aligned.row.m16n16k16.s32 [%rd4], " + regs("%c", 1, 8) + ";\n"
+      "  ret;\n}\n";
+  const auto out = launch(ptx, {bytes(A), bytes(B), bytes(C), std::vector<uint8_t>(16 * 16 * 4)});
+  const auto D = as<int32_t>(out[3]);
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t j = 0; j < 16; ++j) {
+      const int64_t sum = int64_t{0x7fffff00} + int64_t{16} * (100 + i) * (j + 1);
+      BOOST_TEST(D[i * 16 + j] == static_cast<int32_t>(static_cast<uint32_t>(sum)), "d[" << i << "][" << j << "]");
+    }
+}
