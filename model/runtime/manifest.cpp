@@ -513,6 +513,48 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     flag.bits = encode_scalar(c, c.need(f, key, w), b.type, w + "." + key);
     return flag;
   };
+  // {"from": end, "to": end, "bytes": n}, an end {"buffer"|"symbol": name, "offset": n}.
+  // Buffers are checked here; a module variable's size is known once the PTX
+  // is loaded (run_manifest).
+  auto parse_copy = [&](const json& cp, const std::string& w) {
+    c.only(cp, {"from", "to", "bytes"}, w);
+    CopySpec spec;
+    auto end = [&](const char* key) {
+      const std::string we = w + "." + key;
+      const json& e = c.need(cp, key, w);
+      const bool symbol = e.is_object() && e.contains("symbol");
+      c.only(e, {symbol ? "symbol" : "buffer", "offset"}, we);
+      CopySpec::End x;
+      x.symbol = symbol;
+      x.name = c.str(c.need(e, symbol ? "symbol" : "buffer", we), we + (symbol ? ".symbol" : ".buffer"));
+      if (!symbol && !by_name.count(x.name)) c.fail(we + ".buffer", "no buffer named \"" + x.name + "\"");
+      if (e.contains("offset")) x.offset = c.uint(e["offset"], we + ".offset", uint64_t{1} << 40);
+      if (!symbol) {
+        const BufferSpec& b = m.buffers[by_name.at(x.name)];
+        const uint64_t size = b.count * elem_bytes(b.type);
+        if (x.offset >= size)
+          c.fail(we + ".offset", std::to_string(x.offset) + " is past the end of \"" + x.name + "\" (" +
+                                     std::to_string(size) + " bytes)");
+      }
+      return x;
+    };
+    spec.from = end("from");
+    spec.to = end("to");
+    if (cp.contains("bytes")) {
+      spec.bytes = c.uint(cp["bytes"], w + ".bytes", uint64_t{1} << 40);
+      if (spec.bytes == 0) c.fail(w + ".bytes", "must be at least 1");
+    }
+    auto room = [&](const CopySpec::End& e) {
+      const BufferSpec& b = m.buffers[by_name.at(e.name)];
+      return b.count * elem_bytes(b.type) - e.offset;
+    };
+    if (!spec.from.symbol && !spec.bytes) spec.bytes = room(spec.from);
+    for (const CopySpec::End* e : {&spec.from, &spec.to})
+      if (!e->symbol && spec.bytes > room(*e))
+        c.fail(w + ".bytes", std::to_string(spec.bytes) + " bytes do not fit in \"" + e->name + "\" from byte " +
+                                 std::to_string(e->offset) + " (" + std::to_string(room(*e)) + " left)");
+    return spec;
+  };
   std::function<LaunchSpec(const json&, const std::string&, bool)> parse_launch =
       [&](const json& l, const std::string& w, bool nested) {
         LaunchSpec spec;
@@ -533,6 +575,12 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
             spec.max = c.uint(c.need(l, "max", w), w + ".max", uint64_t{1} << 40);
             if (spec.max == 0) c.fail(w + ".max", "must be at least 1");
           }
+          return spec;
+        }
+        if (l.is_object() && l.contains("copy")) {
+          c.only(l, {"copy"}, w);
+          spec.is_copy = true;
+          spec.copy = parse_copy(l["copy"], w + ".copy");
           return spec;
         }
         c.only(l, {"kernel", "grid", "block", "dynamic_shared_bytes", "cooperative", "args"}, w);
@@ -653,16 +701,53 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   }
   // The number of launches is known unless a loop runs until a flag.
   uint64_t known = 0;
+  auto kernels = [](const std::vector<LaunchSpec>& steps) {
+    return static_cast<uint64_t>(std::count_if(steps.begin(), steps.end(), [](const LaunchSpec& l) { return !l.is_copy; }));
+  };
   for (const LaunchSpec& l : m.launches) {
     if (!l.repeat.empty() && !l.times) {
       known = 0;
       break;
     }
-    known += l.repeat.empty() ? 1 : l.repeat.size() * l.times;
+    known += l.repeat.empty() ? (l.is_copy ? 0 : 1) : kernels(l.repeat) * l.times;
   }
   dev.progress().set_launch_count(known);  // 0: unknown (the progress line shows no total)
   ManifestRun run;
+  // A copy step: both ends resolved and bounds-checked, then copied through the host.
+  auto copy = [&](const CopySpec& cp, const std::string& w) {
+    auto place = [&](const CopySpec::End& e, const char* key, uint64_t& at, uint64_t& room) {
+      if (!e.symbol) {
+        const BufferSpec& b = *spec.at(e.name);
+        at = addr.at(e.name) + e.offset;
+        room = b.count * elem_bytes(b.type) - e.offset;
+        return;
+      }
+      Device::Symbol sym;
+      try {
+        sym = dev.symbol(mod, e.name);
+      } catch (const Error& err) {
+        throw Error(err.code(), m.file + ": " + w + ".copy." + key + ".symbol: " + err.what());
+      }
+      if (e.offset >= sym.bytes)
+        throw input_error(m.file + ": " + w + ".copy." + key + ".offset: " + std::to_string(e.offset) +
+                          " is past the end of '" + e.name + "' (" + std::to_string(sym.bytes) + " bytes)");
+      at = sym.addr + e.offset;
+      room = sym.bytes - e.offset;
+    };
+    uint64_t from = 0, to = 0, from_room = 0, to_room = 0;
+    place(cp.from, "from", from, from_room);
+    place(cp.to, "to", to, to_room);
+    const uint64_t bytes = cp.bytes ? cp.bytes : from_room;
+    if (bytes > from_room || bytes > to_room)
+      throw input_error(m.file + ": " + w + ".copy.bytes: " + std::to_string(bytes) + " bytes do not fit in '" +
+                        (bytes > from_room ? cp.from.name : cp.to.name) + "' from its offset (" +
+                        std::to_string(std::min(from_room, to_room)) + " left)");
+    std::vector<uint8_t> data(bytes);
+    dev.copy_to_host(data.data(), from, bytes);
+    dev.copy_to_device(to, data.data(), bytes);
+  };
   auto launch = [&](const LaunchSpec& l, const std::string& w) {
+    if (l.is_copy) return copy(l.copy, w);
     KernelArgs args;
     for (const auto& a : l.args) {
       if (!a.texture.empty() || !a.surface.empty()) {
@@ -691,7 +776,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   for (size_t i = 0; i < m.launches.size(); ++i) {
     const LaunchSpec& l = m.launches[i];
     const std::string w = "launches[" + std::to_string(i) + "]";
-    if (l.repeat.empty()) {
+    if (l.repeat.empty()) {  // a launch or a copy
       launch(l, w);
       continue;
     }

@@ -71,7 +71,20 @@ struct FlagSpec {
   uint64_t bits = 0;   // the value, little-endian bits of the buffer's type
 };
 
-// A launch, or (kernel empty) a loop of launches: the host's
+// A device-to-device copy between launches (cudaMemcpy DeviceToDevice, or
+// cudaMemcpyToSymbol / FromSymbol of device data): `bytes` from one buffer or
+// module variable, at a byte offset, to another.
+struct CopySpec {
+  struct End {
+    std::string name;     // a buffer's name, or a module variable's (symbol = true)
+    bool symbol = false;
+    uint64_t offset = 0;  // bytes into it
+  };
+  End from, to;
+  uint64_t bytes = 0;     // 0: the rest of the source from its offset
+};
+
+// A launch, a copy (is_copy), or (kernel empty) a loop of them: the host's
 // `do { flag = 0; launch...; copy flag back } while (flag)` or a fixed count.
 struct LaunchSpec {
   std::string kernel;
@@ -85,6 +98,8 @@ struct LaunchSpec {
   uint64_t times = 0;   // 0: until `until` holds, at most `max` passes
   uint64_t max = 0;     // more passes than this is a kernel fault (a runaway loop)
   FlagSpec set, until;
+  bool is_copy = false;  // a copy step, not a launch
+  CopySpec copy;
 };
 
 struct OutputSpec {

@@ -2,8 +2,9 @@
 // a pointer plus a byte offset, a struct passed by value given field by
 // field (C layout, pointers patched in at run time) or as raw bytes;
 // module variables (__constant__, __device__) filled by name and written
-// out; and the host's launch loops (a fixed count, or until a flag). Each is run end to end through `simtlab run --manifest` and checked
-// in its output.
+// out; the host's launch loops (a fixed count, or until a flag); and
+// device-to-device copies between launches. Each is run end to end through
+// `simtlab run --manifest` and checked in its output.
 #define BOOST_TEST_MODULE manifest_args
 #include <boost/test/unit_test.hpp>
 
@@ -235,4 +236,61 @@ BOOST_AUTO_TEST_CASE(a_host_loop_until_a_flag_and_a_fixed_count) {
   run(head + "{" + body + R"(, "until": {"buffer": "nope", "equals": 0}, "max": 4})" + tail, p);
   BOOST_TEST(p.code == 2);
   BOOST_TEST(p.err.find("launches[0].until.buffer") != std::string::npos, p.err);
+}
+
+BOOST_AUTO_TEST_CASE(copies_between_buffers_and_module_variables) {
+  // Host code between launches: cudaMemcpy(d2, d1, ..., DeviceToDevice) and
+  // cudaMemcpyToSymbol(c_coeff, d_table, ...) from device data. weigh reads
+  // c_coeff, so the coefficients it uses come from the buffer copied in; a
+  // copy inside a loop runs every pass; g_count is copied out to a buffer.
+  simt::test::ProcessRun p;
+  const std::string out = run(R"({"ptx": "k.ptx",
+ "buffers": [{"name": "in", "type": "f32", "count": 8, "init": {"kind": "fill", "value": 2}},
+             {"name": "table", "type": "f32", "count": 6, "init": {"kind": "iota", "start": 10}},
+             {"name": "mid", "type": "f32", "count": 8},
+             {"name": "out", "type": "f32", "count": 8},
+             {"name": "count", "type": "u32", "count": 2, "init": {"kind": "fill", "value": 7}}],
+ "launches": [{"copy": {"from": {"buffer": "table", "offset": 8}, "to": {"symbol": "c_coeff"}, "bytes": 16}},
+              {"repeat": [{"kernel": "weigh", "grid": 1, "block": 8, "args": [{"buffer": "in"}, {"buffer": "mid"}]},
+                          {"copy": {"from": {"buffer": "mid"}, "to": {"buffer": "in"}}}], "times": 2},
+              {"copy": {"from": {"buffer": "in"}, "to": {"buffer": "out"}}},
+              {"copy": {"from": {"symbol": "g_count"}, "to": {"buffer": "count", "offset": 4}}}],
+ "outputs": [{"buffer": "out", "path": "out.bin"}, {"buffer": "count", "path": "count.bin"}]})", p);
+  BOOST_TEST_REQUIRE(p.code == 0, p.out + p.err);
+  float f[8];
+  BOOST_TEST_REQUIRE(out.size() == 32u);
+  std::memcpy(f, out.data(), 32);
+  // c_coeff = table[2..5] = 12, 13, 14, 15; two passes multiply twice.
+  for (int i = 0; i < 8; ++i) BOOST_TEST(f[i] == 2.0f * (12 + i % 4) * (12 + i % 4), "i " << i);
+  const std::string count = simt::test::slurp(scratch() / "o" / "count.bin");
+  uint32_t n[2] = {0, 0};
+  BOOST_TEST_REQUIRE(count.size() == 8u);
+  std::memcpy(n, count.data(), 8);
+  BOOST_TEST(n[0] == 7u);   // untouched
+  BOOST_TEST(n[1] == 16u);  // one per thread per pass
+}
+
+BOOST_AUTO_TEST_CASE(bad_copies_are_bad_input_naming_the_place) {
+  simt::test::ProcessRun p;
+  const std::string head = R"({"ptx": "k.ptx",
+ "buffers": [{"name": "a", "type": "u32", "count": 4}, {"name": "b", "type": "u32", "count": 2}],
+ "launches": [)";
+  const std::string tail = R"(, {"kernel": "countdown", "grid": 1, "block": 1, "args": [{"buffer": "a"}, {"buffer": "b"}]}],
+ "outputs": [{"buffer": "a", "path": "out.bin"}]})";
+  struct Case { std::string step, where; };
+  const Case cases[] = {
+      {R"({"copy": {"from": {"buffer": "a"}, "to": {"buffer": "b"}}})", "launches[0].copy.bytes: 16 bytes do not fit in \"b\""},
+      {R"({"copy": {"from": {"buffer": "nope"}, "to": {"buffer": "b"}}})", "launches[0].copy.from.buffer"},
+      {R"({"copy": {"from": {"buffer": "a", "offset": 16}, "to": {"buffer": "b"}}})", "launches[0].copy.from.offset"},
+      {R"({"copy": {"from": {"buffer": "a"}, "to": {"buffer": "b"}, "bytes": 0}})", "launches[0].copy.bytes: must be at least 1"},
+      {R"({"copy": {"from": {"buffer": "a"}}})", "launches[0].copy"},
+      {R"({"copy": {"from": {"symbol": "c_nope"}, "to": {"buffer": "a"}}})", "launches[0].copy.from.symbol"},
+      {R"({"copy": {"from": {"buffer": "a"}, "to": {"symbol": "g_count"}}})", "launches[0].copy.bytes: 16 bytes do not fit in 'g_count'"},
+  };
+  for (const Case& c : cases) {
+    run(head + c.step + tail, p);
+    BOOST_TEST(p.code == 2, c.step << ": " << p.err);
+    BOOST_TEST(p.err.find(c.where) != std::string::npos, c.step << ": " << p.err);
+    BOOST_TEST(!fs::exists(scratch() / "o" / "out.bin"));
+  }
 }
