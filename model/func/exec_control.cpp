@@ -283,6 +283,7 @@ void exec_ret(ExecContext& c) {
   if (c.mask.none()) return;
   const ptx::FuncRange& g = p.funcs[f];
   const uint64_t* ra = static_cast<const CtaState&>(c.cta).reg_row(g.retaddr_reg);
+  const uint32_t first_target = static_cast<uint32_t>(ra[c.mask.first()]);  // before a frame comes back
   std::vector<uint8_t> values;  // return values, held while a saved frame comes back
   c.mask.for_each([&](uint32_t t) {
     if (c.failed()) return;
@@ -326,7 +327,7 @@ void exec_ret(ExecContext& c) {
   if (c.failed()) return;
   c.out.control = Control::Ret;
   c.out.taken = c.mask;
-  c.out.target = static_cast<uint32_t>(ra[c.mask.first()]) | ptx::kReturnTag;
+  c.out.target = first_target | ptx::kReturnTag;  // for traces: the stack returns to its entry's own PC
 }
 
 // ---------------------------------------------------------------- barriers
