@@ -55,7 +55,7 @@ void IssueParams::validate(const std::string& prefix) const {
 PipeKind pipe_of(ptx::InstrClass c) {
   switch (c) {
     case ptx::InstrClass::Int: case ptx::InstrClass::Fp: return PipeKind::Sp;
-    case ptx::InstrClass::Tensor: return PipeKind::Sp;  // timed by ops.tensor.* (pipeline_unit.h)
+    case ptx::InstrClass::Tensor: return PipeKind::Tensor;
     case ptx::InstrClass::Sfu: return PipeKind::Sfu;
     case ptx::InstrClass::Ldst: return PipeKind::Ldst;
     default: return PipeKind::None;
@@ -81,9 +81,11 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
       fetched("fetched", this, &IssueUnit::on_fetched),
       to_sp("to_sp"),
       to_sfu("to_sfu"),
+      to_tensor("to_tensor"),
       to_ldst("to_ldst"),
       wb_sp("wb_sp", this, &IssueUnit::on_writeback),
       wb_sfu("wb_sfu", this, &IssueUnit::on_writeback),
+      wb_tensor("wb_tensor", this, &IssueUnit::on_writeback),
       wb_ldst("wb_ldst", this, &IssueUnit::on_writeback),
       to_compactor("to_compactor"),
       from_compactor("from_compactor", this, &IssueUnit::on_generated),
@@ -484,6 +486,7 @@ util::PacketInitiator<IssueUnit, IssuePacket>& IssueUnit::pipe_socket(PipeKind k
   switch (k) {
     case PipeKind::Sp: return to_sp;
     case PipeKind::Sfu: return to_sfu;
+    case PipeKind::Tensor: return to_tensor;
     default: return to_ldst;
   }
 }
@@ -494,8 +497,8 @@ bool IssueUnit::drain_latches_in(uint64_t now) {
   latch_wait_until_ = ~uint64_t{0};
   held_offers_.clear();
   // Slices mode: the LDST latches (the last kind) go out combined.
-  static_assert(static_cast<size_t>(PipeKind::Ldst) == 2, "LDST is the last latch");
-  constexpr size_t kinds = Slices ? 2 : 3;
+  static_assert(static_cast<size_t>(PipeKind::Ldst) == 3, "LDST is the last latch");
+  constexpr size_t kinds = Slices ? 3 : 4;
   if (Slices) any_full = drain_combined_ldst(now);
   for (uint32_t s = 0; s < p_.schedulers; ++s)
     for (size_t k = 0; k < kinds; ++k) {

@@ -100,9 +100,9 @@ struct IssueParams {
 };
 
 // Execution pipes an issued instruction can go to.
-enum class PipeKind : uint8_t { Sp, Sfu, Ldst, None };
-// INT and FP -> SP (Fermi SP units do both), SFU -> SFU, LDST -> LDST;
-// branches and barriers resolve in the issue stage (None).
+enum class PipeKind : uint8_t { Sp, Sfu, Tensor, Ldst, None };
+// INT and FP -> SP (Fermi SP units do both), SFU -> SFU, wmma.mma/mma ->
+// Tensor, LDST -> LDST; branches and barriers resolve in the issue stage (None).
 PipeKind pipe_of(ptx::InstrClass c);
 // Instructions whose PTX semantics span the 32-thread warp (shfl, vote,
 // match, redux, bar.warp.sync).
@@ -119,9 +119,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   util::PacketInitiator<IssueUnit, CtaDone> done;
   util::PacketInitiator<IssueUnit, FetchCredit> credits;
   util::PacketTarget<IssueUnit, FetchedInstr> fetched;
-  util::PacketInitiator<IssueUnit, IssuePacket> to_sp, to_sfu, to_ldst;
+  util::PacketInitiator<IssueUnit, IssuePacket> to_sp, to_sfu, to_tensor, to_ldst;
   // A tlm_target_socket binds one initiator, so each pipe has its own target.
-  util::PacketTarget<IssueUnit, WritebackPacket> wb_sp, wb_sfu, wb_ldst;
+  util::PacketTarget<IssueUnit, WritebackPacket> wb_sp, wb_sfu, wb_tensor, wb_ldst;
   // TBC: block-wide masks to the thread compactor, compacted warps back
   // (bound only when the branch unit makes compaction requests).
   util::OptionalPacketInitiator<IssueUnit, CompactRequest> to_compactor;
@@ -487,7 +487,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::vector<std::unique_ptr<IssuePolicy>> policies_;   // per scheduler
   bool pc_priority_ = false;  // the policy orders by PC (wants_pc): candidates carry it in `priority`
   bool threads_priority_ = false;  // ... or by active threads (wants_active_threads)
-  std::vector<std::array<Latch, 3>> latches_;            // [scheduler][pipe kind]
+  std::vector<std::array<Latch, 4>> latches_;            // [scheduler][pipe kind]
   // Per scheduler: issue slots owed to instructions a pipe took as several
   // issues (IssuePacket::extra_issue_slots: a split warp's second half).
   std::vector<uint32_t> slot_debt_;

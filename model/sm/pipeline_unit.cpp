@@ -22,14 +22,14 @@ void PipeParams::validate(const std::string& prefix) const {
 }
 
 namespace {
-const char* const kGroupNames[] = {"", "int_mul", "int_div", "fp_div", "f64", "f64_div", "tensor"};
+const char* const kGroupNames[] = {"", "int_mul", "int_div", "fp_div", "f64", "f64_div"};
 }
 
 OpLatencyTable::Group OpLatencyTable::group_of(const ptx::Instr& in) {
   using ptx::Op;
   using ptx::Type;
   bool f64 = in.type == Type::F64 || in.type2 == Type::F64;
-  if (in.cls == ptx::InstrClass::Tensor) return Tensor;  // wmma.mma / mma, f64 (dmma) included
+  if (in.cls == ptx::InstrClass::Tensor) return None;  // the tensor pipe's own timing, f64 (dmma) included
   switch (in.op) {
     case Op::Div: case Op::Rem:
       if (in.type == Type::F64) return F64Div;

@@ -1,4 +1,4 @@
-// One execution pipeline type of the SM (INT, FP/SP, SFU or LDST): `units`
+// One execution pipeline type of the SM (INT, FP/SP, SFU, tensor or LDST): `units`
 // identical SIMD units of `lanes` lanes each.
 //
 // A warp instruction goes to one unit. A warp of width W needs
@@ -52,13 +52,12 @@ struct OpTiming {
 //   fp_div   div.rn (IEEE) on f32/f16            39 / 4
 //   f64      any other f64 arithmetic/cvt        0 / 8   (1/8 rate double precision)
 //   f64_div  div/rcp/sqrt/rsqrt on f64         330 / 130
-//   tensor   wmma.mma, mma (InstrClass::Tensor)  32 / 8   (docs: the tensor pipe)
 // div.approx/div.full.f32 and the transcendental ops are SFU instructions and
-// take the SFU unit's latency. Tensor instructions issue to the SP pipe and
-// hold one of its units for `ii` cycles per pass.
+// take the SFU unit's latency; wmma.mma and mma (InstrClass::Tensor) take the
+// tensor pipe's own (tensor.*), whatever their types.
 struct OpLatencyTable {
-  enum Group : uint8_t { None, IntMul, IntDiv, FpDiv, F64, F64Div, Tensor, kGroups };
-  std::array<OpTiming, kGroups> t{{{0, 0}, {0, 0}, {145, 8}, {39, 4}, {0, 8}, {330, 130}, {32, 8}}};
+  enum Group : uint8_t { None, IntMul, IntDiv, FpDiv, F64, F64Div, kGroups };
+  std::array<OpTiming, kGroups> t{{{0, 0}, {0, 0}, {145, 8}, {39, 4}, {0, 8}, {330, 130}}};
 
   static Group group_of(const ptx::Instr& in);
   OpTiming lookup(const ptx::Instr& in) const { return t[group_of(in)]; }

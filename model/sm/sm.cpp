@@ -11,6 +11,10 @@ SmParams::SmParams() {
   // the machine files in configs/ set the papers' numbers.
   sfu.lanes = 4;
   sfu.latency = 20;
+  // One sm_80 sub-core tensor unit: an mma.m16n8k16 (2048 FMAs) at 256 FMAs a
+  // cycle holds it 8 cycles; about 32 cycles to a dependent result (docs/ptx-support.md).
+  tensor.latency = 32;
+  tensor.ii = 8;
   l1i.size = 16384;
   l1i.line = 128;
   l1i.assoc = 4;
@@ -30,6 +34,7 @@ void SmParams::bind(config::ParamRegistry& r) {
   decode.bind(r, "decode");
   sp.bind(r, "sp");
   sfu.bind(r, "sfu");
+  tensor.bind(r, "tensor");
   ops.bind(r, "ops");
   ldst.bind(r, "ldst", "shmem");
   l1i.bind(r, "l1i");
@@ -46,6 +51,7 @@ void SmParams::validate() const {
   decode.validate("decode");
   sp.validate("sp");
   sfu.validate("sfu");
+  tensor.validate("tensor");
   ldst.validate("ldst", "shmem");
   l1i.validate("l1i");
   l1i_port.validate("l1i");
@@ -75,6 +81,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, s
       decode("decode", p.decode, stats, sm_name(id) + ".decode", wf),
       sp("sp", p.sp, p.ops, stats, sm_name(id) + ".sp", wf),
       sfu("sfu", p.sfu, p.ops, stats, sm_name(id) + ".sfu", wf),
+      tensor("tensor", p.tensor, p.ops, stats, sm_name(id) + ".tensor", wf),
       ldst("ldst", p.ldst_unit_params(), stats, sm_name(id) + ".ldst", id, wf),
       l1i("l1i", p.l1i, p.l1i_port, stats, sm_name(id) + ".l1i", wf),
       l1d("l1d", p.l1d, p.l1d_port, stats, sm_name(id) + ".l1d", wf),
@@ -87,9 +94,11 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, s
   // Back end: issue -> pipes -> write-back.
   issue.to_sp.bind(sp.in);
   issue.to_sfu.bind(sfu.in);
+  issue.to_tensor.bind(tensor.in);
   issue.to_ldst.bind(ldst.in);
   sp.writeback.bind(issue.wb_sp);
   sfu.writeback.bind(issue.wb_sfu);
+  tensor.writeback.bind(issue.wb_tensor);
   ldst.writeback.bind(issue.wb_ldst);
   ldst.l1d.socket.bind(l1d.up.socket);
   ldst.tex.socket.bind(l1t.up.socket);
@@ -107,6 +116,7 @@ void Sm::set_tracing(bool on) {
   issue.set_tracing(on);
   sp.set_tracing(on);
   sfu.set_tracing(on);
+  tensor.set_tracing(on);
 }
 
 }  // namespace simt::sm

@@ -32,6 +32,7 @@ struct SmParams {
   DecodeParams decode;      // decode.*
   PipeParams sp;            // sp.*  (INT and FP)
   PipeParams sfu;           // sfu.*
+  PipeParams tensor;        // tensor.*  (wmma.mma, mma)
   OpLatencyTable ops;       // ops.* (per-opcode latency overrides)
   LdstParams ldst;          // ldst.*, shmem.*
   mem::CacheParams l1i, l1d;            // l1i.*, l1d.*
@@ -71,7 +72,7 @@ class Sm : public Core {
   IssueUnit issue;
   FetchUnit fetch;
   DecodeUnit decode;
-  ExecPipe sp, sfu;
+  ExecPipe sp, sfu, tensor;
   LdstUnit ldst;
   mem::CacheModule l1i, l1d, l1t;
   // The technique's blocks (SmTechnique::add_blocks), e.g. TBC's thread

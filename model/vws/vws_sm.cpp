@@ -105,7 +105,8 @@ Slice::Slice(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
       fetch("fetch", p.fetch, p.issue.max_warps, st, n + ".fetch", wf),
       decode("decode", p.decode, st, n + ".decode", wf),
       sp("sp", slice_pipe(p.sp, slices), p.ops, st, n + ".sp", wf),
-      sfu("sfu", slice_pipe(p.sfu, slices), p.ops, st, n + ".sfu", wf) {
+      sfu("sfu", slice_pipe(p.sfu, slices), p.ops, st, n + ".sfu", wf),
+      tensor("tensor", slice_pipe(p.tensor, slices), p.ops, st, n + ".tensor", wf) {
   if (v.l0i_size) {
     l0i = std::make_unique<mem::CacheModule>("l0i", l0_params(p, v), mem::CachePortParams{}, st, n + ".l0i", wf);
     fetch.icache.socket.bind(l0i->up.socket);
@@ -136,8 +137,10 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
       fetched("fetched", slices_of(p) + gang_pipes(p, v)),
       to_sp("to_sp", slices_of(p), slices_of(p)),
       to_sfu("to_sfu", slices_of(p), slices_of(p)),
+      to_tensor("to_tensor", slices_of(p), slices_of(p)),
       wb_sp("wb_sp", slices_of(p)),
-      wb_sfu("wb_sfu", slices_of(p)) {
+      wb_sfu("wb_sfu", slices_of(p)),
+      wb_tensor("wb_tensor", slices_of(p)) {
   v.validate();
   const uint32_t n = slices_of(p);
   issue.set_lockstep(std::make_unique<WarpGangingUnit>(v.ganging, p.issue.max_warps, n));
@@ -155,8 +158,10 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
     // Datapath: issue -> the slice's pipes -> write-back.
     to_sp.out[k]->bind(s.sp.in);
     to_sfu.out[k]->bind(s.sfu.in);
+    to_tensor.out[k]->bind(s.tensor.in);
     s.sp.writeback.bind(*wb_sp.in[k]);
     s.sfu.writeback.bind(*wb_sfu.in[k]);
+    s.tensor.writeback.bind(*wb_tensor.in[k]);
   }
   for (uint32_t k = 0; k < gang_pipes(p, v); ++k) {
     gang.push_back(std::make_unique<GangFrontEnd>(("gang" + std::to_string(k)).c_str(), p, st,
@@ -168,8 +173,10 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
   l1i.arbiter.bind(l1i_arbiter.grants);
   issue.to_sp.bind(to_sp.in);
   issue.to_sfu.bind(to_sfu.in);
+  issue.to_tensor.bind(to_tensor.in);
   wb_sp.out.bind(issue.wb_sp);
   wb_sfu.out.bind(issue.wb_sfu);
+  wb_tensor.out.bind(issue.wb_tensor);
   // Memory: one LDST unit for all slices.
   issue.to_ldst.bind(ldst.in);
   ldst.writeback.bind(issue.wb_ldst);

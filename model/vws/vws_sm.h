@@ -17,7 +17,7 @@
 //   l1i, ldst, l1d, l1t   shared: one L1I; one LDST unit that takes the
 //                memory instructions of all slices in a cycle as one access;
 //                the L1D; the texture cache (l1t.*, as the SIMT SM's)
-//   credits / fetched / to_sp / to_sfu / wb_sp / wb_sfu: the wires between
+//   credits / fetched / to_sp / to_sfu / to_tensor / wb_*: the wires between
 //                the issue stage and the slices (vws/slice_links.h)
 //
 // The per-slice issue state sits in the shared issue stage, partitioned by
@@ -64,7 +64,7 @@ class Slice : public sc_core::sc_module {
   sm::FetchUnit fetch;
   std::unique_ptr<mem::CacheModule> l0i;  // null when vws.l0i_size = 0
   sm::DecodeUnit decode;
-  sm::ExecPipe sp, sfu;
+  sm::ExecPipe sp, sfu, tensor;
   // Its reads toward the L1I (the L0's misses, or fetch itself).
   mem::MemRequester& to_l1() { return l0i ? l0i->down : fetch.icache; }
 };
@@ -95,8 +95,8 @@ class VwsSm : public sm::Core {
   mem::CacheModule l1d, l1t;
   SliceFanout<sm::FetchCredit> credits;
   SliceFanin<sm::FetchedInstr> fetched;
-  SliceFanout<sm::IssuePacket> to_sp, to_sfu;
-  SliceFanin<sm::WritebackPacket> wb_sp, wb_sfu;
+  SliceFanout<sm::IssuePacket> to_sp, to_sfu, to_tensor;
+  SliceFanin<sm::WritebackPacket> wb_sp, wb_sfu, wb_tensor;
 
   // sm::Core.
   LaunchTarget& launch_socket() override { return issue.launch; }

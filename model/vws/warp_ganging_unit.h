@@ -154,7 +154,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   // with_unblocked_ = the sets with any such gang; pipe_[set * kWays + w] =
   // the pipe gang w's instruction needs (LockstepView::pipe).
   std::vector<uint8_t> unblocked_, pipe_;
-  static constexpr uint32_t kPipes = 4;
+  static constexpr uint32_t kPipes = 5;  // sm::PipeKind: SP, SFU, tensor, LDST, none
   std::array<uint64_t, kPipes> free_;  // this cycle's free_slices per pipe, ~0 = not asked yet
   util::BitSet dirty_, with_unblocked_;
   // E-VWS-Sync: per slot, the reconvergence PC it waits at (kNone: none) and

@@ -241,8 +241,10 @@ inline void bind_front(sm::IssueUnit& issue, DispatcherStub& disp, FetchStub& fe
   fetch.out.bind(issue.fetched);
 }
 
-// The issue unit's three pipe ports to the given targets (a pipe's input
-// socket or a tap in front of it), and the pipes' write-back sockets to it.
+// The issue unit's SP, SFU and LDST ports to the given targets (a pipe's
+// input socket or a tap in front of it), and the pipes' write-back sockets to
+// it. The tensor port gets a stub pipe of its own (these benches run no
+// warp matrix instructions; every socket must still be bound).
 template <class SpIn, class SfuIn, class LdstIn, class SpWb, class SfuWb, class LdstWb>
 void bind_pipes(sm::IssueUnit& issue, SpIn& sp, SfuIn& sfu, LdstIn& ldst, SpWb& sp_wb, SfuWb& sfu_wb,
                 LdstWb& ldst_wb) {
@@ -252,9 +254,12 @@ void bind_pipes(sm::IssueUnit& issue, SpIn& sp, SfuIn& sfu, LdstIn& ldst, SpWb& 
   sp_wb.bind(issue.wb_sp);
   sfu_wb.bind(issue.wb_sfu);
   ldst_wb.bind(issue.wb_ldst);
+  auto* tensor = new PipeStub(sc_core::sc_gen_unique_name("tensor_stub"), 32, 8);  // lives as long as the simulation
+  issue.to_tensor.bind(tensor->in);
+  tensor->wb.bind(issue.wb_tensor);
 }
 
-// Three stub pipes to the issue unit, both ways.
+// Three stub pipes to the issue unit, both ways (and the tensor stub).
 inline void bind_pipes(sm::IssueUnit& issue, PipeStub& sp, PipeStub& sfu, PipeStub& ldst) {
   bind_pipes(issue, sp.in, sfu.in, ldst.in, sp.wb, sfu.wb, ldst.wb);
 }

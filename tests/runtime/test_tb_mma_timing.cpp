@@ -6,7 +6,9 @@
 #include "gpu/machine_config.h"
 #include "ptx/opcode_table.h"
 #include "runtime/device.h"
+#include "sm/issue_unit.h"
 #include "sm/pipeline_unit.h"
+#include "sm/sm.h"
 #include "stats/stats.h"
 
 using namespace simt;
@@ -50,15 +52,22 @@ LOOP:
 
 }  // namespace
 
-// The defaults (docs): latency 32, initiation interval 8, on the SP pipe.
-BOOST_AUTO_TEST_CASE(tensor_group_timing_on_a_pipeline_unit) {
+// The defaults (docs): the tensor pipe, latency 32, initiation interval 8;
+// the per-opcode table leaves tensor instructions to it.
+BOOST_AUTO_TEST_CASE(tensor_pipe_timing) {
   ptx::Instr in;
   BOOST_REQUIRE(ptx::decode_mnemonic("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", in));
   BOOST_TEST((in.cls == ptx::InstrClass::Tensor));
-  BOOST_TEST((sm::OpLatencyTable::group_of(in) == sm::OpLatencyTable::Tensor));
-  sm::PipeParams p;  // 32 lanes: one pass per warp
+  BOOST_TEST((sm::pipe_of(in.cls) == sm::PipeKind::Tensor));
+  BOOST_TEST((sm::OpLatencyTable::group_of(in) == sm::OpLatencyTable::None));
+  ptx::Instr dmma;  // f64 does not make it an f64-rate instruction
+  BOOST_REQUIRE(ptx::decode_mnemonic("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", dmma));
+  BOOST_TEST((sm::OpLatencyTable::group_of(dmma) == sm::OpLatencyTable::None));
+  const sm::SmParams defaults;
+  BOOST_TEST(defaults.tensor.latency == 32u);
+  BOOST_TEST(defaults.tensor.ii == 8u);
   stats::Registry reg;
-  sm::PipelineUnit u(p, sm::OpLatencyTable{}, reg, "sp");
+  sm::PipelineUnit u(defaults.tensor, sm::OpLatencyTable{}, reg, "tensor");  // 32 lanes: one pass per warp
   BOOST_TEST(u.timing_for(in).latency == 32u);
   BOOST_TEST(u.timing_for(in).ii == 8u);
   BOOST_TEST(u.accept(100, in, 0xffffffffull, 32) == 132u);
@@ -86,7 +95,7 @@ BOOST_AUTO_TEST_CASE(dependent_mma_chain_takes_the_tensor_latency_each) {
   };
   run(1);  // warms the caches: both measured runs then start alike
   const uint64_t c1 = run(1), c9 = run(9);
-  const uint32_t lat = machine->sm.ops.t[sm::OpLatencyTable::Tensor].latency;
+  const uint32_t lat = machine->sm.tensor.latency;
   BOOST_TEST(lat == 32u);
   BOOST_TEST(c9 - c1 >= 8u * lat, "k1 " << c1 << " k9 " << c9);
   BOOST_TEST(c9 - c1 <= 8u * (lat + 6), "k1 " << c1 << " k9 " << c9);
