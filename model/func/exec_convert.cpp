@@ -67,8 +67,30 @@ double int_to_double_odd(uint64_t v, bool sgn) {
   return fm::as_f64(fm::bits_of(d) | 1);
 }
 
+// f32 -> tf32 (sign, 8-bit exponent, 10-bit mantissa, in the high 19 bits of
+// a .b32; the low 13 bits zero): .rna rounds to nearest with ties away from
+// zero, .rn to nearest even, .rz toward zero. A NaN becomes the canonical
+// 0x7fffe000; with .satfinite an infinite result is the largest finite tf32.
+uint32_t to_tf32(uint32_t x, Rnd r, bool satfinite) {
+  constexpr uint32_t kLow = 0x1fffu, kMaxFinite = 0x7f7fe000u;
+  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu)) return 0x7fffe000u;
+  uint32_t y = x;
+  if (r == Rnd::Rna) y = x + 0x1000u;
+  else if (r == Rnd::Rn) y = x + 0x0fffu + ((x >> 13) & 1u);
+  y &= ~kLow;
+  if (satfinite && (y & 0x7fffffffu) == 0x7f800000u) y = (y & 0x80000000u) | kMaxFinite;
+  return y;
+}
+
 void h_cvt(ExecContext& c) {
   const Instr& in = c.in;
+  if (has(in, ptx::kTf32)) {
+    const bool satfinite = has(in, ptx::kSatFinite);
+    c.mask.for_each([&](uint32_t t) {
+      c.dst(0, t, Type::B32, to_tf32(static_cast<uint32_t>(c.src(1, t, Type::F32)), in.rnd, satfinite));
+    });
+    return;
+  }
   const Type dty = in.type, sty = in.type2;
   const unsigned dbits = type_bits(dty), sbits = type_bits(sty);
   const bool dsgn = ptx::type_is_signed(dty), ssgn = ptx::type_is_signed(sty);
@@ -163,6 +185,15 @@ void h_mov(ExecContext& c) {
 // ---------------------------------------------------------------- checks
 std::string check_cvt(const Instr& in) {
   const Type dty = in.type, sty = in.type2;
+  if (has(in, ptx::kTf32)) {
+    if (sty != Type::F32) return std::string("cvt.tf32.") + ptx::type_name(sty) + " is not supported (only .f32 sources)";
+    if (in.rnd != Rnd::Rna && in.rnd != Rnd::Rn && in.rnd != Rnd::Rz)
+      return "cvt.tf32.f32 needs .rna, .rn or .rz";
+    if (in.flags & ~(ptx::kTf32 | ptx::kSatFinite)) return "unsupported modifier on cvt.tf32.f32 (.relu)";
+    if (in.nops != 2) return "cvt.tf32.f32 takes d, a";
+    return "";
+  }
+  if (has(in, ptx::kSatFinite)) return "cvt .satfinite is supported only with .tf32 destinations";
   const std::string where = std::string("cvt.") + ptx::type_name(dty) + "." + ptx::type_name(sty);
   const bool dint = is_cvt_int(dty), sint = is_cvt_int(sty);
   const bool dfl = is_cvt_float(dty), sfl = is_cvt_float(sty);

@@ -124,6 +124,8 @@ enum Flag : uint32_t {
   kVideoBTyped = 1u << 27,    // video instructions: the b operand's type was given ...
   kVideoBSigned = 1u << 28,   // ... and is .s32 (dtype and atype are in type / type2)
   kVideoPlusOne = 1u << 29,   // vmad.po
+  kTf32 = 1u << 30,           // cvt.*.tf32.f32: the destination is tf32 (in a .b32; `type` is B32)
+  kSatFinite = 1u << 31,      // cvt .satfinite
 };
 
 // Video instructions (vadd ... vset4): where each family sits.

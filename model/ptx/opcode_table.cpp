@@ -336,6 +336,10 @@ bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
     case Op::Cvta:
       if (m == "to" && first_mod) { in.flags |= kToSpace; return true; }
       break;
+    case Op::Cvt:  // cvt.rna.tf32.f32: tf32 is a .b32 destination with its own rounding
+      if (m == "tf32" && in.type == Type::None) { in.type = Type::B32; in.flags |= kTf32; return true; }
+      if (m == "satfinite") { in.flags |= kSatFinite; return true; }
+      break;
     case Op::Min: case Op::Max:
       if (m == "relu") { in.flags |= kRelu; return true; }
       if (m == "NaN") { in.flags |= kNaN; return true; }

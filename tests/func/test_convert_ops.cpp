@@ -6,6 +6,7 @@
 
 #include "alu_fixture.h"
 #include "func/float_math.h"
+#include "ptx/opcode_table.h"
 
 using namespace simt::func;
 using namespace alu_test;
@@ -239,4 +240,40 @@ BOOST_AUTO_TEST_CASE(cvt_packs_two_floats_into_a_half_pair) {
   pack.type = Type::BF16x2;
   r = x.run(pack, {0, f(3.0f), f(0.5f)});
   BOOST_TEST(r[0] == 0x40403f00u);
+}
+
+// cvt.rna.tf32.f32 (wmma::__float_to_tf32): 10 mantissa bits kept in a .b32,
+// the low 13 bits cleared. .rna: ties away from zero; .rn: ties to even; .rz:
+// truncate. NaN -> 0x7fffe000; .satfinite keeps an overflow finite.
+BOOST_AUTO_TEST_CASE(cvt_to_tf32) {
+  OneInstr x({Type::B32, Type::F32});
+  Instr rna = cvt(Type::B32, Type::F32, Rnd::Rna, simt::ptx::kTf32);
+  auto run = [&](const Instr& in, uint32_t bits) { return static_cast<uint32_t>(x.run(in, {0, bits})[0]); };
+  BOOST_TEST(run(rna, 0x3f800fffu) == 0x3f800000u);  // below half: down
+  BOOST_TEST(run(rna, 0x3f801000u) == 0x3f802000u);  // a tie: away from zero
+  BOOST_TEST(run(rna, 0xbf801000u) == 0xbf802000u);  // ... for negatives too
+  BOOST_TEST(run(rna, 0x3f803000u) == 0x3f804000u);
+  BOOST_TEST(run(rna, 0x40490fdbu) == 0x40490000u);  // pi
+  BOOST_TEST(run(rna, 0x7f7fffffu) == 0x7f800000u);  // FLT_MAX rounds up to inf
+  BOOST_TEST(run(rna, fbits(kInf)) == 0x7f800000u);
+  BOOST_TEST(run(rna, fbits(kNan)) == 0x7fffe000u);
+  BOOST_TEST(run(rna, 0x7f800001u) == 0x7fffe000u);  // a NaN whose payload is all in the dropped bits
+  Instr rn = cvt(Type::B32, Type::F32, Rnd::Rn, simt::ptx::kTf32);
+  BOOST_TEST(run(rn, 0x3f801000u) == 0x3f800000u);  // a tie to even (mantissa bit 13 clear)
+  BOOST_TEST(run(rn, 0x3f803000u) == 0x3f804000u);  // a tie to even (bit 13 set)
+  Instr rz = cvt(Type::B32, Type::F32, Rnd::Rz, simt::ptx::kTf32);
+  BOOST_TEST(run(rz, 0x3f801fffu) == 0x3f800000u);
+  Instr sat = cvt(Type::B32, Type::F32, Rnd::Rna, simt::ptx::kTf32 | simt::ptx::kSatFinite);
+  BOOST_TEST(run(sat, 0x7f7fffffu) == 0x7f7fe000u);
+  BOOST_TEST(run(sat, 0xff7fffffu) == 0xff7fe000u);
+  std::string why;
+  BOOST_TEST(!supported(cvt(Type::B32, Type::F32, Rnd::Rm, simt::ptx::kTf32), &why));
+  BOOST_TEST(why.find(".rna, .rn or .rz") != std::string::npos, why);
+  BOOST_TEST(!supported(cvt(Type::B32, Type::F64, Rnd::Rna, simt::ptx::kTf32), &why));
+  BOOST_TEST(!supported(cvt(Type::F16, Type::F32, Rnd::Rn, simt::ptx::kSatFinite), &why));
+  // The parser's side: .tf32 is a .b32 destination with the kTf32 flag.
+  Instr d;
+  BOOST_REQUIRE(simt::ptx::decode_mnemonic("cvt.rna.satfinite.tf32.f32", d));
+  BOOST_TEST((d.type == Type::B32 && d.type2 == Type::F32 && d.rnd == Rnd::Rna));
+  BOOST_TEST((d.flags == (simt::ptx::kTf32 | simt::ptx::kSatFinite)));
 }
