@@ -199,6 +199,19 @@ void c_pos(uint32_t lane, uint32_t e, uint32_t& r, uint32_t& c) {
   c = q * 2 + (e & 1);
 }
 
+// d of an m16n8kK mma in the c/d layout against C + A*B (exact: every
+// product and sum fits f32).
+void check_16x8_d(const std::vector<float>& d, uint32_t K, const char* what) {
+  for (uint32_t l = 0; l < 32; ++l)
+    for (uint32_t e = 0; e < 4; ++e) {
+      uint32_t i, j;
+      c_pos(l, e, i, j);
+      double want = c_val(i, j);
+      for (uint32_t k = 0; k < K; ++k) want += a_val(i, k) * b_val(k, j);
+      BOOST_TEST(d[l * 4 + e] == want, what << " lane " << l << " d" << e);
+    }
+}
+
 // Each thread loads its own registers (a: 4, b: 2, c: `cregs`) from
 // per-thread arrays, runs `mma`, and stores d's registers.
 std::string mma_kernel(const std::string& mma, int cregs) {
@@ -231,15 +244,7 @@ BOOST_AUTO_TEST_CASE(mma_m16n8k16_uses_the_documented_fragment_layout) {
   }
   const auto out = launch(mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4),
                           {bytes(af), bytes(bfr), bytes(cf), std::vector<uint8_t>(32 * 16)});
-  const auto d = as<float>(out[3]);
-  for (uint32_t l = 0; l < 32; ++l)
-    for (uint32_t e = 0; e < 4; ++e) {
-      uint32_t i, j;
-      c_pos(l, e, i, j);
-      double want = c_val(i, j);
-      for (uint32_t k = 0; k < 16; ++k) want += a_val(i, k) * b_val(k, j);
-      BOOST_TEST(d[l * 4 + e] == want, "lane " << l << " d" << e);
-    }
+  check_16x8_d(as<float>(out[3]), 16, "f16");
 }
 
 // An f16 accumulator is computed in f32 and rounded to f16 once: c = 2048
@@ -292,15 +297,7 @@ BOOST_AUTO_TEST_CASE(mma_m16n8k8_bf16) {
       "  mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%c1, %c2, %c3, %c4}, {%a1, %a2}, {%b1}, {%c1, %c2, %c3, %c4};\n"
       "  st.global.v4.f32 [%rd4], {%c1, %c2, %c3, %c4};\n  ret;\n}\n";
   const auto out = launch(ptx, {bytes(af), bytes(bfr), bytes(cf), std::vector<uint8_t>(32 * 16)});
-  const auto d = as<float>(out[3]);
-  for (uint32_t l = 0; l < 32; ++l)
-    for (uint32_t e = 0; e < 4; ++e) {
-      uint32_t i, j;
-      c_pos(l, e, i, j);
-      double want = c_val(i, j);
-      for (uint32_t k = 0; k < 8; ++k) want += a_val(i, k) * b_val(k, j);
-      BOOST_TEST(d[l * 4 + e] == want, "lane " << l << " d" << e);
-    }
+  check_16x8_d(as<float>(out[3]), 8, "bf16");
 }
 
 // ldmatrix: lanes 8j..8j+7 point at the rows of matrix j (here in reverse
@@ -448,15 +445,7 @@ BOOST_AUTO_TEST_CASE(mma_tf32_and_f64_layouts) {
     }
     const auto out = launch(slot_kernel("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 4, 2, 4, false),
                             {bytes(af), bytes(bfr), bytes(cf), std::vector<uint8_t>(32 * 16)});
-    const auto d = as<float>(out[3]);
-    for (uint32_t l = 0; l < 32; ++l)
-      for (uint32_t e = 0; e < 4; ++e) {
-        uint32_t i, j;
-        c_pos(l, e, i, j);
-        double want = c_val(i, j);
-        for (uint32_t k = 0; k < 8; ++k) want += a_val(i, k) * b_val(k, j);
-        BOOST_TEST(d[l * 4 + e] == want, "tf32 lane " << l << " d" << e);
-      }
+    check_16x8_d(as<float>(out[3]), 8, "tf32");
   }
   {  // f64
     std::vector<double> af(32 * 2, 0), bfr(32 * 2, 0), cf(32 * 2);
