@@ -98,6 +98,7 @@ void register_control_ops(HandlerTable&);  // bra, call, ret, exit, trap, bar*, 
 void register_warp_ops(HandlerTable&);     // vote, shfl, activemask, match, redux
 void register_texture_ops(HandlerTable&);  // tex, tld4, txq, suld, sust, suq on texture/surface objects
 void register_video_ops(HandlerTable&);    // vadd ... vmad, vset; vadd2 ... vset4 (SIMD)
+void register_async_copy_ops(HandlerTable&);  // cp.async and its commit/wait (exec_async_copy.cpp)
 void register_mma_ops(HandlerTable&);      // wmma.load/store/mma, mma, ldmatrix (warp matrix)
 
 const HandlerTable& handler_table();

@@ -24,6 +24,7 @@ const HandlerTable& handler_table() {
     register_texture_ops(t);
     register_video_ops(t);
     register_mma_ops(t);
+    register_async_copy_ops(t);
     return t;
   }();
   return table;

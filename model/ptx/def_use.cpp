@@ -7,7 +7,7 @@ bool writes_ops0(const Instr& in) {
     case Op::St: case Op::Red: case Op::BarWarp: case Op::Bra: case Op::Brx:
     case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Brkpt:
     case Op::Pmevent: case Op::Prefetch: case Op::Prefetchu: case Op::Membar:
-    case Op::Fence: case Op::Nanosleep: case Op::Sust:
+    case Op::Fence: case Op::Nanosleep: case Op::Sust: case Op::Cp:
       return false;
     case Op::Bar: case Op::Barrier:
       // bar.red.{popc,and,or} d, a{, b}, {!}c has a destination; plain bar does not.

@@ -73,7 +73,7 @@ const char* space_name(Space s);
   X(Vadd) X(Vsub) X(Vabsdiff) X(Vmin) X(Vmax) X(Vshl) X(Vshr) X(Vmad) X(Vset)        \
   X(Vadd2) X(Vsub2) X(Vavrg2) X(Vabsdiff2) X(Vmin2) X(Vmax2) X(Vset2)               \
   X(Vadd4) X(Vsub4) X(Vavrg4) X(Vabsdiff4) X(Vmin4) X(Vmax4) X(Vset4)               \
-  X(Wmma) X(Mma) X(Ldmatrix)
+  X(Wmma) X(Mma) X(Ldmatrix) X(Cp)
 
 enum class Op : uint16_t {
 #define SIMT_X(name) name,
@@ -170,6 +170,8 @@ inline constexpr uint8_t kMmaBCol = 0x20;   // wmma.mma/mma: b is .col
 inline constexpr uint8_t kMmaTrans = 0x40;  // ldmatrix .trans
 inline MmaShape mma_shape(uint8_t aux) { return static_cast<MmaShape>(aux & kMmaShapeMask); }
 inline bool is_mma_op(Op op) { return op == Op::Wmma || op == Op::Mma || op == Op::Ldmatrix; }
+// cp.async (Op::Cp; Instr::mode): the copy, and the group bookkeeping.
+enum class CpAsyncKind : uint8_t { Copy, CommitGroup, WaitGroup, WaitAll };
 enum class TexQuery : uint8_t {
   Width, Height, Depth, ChannelDataType, ChannelOrder, NormalizedCoords, FilterMode,
   AddrMode0, AddrMode1, AddrMode2, ArraySize, NumMipmapLevels, NumSamples, ForceUnnormalizedCoords,

@@ -336,6 +336,24 @@ bool decode_op_specific(std::string_view m, Instr& in, bool first_mod) {
     case Op::Cvta:
       if (m == "to" && first_mod) { in.flags |= kToSpace; return true; }
       break;
+    case Op::Cp: {  // cp.async.{ca,cg}.shared{::cta}.global{.L2::...} / .commit_group / .wait_group / .wait_all
+      if (first_mod) return m == "async";
+      const auto kind = static_cast<CpAsyncKind>(in.mode);
+      if (m == "commit_group" || m == "wait_group" || m == "wait_all") {
+        if (kind != CpAsyncKind::Copy || in.space != Space::None || in.aux) return false;
+        in.mode = static_cast<uint8_t>(m == "commit_group" ? CpAsyncKind::CommitGroup
+                                       : m == "wait_group" ? CpAsyncKind::WaitGroup
+                                                           : CpAsyncKind::WaitAll);
+        in.aux = 1;  // a group form: no more modifiers
+        return true;
+      }
+      if (in.aux) return false;
+      if (m == "ca" || m == "cg") return true;
+      if (m == "shared" || m == "shared::cta") { in.space = Space::Shared; return true; }
+      if (m == "global") return in.space == Space::Shared;  // the destination's space comes first
+      if (m == "L2::64B" || m == "L2::128B" || m == "L2::256B" || m == "L2::cache_hint") return true;
+      return false;  // cp.async.bulk, .mbarrier forms: not supported
+    }
     case Op::Cvt:  // cvt.rna.tf32.f32: tf32 is a .b32 destination with its own rounding
       if (m == "tf32" && in.type == Type::None) { in.type = Type::B32; in.flags |= kTf32; return true; }
       if (m == "satfinite") { in.flags |= kSatFinite; return true; }
@@ -489,6 +507,12 @@ bool decode_mnemonic(std::string_view mn, Instr& in) {
   }
   if (in.op == Op::Set) std::swap(in.type, in.type2);  // `type` is the comparison type, as for setp
   if (is_mma_op(in.op) && !finish_mma(in, mma)) return false;
+  if (in.op == Op::Cp) {
+    const auto kind = static_cast<CpAsyncKind>(in.mode);
+    if (kind == CpAsyncKind::Copy && in.space != Space::Shared) return false;  // needs .shared.global
+    in.aux = 0;
+    in.space = kind == CpAsyncKind::Copy ? Space::Global : Space::None;  // the copy reads global memory
+  }
   in.cls = classify(in);
   return true;
 }
@@ -512,6 +536,8 @@ InstrClass classify(const Instr& in) {
       return static_cast<WmmaKind>(in.mode) == WmmaKind::Mma ? InstrClass::Tensor : InstrClass::Ldst;
     case Op::Ldmatrix:
       return InstrClass::Ldst;
+    case Op::Cp:  // the copy is a memory access; commit/wait only order the thread's copies
+      return static_cast<CpAsyncKind>(in.mode) == CpAsyncKind::Copy ? InstrClass::Ldst : InstrClass::Barrier;
     case Op::Div:
       if (in.type == Type::F32 && (in.flags & (kApprox | kFull))) return InstrClass::Sfu;
       return type_is_float(in.type) ? InstrClass::Fp : InstrClass::Int;

@@ -176,6 +176,12 @@ Form form_of(const Instr& in) {
       f.vectors = true;
       return f;
     }
+    case Op::Cp:  // [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}; wait_group N
+      switch (static_cast<CpAsyncKind>(in.mode)) {
+        case CpAsyncKind::Copy: return make({A, A, U, X, X}, 2);
+        case CpAsyncKind::WaitGroup: return make({U});
+        default: return make({});
+      }
     case Op::Bra: return make({L});
     case Op::Brx: return make({X, L});
     case Op::Nanosleep: return make({U});

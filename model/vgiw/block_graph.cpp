@@ -40,6 +40,9 @@ BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg, const std::ve
     if (op == ptx::Op::Call)
       throw input_error("vgiw: " + where(p, pc) +
                         ": calls are not mapped to the grid (inline the callee, e.g. nvcc without -G)");
+    if (op == ptx::Op::Cp)
+      throw input_error("vgiw: " + where(p, pc) +
+                        ": cp.async is not mapped to the grid (copy through registers: ld.global, st.shared)");
     if (warp_level(op))
       throw input_error("vgiw: " + where(p, pc) + ": " + ptx::op_name(op) +
                         " is a warp-level instruction; the VGIW core runs threads one by one and does not "
