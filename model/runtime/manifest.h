@@ -17,6 +17,7 @@ enum class ElemType : uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 }
 uint32_t elem_bytes(ElemType t);
 const char* elem_name(ElemType t);
 bool elem_is_float(ElemType t);
+bool elem_is_signed(ElemType t);
 
 struct BufferInit {
   enum class Kind : uint8_t { Fill, Iota, Random, File } kind = Kind::Fill;
