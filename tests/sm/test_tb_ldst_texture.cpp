@@ -20,6 +20,7 @@
 #include "sm/ldst_unit.h"
 #include "sm/sm.h"
 #include "common/cache_stub.h"
+#include "common/ldst_issue_stub.h"
 #include "util/cycle.h"
 #include "util/error.h"
 
@@ -33,40 +34,9 @@ constexpr uint32_t kTexLatency = 50;
 constexpr uint32_t kSm = 2;
 constexpr uint64_t G = func::kGlobalHeapBase;
 
-struct Step {
-  uint64_t cycle;  // earliest cycle to offer it (then every cycle until accepted)
-  sm::IssuePacket pkt;
-};
 
-struct IssueStub : sc_core::sc_module {
-  util::PacketInitiator<IssueStub, sm::IssuePacket> out{"out"};
-  util::PacketTarget<IssueStub, sm::WritebackPacket> wb{"wb", this, &IssueStub::on_writeback};
-  std::vector<Step> script;
-  std::map<uint32_t, uint64_t> accepted_at, written_back_at;
-
-  SC_CTOR(IssueStub) { SC_THREAD(run); }
-
-  void run() {
-    for (Step& s : script) {
-      const uint64_t now = util::now_cycle();
-      if (s.cycle > now) wait(util::cycles(s.cycle - now));
-      for (;;) {
-        sc_time t = sc_core::SC_ZERO_TIME;
-        s.pkt.accepted = false;
-        out->b_transport(s.pkt, t);
-        if (s.pkt.accepted) break;
-        wait(util::cycle_time());
-      }
-      accepted_at[s.pkt.warp] = util::now_cycle();
-      wait(util::cycle_time());
-    }
-  }
-  void on_writeback(sm::WritebackPacket& p, sc_time&) {
-    BOOST_TEST(written_back_at.count(p.warp) == 0u);  // exactly one write-back per instruction
-    written_back_at[p.warp] = util::now_cycle();
-    p.accepted = true;
-  }
-};
+using test::IssueStub;
+using test::Step;
 
 using test::CacheStub;
 using test::Seen;

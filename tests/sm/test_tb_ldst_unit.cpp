@@ -9,6 +9,7 @@
 #include "sm/ldst_unit.h"
 #include "util/cycle.h"
 #include "common/cache_stub.h"
+#include "common/ldst_issue_stub.h"
 
 // One SystemC world: an issue stub drives a script of LDST instructions at
 // fixed cycles and takes the write-backs; a stub L1D answers every request a
@@ -22,49 +23,9 @@ using sc_core::sc_time;
 constexpr uint32_t kLatency = 20;   // stub L1D
 constexpr uint32_t kSm = 2;
 
-struct Step {
-  uint64_t cycle;  // earliest cycle to offer it (then every cycle until accepted)
-  sm::IssuePacket pkt;
-};
 
-struct IssueStub : sc_core::sc_module {
-  util::PacketInitiator<IssueStub, sm::IssuePacket> out{"out"};
-  util::PacketTarget<IssueStub, sm::WritebackPacket> wb{"wb", this, &IssueStub::on_writeback};
-  std::vector<Step> script;
-  std::map<uint32_t, uint64_t> accepted_at, refusals, written_back_at, wb_long;
-  uint64_t refuse_wb_from = UINT64_MAX, refuse_wb_to = 0;  // refuse write-backs in [from, to)
-  uint64_t wb_refused = 0;
-
-  SC_CTOR(IssueStub) { SC_THREAD(run); }
-
-  void run() {
-    for (Step& s : script) {
-      const uint64_t now = util::now_cycle();
-      if (s.cycle > now) wait(util::cycles(s.cycle - now));
-      for (;;) {
-        sc_time t = sc_core::SC_ZERO_TIME;
-        s.pkt.accepted = false;
-        out->b_transport(s.pkt, t);
-        if (s.pkt.accepted) break;
-        ++refusals[s.pkt.warp];
-        wait(util::cycle_time());
-      }
-      accepted_at[s.pkt.warp] = util::now_cycle();
-      wait(util::cycle_time());  // one instruction per cycle
-    }
-  }
-  void on_writeback(sm::WritebackPacket& p, sc_time&) {
-    const uint64_t now = util::now_cycle();
-    if (now >= refuse_wb_from && now < refuse_wb_to) {
-      ++wb_refused;
-      return;
-    }
-    BOOST_TEST(written_back_at.count(p.warp) == 0u);  // exactly one write-back per instruction
-    written_back_at[p.warp] = now;
-    wb_long[p.warp] = p.long_latency;
-    p.accepted = true;
-  }
-};
+using test::IssueStub;
+using test::Step;
 
 using test::CacheStub;
 using test::Seen;
