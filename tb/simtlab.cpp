@@ -31,6 +31,7 @@
 #include "vgiw/vgiw_report.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
+#include "ptx/register_slots.h"
 #include "runtime/device.h"
 #include "runtime/manifest.h"
 #include "run_outputs.h"
@@ -271,6 +272,7 @@ int inspect(const std::string& file, const std::string& kernel, bool vgiw, bool 
       continue;
     }
     ptx::Cfg cfg(p);
+    ptx::share_register_slots(p, cfg);  // as the device loads it: the report gives the rows
     std::cout << ptx::inspect_report(p, cfg) << "\n";
   }
   return 0;

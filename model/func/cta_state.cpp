@@ -19,8 +19,17 @@ CtaState::CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ct
   if (params.size() < prog.param_bytes)
     throw input_error("kernel '" + prog.kernel + "' expects " + std::to_string(prog.param_bytes) +
                       " bytes of parameters, got " + std::to_string(params.size()));
-  regs_.assign(size_t{prog.num_regs()} * nthreads_, 0);
-  touched_.assign(prog.num_regs(), 0);
+  uint32_t rows = prog.num_slots();
+  if (prog.reg_slot.size() == prog.num_regs()) {
+    slot_ = prog.reg_slot.data();
+  } else {
+    identity_.resize(prog.num_regs());
+    for (uint32_t r = 0; r < prog.num_regs(); ++r) identity_[r] = r;
+    slot_ = identity_.data();
+    rows = prog.num_regs();
+  }
+  regs_.assign(size_t{rows} * nthreads_, 0);
+  touched_.assign(rows, 0);
   // Dynamic (extern) shared memory starts at the static size rounded up to 16 (link.cpp).
   const size_t dynamic_base = (size_t{prog.static_shared_bytes} + 15) / 16 * 16;
   shared_.assign(dynamic_base + geom.dynamic_shared_bytes, 0);

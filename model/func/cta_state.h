@@ -1,4 +1,4 @@
-// Architectural state of one CTA: registers stored [register][thread],
+// Architectural state of one CTA: registers stored [row][thread],
 // shared memory, per-thread local memory, and the launch geometry the
 // special registers read. Threads are numbered linearly
 // (x fastest, then y, then z), as CUDA does.
@@ -35,6 +35,11 @@ class CtaState {
   // `params` is the launch's kernel parameter buffer (Program::param_bytes long).
   CtaState(const ptx::Program& prog, const LaunchGeometry& geom, Dim3 ctaid,
            const std::vector<uint8_t>& params);
+  // slot_ may point into identity_: moving keeps the vector's buffer, a copy would not.
+  CtaState(const CtaState&) = delete;
+  CtaState& operator=(const CtaState&) = delete;
+  CtaState(CtaState&&) = default;
+  CtaState& operator=(CtaState&&) = default;
 
   // Makes this the state of a fresh CTA `ctaid` of the same launch, as the
   // constructor would, but keeping the buffers: a launch of many CTAs
@@ -52,16 +57,16 @@ class CtaState {
 
   // Writable access marks the register's row as possibly written, so
   // reset() clears only those rows (the others are still zero).
-  uint64_t& reg(uint32_t r, uint32_t t) {
-    touched_[r] = 1;
-    return regs_[size_t{r} * nthreads_ + t];
-  }
-  uint64_t reg(uint32_t r, uint32_t t) const { return regs_[size_t{r} * nthreads_ + t]; }
+  // Register r lives in row slot_[r] (ptx/register_slots.h: registers never
+  // live at once may share a row).
+  uint64_t& reg(uint32_t r, uint32_t t) { return reg_row(r)[t]; }
+  uint64_t reg(uint32_t r, uint32_t t) const { return reg_row(r)[t]; }
   uint64_t* reg_row(uint32_t r) {
-    touched_[r] = 1;
-    return &regs_[size_t{r} * nthreads_];
+    const uint32_t s = slot_[r];
+    touched_[s] = 1;
+    return &regs_[size_t{s} * nthreads_];
   }
-  const uint64_t* reg_row(uint32_t r) const { return &regs_[size_t{r} * nthreads_]; }
+  const uint64_t* reg_row(uint32_t r) const { return &regs_[size_t{slot_[r]} * nthreads_]; }
 
   std::vector<uint8_t>& shared() { return shared_; }
   const std::vector<uint8_t>& shared() const { return shared_; }
@@ -96,8 +101,10 @@ class CtaState {
   LaunchGeometry geom_;
   Dim3 ctaid_;
   uint32_t nthreads_;
-  std::vector<uint64_t> regs_;
-  std::vector<uint8_t> touched_;  // per register: a writable reference was handed out since the last clear
+  const uint32_t* slot_;          // per register: its row (the program's table, or identity_)
+  std::vector<uint32_t> identity_;  // one row per register, for a program without a slot table
+  std::vector<uint64_t> regs_;    // [row][thread]
+  std::vector<uint8_t> touched_;  // per row: a writable reference was handed out since the last clear
   std::vector<uint8_t> shared_;
   uint32_t local_bytes_;
   std::vector<uint8_t> local_;

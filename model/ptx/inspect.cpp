@@ -62,7 +62,9 @@ std::string inspect_report(const Program& p, const Cfg& cfg) {
   if (!p.source_path.empty()) os << "  (" << p.source_path << ")";
   os << "\n  instructions " << p.code.size() << "  blocks " << blocks.size() << "  branches "
      << cfg.branches().size() << "  loops " << cfg.loops().size() << "  functions " << p.funcs.size()
-     << "  registers " << p.num_regs() << "\n";
+     << "  registers " << p.num_regs();
+  if (!p.reg_slot.empty()) os << " in " << p.num_slots() << " rows";  // ptx/register_slots.h
+  os << "\n";
 
   os << "\nfunctions\n";
   Table funcs({"name", "pcs", "blocks"}, {false, false, true});

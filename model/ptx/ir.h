@@ -465,12 +465,17 @@ struct Program {
   std::vector<uint32_t> func_by_module;
   bool recursive = false;               // some function may be active twice in a thread
   std::vector<RegInfo> regs;            // one register space for the whole program
+  // Storage row of each register in a CTA's register file, and how many rows
+  // there are (ptx/register_slots.h). Empty: one row per register.
+  std::vector<uint32_t> reg_slot;
+  uint32_t reg_slots = 0;
   std::vector<ParamSlot> params;
   uint32_t param_bytes = 0;             // size of the kernel parameter buffer
   uint32_t static_shared_bytes = 0;     // extern (dynamic) shared starts here (aligned 16)
   uint32_t local_bytes = 0;             // per-thread local memory incl. call-site .param slots
   std::array<uint32_t, 3> reqntid{{0, 0, 0}}, maxntid{{0, 0, 0}};
   uint32_t num_regs() const { return static_cast<uint32_t>(regs.size()); }
+  uint32_t num_slots() const { return reg_slot.empty() ? num_regs() : reg_slots; }
 };
 
 }  // namespace simt::ptx

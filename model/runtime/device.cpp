@@ -17,6 +17,7 @@
 #include "mem/backing_memory.h"
 #include "ptx/cfg.h"
 #include "ptx/register_pressure.h"
+#include "ptx/register_slots.h"
 #include "stats/stats.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
@@ -104,6 +105,7 @@ class Module {
     auto k = std::make_unique<Kernel>();
     k->prog = ptx::link(ir, name, addrs);  // throws BadInput for an unknown entry
     k->cfg = std::make_unique<ptx::Cfg>(k->prog);
+    ptx::share_register_slots(k->prog, *k->cfg);  // storage only: register ids stay as linked
     k->exec = std::make_unique<func::Executor>(k->prog);  // refuses unsupported instructions
     k->regs_per_thread = std::max<uint32_t>(ptx::max_live_registers(k->prog, *k->cfg), 4);
     return *kernels.emplace(name, std::move(k)).first->second;
