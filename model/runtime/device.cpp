@@ -16,6 +16,7 @@
 #include "gpu/machine_config.h"
 #include "mem/backing_memory.h"
 #include "ptx/cfg.h"
+#include "ptx/def_use.h"
 #include "ptx/register_pressure.h"
 #include "ptx/register_slots.h"
 #include "stats/stats.h"
@@ -34,6 +35,7 @@ struct Kernel {
   ptx::Program prog;
   std::unique_ptr<ptx::Cfg> cfg;
   std::unique_ptr<func::Executor> exec;
+  std::vector<ptx::DefUse> du;   // per PC, shared by every SM (KernelContext::du)
   uint32_t regs_per_thread = 0;  // for occupancy in timing mode
   func::ShflUndefinedLog shfl_log{&std::cerr};  // warns once per PC of this kernel, over all launches
   std::shared_ptr<const int> owner = std::make_shared<const int>(0);  // KernelContext::program_owner
@@ -107,6 +109,8 @@ class Module {
     k->cfg = std::make_unique<ptx::Cfg>(k->prog);
     ptx::share_register_slots(k->prog, *k->cfg);  // storage only: register ids stay as linked
     k->exec = std::make_unique<func::Executor>(k->prog);  // refuses unsupported instructions
+    k->du.reserve(k->prog.code.size());
+    for (const ptx::Instr& in : k->prog.code) k->du.push_back(ptx::def_use(in));
     k->regs_per_thread = std::max<uint32_t>(ptx::max_live_registers(k->prog, *k->cfg), 4);
     return *kernels.emplace(name, std::move(k)).first->second;
   }
@@ -496,6 +500,7 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   ctx->program_owner = k.owner;
   ctx->cfg = k.cfg.get();
   ctx->exec = k.exec.get();
+  ctx->du = &k.du;
   ctx->geom = geom;
   ctx->params = params;
   ctx->env.global = &mem_;

@@ -218,7 +218,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // Per-kernel facts, computed once per KernelContext.
   struct KernelInfo {
     std::shared_ptr<const KernelContext> kernel;
-    std::vector<ptx::DefUse> du;  // per PC
+    const ptx::DefUse* du = nullptr;   // per PC: the kernel's shared table, or own_du
+    std::vector<ptx::DefUse> own_du;  // for a context without one
     bool warp_sync = false;       // has warp-synchronous instructions (warp_synchronous())
     uint32_t users = 0;           // resident CTAs
   };

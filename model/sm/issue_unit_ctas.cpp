@@ -93,11 +93,12 @@ IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const Kernel
                           "); use the functional runner or warp_size >= 32");
   auto ki = std::make_unique<KernelInfo>();
   ki->kernel = k;
-  ki->du.reserve(prog.code.size());
-  for (const ptx::Instr& in : prog.code) {
-    ki->du.push_back(ptx::def_use(in));
-    ki->warp_sync = ki->warp_sync || warp_synchronous(in.op);
+  if (!k->du) {
+    ki->own_du.reserve(prog.code.size());
+    for (const ptx::Instr& in : prog.code) ki->own_du.push_back(ptx::def_use(in));
   }
+  ki->du = k->du ? k->du->data() : ki->own_du.data();
+  for (const ptx::Instr& in : prog.code) ki->warp_sync = ki->warp_sync || warp_synchronous(in.op);
   kernels_.push_back(std::move(ki));
   return kernels_.back().get();
 }

@@ -11,6 +11,7 @@
 #include "func/cta_state.h"
 #include "func/executor.h"
 #include "ptx/cfg.h"
+#include "ptx/def_use.h"
 #include "ptx/ir.h"
 
 namespace simt::sm {
@@ -22,6 +23,9 @@ struct KernelContext {
   std::shared_ptr<const void> program_owner;
   const ptx::Cfg* cfg = nullptr;
   const func::Executor* exec = nullptr;
+  // Registers each PC reads and writes, decoded once for every SM (one copy
+  // in the host's caches instead of one per SM); null: each SM decodes them.
+  const std::vector<ptx::DefUse>* du = nullptr;
   func::LaunchGeometry geom;
   std::vector<uint8_t> params;      // kernel parameter buffer
   func::ExecEnv env;                // global memory + printf sink for the executor

@@ -1,5 +1,6 @@
 #include "sm/scoreboard.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -17,8 +18,8 @@ const char* hazard_name(Hazard h) {
 void Scoreboard::configure(uint32_t ctas, uint32_t regs) {
   ctas_ = ctas;
   regs_ = regs;
-  pending_.assign(size_t(ctas) * regs, ThreadMask{});
-  long_.assign(size_t(ctas) * regs, ThreadMask{});
+  pending_.assign(size_t(ctas) * kWords * regs, 0);
+  long_.assign(size_t(ctas) * kWords * regs, 0);
   count_.assign(ctas, 0);
   long_count_.assign(ctas, 0);
 }
@@ -34,9 +35,9 @@ void Scoreboard::check_reg(uint32_t reg) const {
                            std::to_string(regs_) + " registers)");
 }
 
-bool Scoreboard::overlaps(const ThreadMask& a, const ThreadMask& b) {
-  for (uint32_t i = 0; i < ThreadMask::kWords; ++i)
-    if (a.word(i) & b.word(i)) return true;
+bool Scoreboard::overlaps(const std::vector<uint64_t>& b, uint32_t cta, uint32_t reg, const ThreadMask& m) const {
+  for (uint32_t i = 0; i < kWords; ++i)
+    if (b[at(cta, i, reg)] & m.word(i)) return true;
   return false;
 }
 
@@ -52,9 +53,8 @@ Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUs
   const WordRange w(scope);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
-    const ThreadMask& p = at(pending_, cta, r);
     for (uint32_t i = w.lo; i < w.hi; ++i)
-      if (p.word(i) & scope.word(i)) return true;
+      if (pending_[at(cta, i, r)] & scope.word(i)) return true;
     return false;
   };
   for (uint32_t r : du.uses)
@@ -65,7 +65,7 @@ Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUs
 }
 
 bool Scoreboard::is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg) const {
-  return cta < ctas_ && reg < regs_ && overlaps(at(pending_, cta, reg), scope);
+  return cta < ctas_ && reg < regs_ && overlaps(pending_, cta, reg, scope);
 }
 
 bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
@@ -73,9 +73,8 @@ bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx:
   const WordRange w(scope);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
-    const ThreadMask& l = at(long_, cta, r);
     for (uint32_t i = w.lo; i < w.hi; ++i)
-      if (l.word(i) & scope.word(i)) return true;
+      if (long_[at(cta, i, r)] & scope.word(i)) return true;
     return false;
   };
   for (uint32_t r : du.uses)
@@ -90,16 +89,14 @@ void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::Def
   const WordRange w(threads);
   for (uint32_t r : du.defs) {
     check_reg(r);
-    ThreadMask& p = pending_[size_t(cta) * regs_ + r];
-    ThreadMask& l = long_[size_t(cta) * regs_ + r];
     for (uint32_t i = w.lo; i < w.hi; ++i)
-      if (p.word(i) & threads.word(i))
+      if (pending_[at(cta, i, r)] & threads.word(i))
         throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " reserves register " +
                                std::to_string(r) + " already pending for some of its threads (WAW not checked)");
-    for (uint32_t i = w.lo; i < w.hi; ++i) p.set_word(i, p.word(i) | threads.word(i));
+    for (uint32_t i = w.lo; i < w.hi; ++i) pending_[at(cta, i, r)] |= threads.word(i);
     ++count_[cta];
     if (long_latency) {
-      for (uint32_t i = w.lo; i < w.hi; ++i) l.set_word(i, l.word(i) | threads.word(i));
+      for (uint32_t i = w.lo; i < w.hi; ++i) long_[at(cta, i, r)] |= threads.word(i);
       ++long_count_[cta];
     }
   }
@@ -109,29 +106,27 @@ bool Scoreboard::release(uint32_t cta, const ThreadMask& threads, uint32_t reg) 
   check_cta(cta);
   check_reg(reg);
   const WordRange w(threads);
-  ThreadMask& p = pending_[size_t(cta) * regs_ + reg];
   bool all_pending = w.lo < w.hi;  // an empty set releases nothing: a model bug
-  for (uint32_t i = w.lo; i < w.hi; ++i) all_pending = all_pending && (threads.word(i) & ~p.word(i)) == 0;
+  for (uint32_t i = w.lo; i < w.hi; ++i)
+    all_pending = all_pending && (threads.word(i) & ~pending_[at(cta, i, reg)]) == 0;
   if (!all_pending)
     throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " releases register " +
                            std::to_string(reg) + " that is not pending for all its threads");
-  for (uint32_t i = w.lo; i < w.hi; ++i) p.set_word(i, p.word(i) & ~threads.word(i));
+  for (uint32_t i = w.lo; i < w.hi; ++i) pending_[at(cta, i, reg)] &= ~threads.word(i);
   --count_[cta];
-  ThreadMask& l = long_[size_t(cta) * regs_ + reg];
   bool was_long = false;
-  for (uint32_t i = w.lo; i < w.hi; ++i) was_long = was_long || (l.word(i) & threads.word(i)) != 0;
+  for (uint32_t i = w.lo; i < w.hi; ++i) was_long = was_long || (long_[at(cta, i, reg)] & threads.word(i)) != 0;
   if (!was_long) return false;
-  for (uint32_t i = w.lo; i < w.hi; ++i) l.set_word(i, l.word(i) & ~threads.word(i));
+  for (uint32_t i = w.lo; i < w.hi; ++i) long_[at(cta, i, reg)] &= ~threads.word(i);
   --long_count_[cta];
   return true;
 }
 
 void Scoreboard::clear_cta(uint32_t cta) {
   check_cta(cta);
-  for (uint32_t r = 0; r < regs_; ++r) {
-    pending_[size_t(cta) * regs_ + r].clear();
-    long_[size_t(cta) * regs_ + r].clear();
-  }
+  const auto first = static_cast<std::ptrdiff_t>(at(cta, 0, 0)), n = static_cast<std::ptrdiff_t>(kWords * regs_);
+  std::fill(pending_.begin() + first, pending_.begin() + first + n, 0);
+  std::fill(long_.begin() + first, long_.begin() + first + n, 0);
   count_[cta] = 0;
   long_count_[cta] = 0;
 }
@@ -140,7 +135,7 @@ std::vector<uint32_t> Scoreboard::pending_regs(uint32_t cta, const ThreadMask& s
   check_cta(cta);
   std::vector<uint32_t> out;
   for (uint32_t r = 0; r < regs_; ++r)
-    if (overlaps(at(pending_, cta, r), scope)) out.push_back(r);
+    if (overlaps(pending_, cta, r, scope)) out.push_back(r);
   return out;
 }
 

@@ -15,8 +15,11 @@
 // are also kept apart, so the two-level scheduler can tell "waits on memory"
 // from "waits on the ALU pipeline".
 //
-// Storage: one 1024-bit thread mask per (CTA slot, register); a check is a
-// few word ANDs per register, no allocation after configure().
+// Storage: one 1024-bit thread mask per (CTA slot, register), laid out word
+// by word: [CTA slot][64-thread word][register]. A warp's threads sit in one
+// word, so its checks read the registers of that word side by side instead
+// of one 128-byte mask per register. A check is a few word ANDs per
+// register, no allocation after configure().
 #pragma once
 
 #include <cstdint>
@@ -80,16 +83,16 @@ class Scoreboard {
   std::vector<uint32_t> pending_regs(uint32_t cta, const ThreadMask& scope) const;
 
  private:
-  const ThreadMask& at(const std::vector<ThreadMask>& b, uint32_t cta, uint32_t reg) const {
-    return b[size_t(cta) * regs_ + reg];
-  }
-  static bool overlaps(const ThreadMask& a, const ThreadMask& b);
+  static constexpr uint32_t kWords = ThreadMask::kWords;
+  // Index of word `w` of (cta, reg)'s mask.
+  size_t at(uint32_t cta, uint32_t w, uint32_t reg) const { return (size_t(cta) * kWords + w) * regs_ + reg; }
+  bool overlaps(const std::vector<uint64_t>& b, uint32_t cta, uint32_t reg, const ThreadMask& m) const;
   void check_cta(uint32_t cta) const;
   void check_reg(uint32_t reg) const;
 
   uint32_t ctas_ = 0, regs_ = 0;
-  std::vector<ThreadMask> pending_;  // [cta][reg]
-  std::vector<ThreadMask> long_;     // subset of pending_
+  std::vector<uint64_t> pending_;  // [cta][word][reg]
+  std::vector<uint64_t> long_;     // subset of pending_
   std::vector<uint32_t> count_;      // per CTA: pending (register, reservation) pairs
   std::vector<uint32_t> long_count_;
 };
