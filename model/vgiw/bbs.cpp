@@ -199,6 +199,7 @@ void Bbs::schedule(uint64_t now) {
     if (b != configured_) {
       GridConfigure g;
       g.compilation = comp_.get();
+      g.owner = comp_;
       g.block = &comp_->blocks()[b];
       g.slots = words_ * 64;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -26,10 +26,21 @@ struct MtCgrf::Channel {
 };
 
 struct MtCgrf::Replica {
-  std::vector<uint32_t> unit;                                    // per node: layout unit
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> out;   // per node: (consumer, edge latency)
+  const Route* route = nullptr;                                  // its placement (the block set-up's)
   std::deque<std::shared_ptr<BatchData>> queue;                  // at the initiator (two at most)
-  std::vector<uint32_t> free;                                    // free channels
+  // Free channels: those freed since the configuration (taken last freed
+  // first), then the never used ones [fresh, fresh_end) in order; the same
+  // order as one stack filled with every channel at configuration, without
+  // filling it each time.
+  std::vector<uint32_t> freed;
+  uint32_t fresh = 0, fresh_end = 0;
+  bool has_free() const { return !freed.empty() || fresh < fresh_end; }
+  uint32_t take() {
+    if (freed.empty()) return fresh++;
+    const uint32_t ch = freed.back();
+    freed.pop_back();
+    return ch;
+  }
   uint32_t busy = 0;
   struct Builder {
     uint32_t next, base;
@@ -99,6 +110,32 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
 
 MtCgrf::~MtCgrf() = default;
 
+MtCgrf::BlockSetup& MtCgrf::setup_for(const GridConfigure& g) {
+  if (!g.owner || g.owner != setups_owner_) {  // another compilation: its blocks are others
+    setups_.clear();
+    setups_owner_ = g.owner;
+  }
+  auto [it, fresh] = setups_.try_emplace(g.block);
+  BlockSetup& s = it->second;
+  if (!fresh) return s;
+  const CompiledBlock& b = *g.block;
+  s.runner = std::make_unique<BatchRunner>(*g.compilation, b, sm_.l1d.line, kLocalRegion + (uint64_t{core_id_} << 40));
+  const auto& nodes = b.graph.nodes();
+  s.latency.resize(nodes.size());
+  s.inputs.resize(nodes.size());
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    s.latency[i] = node_latency(nodes[i]);
+    s.inputs[i] = static_cast<uint16_t>(nodes[i].data.size() + nodes[i].control.size());
+  }
+  for (const vgiw::Replica& pr : b.placement.replicas) {
+    Route& r = s.routes.emplace_back();
+    r.unit = pr.unit_of;
+    r.out.assign(nodes.size(), {});
+    for (const RoutedEdge& e : pr.edges) r.out[e.from].push_back({e.to, e.latency});
+  }
+  return s;
+}
+
 bool MtCgrf::busy() const {
   if (in_flight_) return true;
   for (const auto& r : replicas_)
@@ -127,36 +164,31 @@ void MtCgrf::on_configure(GridConfigure& g, sc_core::sc_time&) {
   comp_ = g.compilation;
   block_ = g.block;
   slots_ = g.slots;
-  runner_ = std::make_unique<BatchRunner>(*comp_, *block_, sm_.l1d.line, kLocalRegion + (uint64_t{core_id_} << 40));
-  const auto& nodes = block_->graph.nodes();
-  latency_.assign(nodes.size(), 0);
-  inputs_.assign(nodes.size(), 0);
-  for (uint32_t i = 0; i < nodes.size(); ++i) {
-    latency_[i] = node_latency(nodes[i]);
-    inputs_[i] = static_cast<uint16_t>(nodes[i].data.size() + nodes[i].control.size());
+  const BlockSetup& s = setup_for(g);
+  setup_ = &s;
+  runner_ = s.runner.get();
+  const size_t nrep = s.routes.size();
+  while (replicas_.size() < nrep) replicas_.push_back(std::make_unique<Replica>());
+  replicas_.resize(nrep);
+  for (size_t r = 0; r < nrep; ++r) {  // idle (busy() was false): only their storage is kept
+    Replica& rep = *replicas_[r];
+    rep.route = &s.routes[r];
+    rep.queue.clear();
+    rep.freed.clear();
+    rep.fresh = static_cast<uint32_t>(r) * v_.channels;
+    rep.fresh_end = rep.fresh + v_.channels;
+    rep.busy = 0;
+    rep.builders.clear();
   }
-  replicas_.clear();
-  for (const vgiw::Replica& pr : block_->placement.replicas) {
-    auto r = std::make_unique<Replica>();
-    r->unit = pr.unit_of;
-    r->out.assign(nodes.size(), {});
-    for (const RoutedEdge& e : pr.edges) r->out[e.from].push_back({e.to, e.latency});
-    replicas_.push_back(std::move(r));
-  }
-  nodes_ = static_cast<uint32_t>(nodes.size());
-  channels_.assign(replicas_.size() * v_.channels, Channel{});
+  nodes_ = static_cast<uint32_t>(s.latency.size());
+  // Every channel is idle here (busy() was false): grown only, never reset.
+  if (channels_.size() < replicas_.size() * v_.channels) channels_.resize(replicas_.size() * v_.channels);
   const size_t cells = channels_.size() * nodes_;
   if (ready_.size() < cells) {  // grown only: no allocation on most reconfigurations
     ready_.resize(cells);
     waiting_.resize(cells);
     mem_left_.resize(cells);
   }
-  for (uint32_t r = 0; r < replicas_.size(); ++r)
-    for (uint32_t c = v_.channels; c-- > 0;) {
-      const uint32_t ch = r * v_.channels + c;
-      channels_[ch].replica = r;
-      replicas_[r]->free.push_back(ch);
-    }
   configured_at_ = now * v_.grid_clock + v_.reconfig_cycles;  // a grid cycle
   ++configs_;
   config_cycles_ += v_.reconfig_core_cycles();
@@ -219,7 +251,7 @@ void MtCgrf::complete(uint32_t ch, uint32_t node, uint64_t at) {
   const Channel& c = channels_[ch];
   uint64_t* ready = &ready_[size_t{ch} * nodes_];
   uint16_t* waiting = &waiting_[size_t{ch} * nodes_];
-  for (const auto& [to, lat] : replicas_[c.replica]->out[node]) {
+  for (const auto& [to, lat] : replicas_[c.replica]->route->out[node]) {
     token_hops_ += lat;
     ready[to] = std::max(ready[to], at + lat);
     if (--waiting[to] == 0) push(ready[to], ch, to, kArrive);
@@ -244,7 +276,7 @@ void MtCgrf::finish_thread(uint32_t ch) {
     if (b.next == next) b.bits |= uint64_t{1} << (slot & 63);
   c.busy = false;
   c.batch.reset();
-  r.free.push_back(ch);
+  r.freed.push_back(ch);
   --r.busy;
   --in_flight_;
 }
@@ -280,23 +312,23 @@ void MtCgrf::inject(uint64_t now) {  // `now`: a grid cycle
   for (auto& rp : replicas_) {
     Replica& r = *rp;
     while (!r.queue.empty() && r.queue.front()->left == 0) r.queue.pop_front();
-    if (r.queue.empty() || r.free.empty()) continue;
+    if (r.queue.empty() || !r.has_free()) continue;
     BatchData& d = *r.queue.front();
     const uint32_t bit = static_cast<uint32_t>(__builtin_ctzll(d.left));
     d.left &= d.left - 1;
-    const uint32_t ch = r.free.back();
-    r.free.pop_back();
+    const uint32_t ch = r.take();
     Channel& c = channels_[ch];
+    c.replica = ch / v_.channels;
     c.busy = true;
     c.batch = r.queue.front();
     c.bit = bit;
     std::fill_n(&ready_[size_t{ch} * nodes_], nodes_, 0);
-    std::copy(inputs_.begin(), inputs_.end(), &waiting_[size_t{ch} * nodes_]);
+    std::copy(setup_->inputs.begin(), setup_->inputs.end(), &waiting_[size_t{ch} * nodes_]);
     ++r.busy;
     ++in_flight_;
     ++threads_;
     count_firing(Unit::Cvu);
-    unit_free_[r.unit[0]] = now + 1;
+    unit_free_[r.route->unit[0]] = now + 1;
     complete(ch, 0, now);  // the initiator sends the thread's tokens
     if (d.left == 0) r.queue.pop_front();
   }
@@ -312,7 +344,7 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
     return;
   }
   Replica& r = *replicas_[c.replica];
-  const uint32_t unit = r.unit[e.node];
+  const uint32_t unit = r.route->unit[e.node];
   if (e.kind == kArrive) {
     // One token set a cycle per unit, in arrival order: take the unit's next
     // free cycle (a set that arrives while others wait queues behind them).
@@ -393,10 +425,10 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
         mem_left_[size_t{e.channel} * nodes_ + e.node] = static_cast<uint16_t>(last - first);
         break;
       }
-      push(now + latency_[e.node], e.channel, e.node, kDone);
+      push(now + setup_->latency[e.node], e.channel, e.node, kDone);
       break;
     default:  // joins
-      push(now + std::max<uint32_t>(1, latency_[e.node]), e.channel, e.node, kDone);
+      push(now + std::max<uint32_t>(1, setup_->latency[e.node]), e.channel, e.node, kDone);
       break;
   }
   count_firing(n.unit);
@@ -462,7 +494,7 @@ void MtCgrf::cycle(uint64_t now) {
   for (const auto& q : l1d_q_) pending_sends = pending_sends || !q.empty();
   for (const auto& q : lvc_q_) pending_sends = pending_sends || !q.empty();
   bool can_inject = false;
-  for (const auto& r : replicas_) can_inject = can_inject || (!r->queue.empty() && !r->free.empty());
+  for (const auto& r : replicas_) can_inject = can_inject || (!r->queue.empty() && r->has_free());
   const uint64_t ready_core = configured_at_ / v_.grid_clock;  // the core cycle the grid takes threads again
   if (pending_sends || (can_inject && now + 1 >= ready_core)) {
     wake_next();

@@ -52,6 +52,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -138,15 +139,31 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   std::string n_;                       // stats prefix (sm0.grid)
   std::vector<uint32_t> port_of_unit_;  // layout unit -> its L1D or LVC port
 
+  // What a configuration of one block needs that does not change while its
+  // compilation lives: built at its first configuration, reused after
+  // (a kernel's loop reconfigures the same few blocks over and over).
+  struct Route {
+    std::vector<uint32_t> unit;                                   // per node: layout unit
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> out;  // per node: (consumer, edge latency)
+  };
+  struct BlockSetup {
+    std::unique_ptr<BatchRunner> runner;
+    std::vector<uint32_t> latency;  // per node
+    std::vector<uint16_t> inputs;   // per node: edges in
+    std::vector<Route> routes;      // per replica
+  };
+  BlockSetup& setup_for(const GridConfigure& g);
+
   // The configuration.
   const Compilation* comp_ = nullptr;
   const CompiledBlock* block_ = nullptr;
-  std::unique_ptr<BatchRunner> runner_;
+  std::shared_ptr<const Compilation> setups_owner_;  // the compilation setups_ belong to
+  std::unordered_map<const CompiledBlock*, BlockSetup> setups_;
+  const BlockSetup* setup_ = nullptr;
+  BatchRunner* runner_ = nullptr;        // setup_'s
   uint32_t slots_ = 0;
   uint64_t configured_at_ = 0;
-  std::vector<uint32_t> latency_;        // per node
-  std::vector<uint16_t> inputs_;         // per node: edges in
-  std::vector<std::unique_ptr<Replica>> replicas_;
+  std::vector<std::unique_ptr<Replica>> replicas_;  // reused from one configuration to the next
   std::vector<Channel> channels_;        // replica * vgiw.channels + c
   uint32_t nodes_ = 0;                   // nodes of the configured graph
   std::vector<uint64_t> ready_;          // [channel * nodes_ + node]: when its last input arrives

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "sm/kernel_context.h"
 #include "vgiw/compiler.h"
@@ -14,6 +15,9 @@ struct VgiwCta;  // vgiw_cta.h
 // replicas). Refused while threads of the previous block are in flight.
 struct GridConfigure {
   const Compilation* compilation = nullptr;
+  // Owner of *compilation: the grid keeps per-block set-ups while it lives
+  // (null: the grid builds each configuration afresh).
+  std::shared_ptr<const Compilation> owner;
   const CompiledBlock* block = nullptr;
   uint32_t slots = 0;  // thread slots of the tile (rows of the live value matrix)
   bool accepted = false;
