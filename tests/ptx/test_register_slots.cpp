@@ -97,12 +97,25 @@ int check_slots(const Program& p, const Cfg& cfg) {
   return bad;
 }
 
-Program linked(const std::string& text, const std::string& entry) {
-  const Module m = parse(text, "slots.ptx");
-  return link(m, entry, SymbolAddresses(m.globals.size()));
+const char* kHead = ".version 8.0\n.target sm_75\n.address_size 64\n";
+
+// Kernel `k` of `body` (after the header), linked, its registers shared and
+// the invariants checked.
+Program shared_kernel(const std::string& body) {
+  const Module m = parse(std::string(kHead) + body, "slots.ptx");
+  Program p = link(m, "k", SymbolAddresses(m.globals.size()));
+  const Cfg cfg(p);
+  share_register_slots(p, cfg);
+  BOOST_TEST(check_slots(p, cfg) == 0);
+  return p;
 }
 
-const char* kHead = ".version 8.0\n.target sm_75\n.address_size 64\n";
+uint32_t reg_id(const Program& p, const std::string& name) {
+  for (uint32_t r = 0; r < p.num_regs(); ++r)
+    if (p.regs[r].name == name) return r;
+  BOOST_FAIL("no register " << name);
+  return 0;
+}
 
 }  // namespace
 
@@ -150,27 +163,17 @@ BOOST_AUTO_TEST_CASE(uninitialised_and_shuffled_registers_keep_their_own_rows) {
   // %r1 is read before any write (it must read 0); %r2 is a shuffle's source,
   // which another lane may read from anywhere on its path; %r5 is written
   // and never read, yet must not land on the live %r3.
-  Program p = linked(std::string(kHead) +
-                         ".visible .entry k(.param .u64 out)\n{\n"
-                         "  .reg .b32 %r<8>;\n  .reg .b64 %rd<3>;\n"
-                         "  ld.param.u64 %rd1, [out];\n"
-                         "  add.s32 %r3, %r1, 1;\n"
-                         "  mov.u32 %r2, %tid.x;\n"
-                         "  shfl.sync.bfly.b32 %r4, %r2, 1, 31, -1;\n"
-                         "  mov.u32 %r5, 9;\n"
-                         "  add.s32 %r6, %r3, %r4;\n"
-                         "  st.global.u32 [%rd1], %r6;\n"
-                         "  ret;\n}\n",
-                     "k");
-  const Cfg cfg(p);
-  share_register_slots(p, cfg);
-  BOOST_TEST(check_slots(p, cfg) == 0);
-  auto id = [&](const std::string& name) {
-    for (uint32_t r = 0; r < p.num_regs(); ++r)
-      if (p.regs[r].name == name) return r;
-    BOOST_FAIL("no register " << name);
-    return 0u;
-  };
+  const Program p = shared_kernel(".visible .entry k(.param .u64 out)\n{\n"
+                                 "  .reg .b32 %r<8>;\n  .reg .b64 %rd<3>;\n"
+                                 "  ld.param.u64 %rd1, [out];\n"
+                                 "  add.s32 %r3, %r1, 1;\n"
+                                 "  mov.u32 %r2, %tid.x;\n"
+                                 "  shfl.sync.bfly.b32 %r4, %r2, 1, 31, -1;\n"
+                                 "  mov.u32 %r5, 9;\n"
+                                 "  add.s32 %r6, %r3, %r4;\n"
+                                 "  st.global.u32 [%rd1], %r6;\n"
+                                 "  ret;\n}\n");
+  auto id = [&](const std::string& name) { return reg_id(p, name); };
   auto alone = [&](uint32_t r) {
     return std::count(p.reg_slot.begin(), p.reg_slot.end(), p.reg_slot[r]) == 1;
   };
@@ -185,27 +188,16 @@ BOOST_AUTO_TEST_CASE(uninitialised_and_shuffled_registers_keep_their_own_rows) {
 // A guarded write keeps the old value in the threads whose guard fails, so
 // the register stays live above it and nothing written in between may take its row.
 BOOST_AUTO_TEST_CASE(guarded_write_keeps_the_register_live_above_it) {
-  Program p = linked(std::string(kHead) +
-                         ".visible .entry k(.param .u64 out)\n{\n"
-                         "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
-                         "  ld.param.u64 %rd1, [out];\n"
-                         "  mov.u32 %r1, 5;\n"
-                         "  mov.u32 %r2, %tid.x;\n"
-                         "  setp.eq.u32 %p1, %r2, 0;\n"
-                         "  mov.u32 %r3, 7;\n"
-                         "  @%p1 mov.u32 %r1, %r3;\n"
-                         "  st.global.u32 [%rd1], %r1;\n"
-                         "  ret;\n}\n",
-                     "k");
-  const Cfg cfg(p);
-  share_register_slots(p, cfg);
-  BOOST_TEST(check_slots(p, cfg) == 0);
-  uint32_t r1 = 0, r2 = 0, r3 = 0;
-  for (uint32_t r = 0; r < p.num_regs(); ++r) {
-    if (p.regs[r].name == "%r1") r1 = r;
-    if (p.regs[r].name == "%r2") r2 = r;
-    if (p.regs[r].name == "%r3") r3 = r;
-  }
-  BOOST_TEST(p.reg_slot[r1] != p.reg_slot[r2]);
-  BOOST_TEST(p.reg_slot[r1] != p.reg_slot[r3]);
+  const Program p = shared_kernel(".visible .entry k(.param .u64 out)\n{\n"
+                                 "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+                                 "  ld.param.u64 %rd1, [out];\n"
+                                 "  mov.u32 %r1, 5;\n"
+                                 "  mov.u32 %r2, %tid.x;\n"
+                                 "  setp.eq.u32 %p1, %r2, 0;\n"
+                                 "  mov.u32 %r3, 7;\n"
+                                 "  @%p1 mov.u32 %r1, %r3;\n"
+                                 "  st.global.u32 [%rd1], %r1;\n"
+                                 "  ret;\n}\n");
+  BOOST_TEST(p.reg_slot[reg_id(p, "%r1")] != p.reg_slot[reg_id(p, "%r2")]);
+  BOOST_TEST(p.reg_slot[reg_id(p, "%r1")] != p.reg_slot[reg_id(p, "%r3")]);
 }
