@@ -77,6 +77,8 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheParams& p, con
   attach_to_clock(true);
   up.wake_on_request(*this);
   for (auto& u : more_up_) u->wake_on_request(*this);
+  if (!more_up_.empty())
+    for (uint32_t k = 0; k < ups_.size(); ++k) ups_[k]->flag_queued(&queued_ports_, uint64_t{1} << k);
   down.wake_on_response(*this);
 }
 
@@ -96,9 +98,9 @@ uint32_t CacheModule::new_slot(const MemRequest& r, uint32_t port) {
 }
 
 bool CacheModule::any_request() const {
-  if (up.has_request()) return true;
-  for (size_t k = 0; k < more_up_.size(); ++k)
-    if (more_up_[k]->has_request()) return true;
+  if (more_up_.empty()) return up.has_request();
+  for (uint64_t q = queued_ports_; q; q &= q - 1)
+    if (ups_[static_cast<uint32_t>(__builtin_ctzll(q))]->has_request()) return true;
   return false;
 }
 
@@ -200,8 +202,10 @@ void CacheModule::end_of_elaboration() {
 
 void CacheModule::lookup_granted(uint64_t now) {
   uint32_t asking = 0;
-  for (uint32_t k = 0; k < pp_.up_ports; ++k)
-    if (ups_[k]->has_request()) asking |= 1u << k;
+  for (uint64_t q = queued_ports_; q; q &= q - 1) {
+    const uint32_t k = static_cast<uint32_t>(__builtin_ctzll(q));
+    if (k < pp_.up_ports && ups_[k]->has_request()) asking |= 1u << k;
+  }
   if (!asking) return;
   uint8_t order[32];
   const uint32_t n = std::min(arb_->grant(asking, order), pp_.ports);
@@ -233,6 +237,15 @@ void CacheModule::lookup_ports(uint64_t now) {
   bool stalled = false;
   for (uint32_t i = 0; i < nup && looked < pp_.ports && !stalled; ++i) {
     const uint32_t port = (up_rr_ + i) % nup;
+    if (!((queued_ports_ >> port) & 1)) {  // nothing queued there: skip to the next queued port
+      const uint64_t rest = queued_ports_ >> port;  // ports port.. (bit 0 = port, clear)
+      if (rest) {
+        i += static_cast<uint32_t>(__builtin_ctzll(rest)) - 1;
+      } else {
+        i += nup - 1 - port;  // none up to the last port: go on from port 0
+      }
+      continue;
+    }
     MemResponder& in = *ups_[port];
     while (looked < pp_.ports && in.has_request()) {
       MemRequest r;

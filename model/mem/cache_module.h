@@ -134,6 +134,10 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   std::vector<std::unique_ptr<MemResponder>> more_up_;
   std::vector<MemResponder*> ups_;  // every input port: `up`, then more_up_
   uint32_t up_rr_ = 0;              // the input port looked at first next cycle
+  // With several input ports: bit k = ups_[k] has a request queued (set and
+  // cleared by the port, MemResponder::flag_queued), so a cycle looks at
+  // those ports only instead of polling every one.
+  uint64_t queued_ports_ = 0;
   InputArbiterIf* arb_ = nullptr;   // `arbiter`, when bound
   std::vector<uint32_t> free_slots_;
   std::deque<HitEntry> hits_;

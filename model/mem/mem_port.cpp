@@ -257,6 +257,8 @@ class MemResponder::Impl {
   uint32_t capacity;
   std::deque<Pending> queue;                 // accepted (END_REQ given), not popped yet
   tlm_generic_payload* held = nullptr;       // BEGIN_REQ without END_REQ: the queue was full
+  uint64_t* flag_word = nullptr;             // flag_queued(): the owner's bit set, and our bit
+  uint64_t flag_bit = 0;
   sc_core::sc_time held_delay;
   uint64_t last_stamp = 0;
   ArrivalNotifier notifier;
@@ -277,7 +279,10 @@ class MemResponder::Impl {
     const uint64_t stamp = std::max(visible_cycle(t), last_stamp);
     last_stamp = stamp;
     queue.push_back({stamp, &gp});
-    if (queue.size() == 1) owner.first_request_ = stamp;
+    if (queue.size() == 1) {
+      owner.first_request_ = stamp;
+      if (flag_word) *flag_word |= flag_bit;
+    }
     notifier.notify(arrived, stamp);
   }
 
@@ -387,6 +392,7 @@ void MemResponder::pop_request() {
   if (!has_request()) throw std::logic_error(std::string(name()) + ": pop_request() with no visible request");
   m.queue.pop_front();
   first_request_ = m.queue.empty() ? UINT64_MAX : m.queue.front().stamp;
+  if (m.queue.empty() && m.flag_word) *m.flag_word &= ~m.flag_bit;
   if (m.held) {  // room again: accept the held request now
     tlm_generic_payload* h = m.held;
     m.held = nullptr;
@@ -426,6 +432,11 @@ void MemResponder::respond(const MemRequest& r) {
 
 const sc_core::sc_event& MemResponder::request_event() const { return impl_->arrived.default_event(); }
 void MemResponder::wake_on_request(util::Clocked& block) { impl_->notifier.client = &block; }
+void MemResponder::flag_queued(uint64_t* word, uint64_t bit) {
+  impl_->flag_word = word;
+  impl_->flag_bit = bit;
+  if (!impl_->queue.empty()) *word |= bit;
+}
 size_t MemResponder::queued() const { return impl_->queue.size(); }
 bool MemResponder::holding() const { return impl_->held != nullptr; }
 

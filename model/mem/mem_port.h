@@ -128,6 +128,9 @@ class MemResponder : public sc_core::sc_module {
   // wake_on_request is woken through util::Clock instead.
   const sc_core::sc_event& request_event() const;
   void wake_on_request(util::Clocked& block);
+  // Bit `bit` of *word is kept set while this port has a request queued
+  // (visible or not): a block with many input ports looks only at those.
+  void flag_queued(uint64_t* word, uint64_t bit);
   // Requests accepted and not yet popped (visible or not), and whether a
   // further BEGIN_REQ is being held back (backpressure).
   size_t queued() const;
