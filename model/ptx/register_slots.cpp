@@ -1,5 +1,6 @@
 #include "ptx/register_slots.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,7 @@ class FunctionSlots {
 
 void share_register_slots(Program& p, const Cfg& cfg) {
   const uint32_t n = p.num_regs();
+  const Liveness live(p, cfg);  // first: it refuses register ids out of range, with the PC
   std::vector<uint8_t> private_reg(n, 0);
   for (const Instr& in : p.code)
     if (reads_other_lanes(in.op)) {
@@ -154,7 +156,6 @@ void share_register_slots(Program& p, const Cfg& cfg) {
     if (c.callee_reg < n) private_reg[c.callee_reg] = 1;
   for (const FuncRange& f : p.funcs)
     if (f.retaddr_reg < n) private_reg[f.retaddr_reg] = 1;
-  const Liveness live(p, cfg);
   for (uint32_t f = 0; f < cfg.num_funcs(); ++f)
     if (cfg.func_first_block(f) < cfg.func_end_block(f))
       for (uint32_t r : live.live_in_regs(cfg.func_first_block(f))) private_reg[r] = 1;
@@ -164,7 +165,7 @@ void share_register_slots(Program& p, const Cfg& cfg) {
   uint32_t next = 0;
   for (uint32_t f = 0; f < p.funcs.size(); ++f) {
     const FuncRange& fr = p.funcs[f];
-    const uint32_t rb = fr.reg_begin, re = fr.reg_end;
+    const uint32_t rb = fr.reg_begin, re = std::min(fr.reg_end, n);
     if (re <= rb) continue;
     if (re - rb > kMaxSharedSlotRegs || f >= cfg.num_funcs()) {
       for (uint32_t r = rb; r < re; ++r) slot[r] = next++;

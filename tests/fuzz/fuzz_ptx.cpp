@@ -1,6 +1,6 @@
 // libFuzzer target: PTX text through everything the loader runs before a
-// launch: parser, linker (every entry), control-flow analyses, liveness and
-// register pressure, the inspect report and the functional executor's
+// launch: parser, linker (every entry), control-flow analyses, liveness,
+// register rows and pressure, the inspect report and the functional executor's
 // instruction checks. Seeds: workloads/*/*.ptx and tests/**/*.ptx.
 #include <cstdint>
 #include <string>
@@ -12,6 +12,7 @@
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "ptx/register_pressure.h"
+#include "ptx/register_slots.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace simt;
@@ -24,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       try {
         ptx::Program p = ptx::link(m, entry, addrs);
         ptx::Cfg cfg(p);
+        ptx::share_register_slots(p, cfg);
         (void)ptx::max_live_registers(p, cfg);
         (void)ptx::inspect_report(p, cfg);
         func::Executor exec(p);
