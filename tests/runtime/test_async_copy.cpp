@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/machine_config.h"
+#include "common/timing_device.h"
 #include "runtime/device.h"
 #include "util/error.h"
 
@@ -128,12 +128,7 @@ BOOST_AUTO_TEST_CASE(bad_copies_fault_and_bad_forms_are_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(timing_mode_gives_the_same_bytes) {
-  auto machine = std::make_shared<gpu::MachineConfig>();
-  machine->finalize();
-  runtime::DeviceOptions o;
-  o.mode = runtime::Mode::Timing;
-  o.machine = machine;
-  runtime::Device dev(o);
+  runtime::Device dev(test::default_timing_options());
   const auto got = run(dev, "  cp.async.cg.shared.global [%r3], [%rd4], 16, %r9;", 9);
   for (uint32_t t = 0; t < 8; ++t) expect(got, t, 16, 9, "timing");
 }

@@ -2,8 +2,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/square_ptx.h"
+#include "common/timing_device.h"
 #include "gpu/foreign_memories.h"
-#include "gpu/machine_config.h"
 #include "func/address_space.h"
 #include "runtime/device.h"
 #include "stats/stats.h"
@@ -22,12 +22,7 @@ BOOST_AUTO_TEST_CASE(platform_memory_bound_through_the_device) {
   runtime::Device functional;
   BOOST_CHECK_THROW(functional.memory_socket(), Error);  // no TLM in functional mode
 
-  auto machine = std::make_shared<gpu::MachineConfig>();
-  machine->finalize();
-  runtime::DeviceOptions o;
-  o.mode = runtime::Mode::Timing;
-  o.machine = machine;
-  runtime::Device dev(o);
+  runtime::Device dev(test::default_timing_options());
   test::DmiMemory ram("ram", func::kGlobalHeapBase, 1 << 20, 0xee);
   dev.memory_socket().bind(ram.socket);
 

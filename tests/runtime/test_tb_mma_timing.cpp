@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "gpu/machine_config.h"
+#include "common/timing_device.h"
 #include "ptx/opcode_table.h"
 #include "runtime/device.h"
 #include "sm/issue_unit.h"
@@ -80,11 +80,7 @@ BOOST_AUTO_TEST_CASE(tensor_pipe_timing) {
 // write-back and the loop branch (36 in all, measured; the SP latency, 10,
 // would give well under 32).
 BOOST_AUTO_TEST_CASE(dependent_mma_chain_takes_the_tensor_latency_each) {
-  auto machine = std::make_shared<gpu::MachineConfig>();
-  machine->finalize();
-  runtime::DeviceOptions o;
-  o.mode = runtime::Mode::Timing;
-  o.machine = machine;
+  const runtime::DeviceOptions o = test::default_timing_options();
   runtime::Device dev(o);
   runtime::Module& m = dev.load_ptx(kChain, "chain.ptx");
   const uint64_t out = dev.malloc(4);
@@ -95,7 +91,7 @@ BOOST_AUTO_TEST_CASE(dependent_mma_chain_takes_the_tensor_latency_each) {
   };
   run(1);  // warms the caches: both measured runs then start alike
   const uint64_t c1 = run(1), c9 = run(9);
-  const uint32_t lat = machine->sm.tensor.latency;
+  const uint32_t lat = o.machine->sm.tensor.latency;
   BOOST_TEST(lat == 32u);
   BOOST_TEST(c9 - c1 >= 8u * lat, "k1 " << c1 << " k9 " << c9);
   BOOST_TEST(c9 - c1 <= 8u * (lat + 6), "k1 " << c1 << " k9 " << c9);
