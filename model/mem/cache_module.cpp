@@ -237,15 +237,7 @@ void CacheModule::lookup_ports(uint64_t now) {
   bool stalled = false;
   for (uint32_t i = 0; i < nup && looked < pp_.ports && !stalled; ++i) {
     const uint32_t port = (up_rr_ + i) % nup;
-    if (!((queued_ports_ >> port) & 1)) {  // nothing queued there: skip to the next queued port
-      const uint64_t rest = queued_ports_ >> port;  // ports port.. (bit 0 = port, clear)
-      if (rest) {
-        i += static_cast<uint32_t>(__builtin_ctzll(rest)) - 1;
-      } else {
-        i += nup - 1 - port;  // none up to the last port: go on from port 0
-      }
-      continue;
-    }
+    if (!((queued_ports_ >> port) & 1)) continue;  // nothing queued there
     MemResponder& in = *ups_[port];
     while (looked < pp_.ports && in.has_request()) {
       MemRequest r;
