@@ -375,7 +375,7 @@ void IssueUnit::drain_writebacks(uint64_t now) {
     if (!wb.instr) continue;
     Reservation& res = tickets_[wb.ticket];
     bool was_long = false;
-    for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r) || was_long;
+    for (uint32_t r : res.du->defs) was_long = sb_.release(res.cta, res.threads, r, res.words) || was_long;
     mark_stale_overlapping(res.cta, res.threads, res.warp);
     for (const WarpPart& q : res.others) {
       for (uint32_t r : res.du->defs) sb_.release(q.cta, q.mask, r);

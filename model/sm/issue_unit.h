@@ -254,7 +254,12 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint32_t version = 0;    // branch unit slot version last seen
     uint64_t age = 0;
     bool may_sync = false;   // its kernel has warp-synchronous instructions
+    // The one word of a thread mask its threads sit in, for good, when the
+    // branch unit keeps static scopes and the warp's scope lies in one word;
+    // else kAnyWord. Spares scoreboard calls the scan for it.
+    uint32_t word = ~uint32_t{0};
   };
+  static constexpr uint32_t kAnyWord = ~uint32_t{0};
 
   // A register reservation in flight: the write-back finds it by ticket.
   struct Reservation {
@@ -263,6 +268,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     std::vector<WarpPart> others;  // threads of further CTAs (units that mix CTAs)
     const ptx::DefUse* du = nullptr;
     bool long_latency = false;
+    Scoreboard::Words words;  // bounds `threads`' words
   };
   // One CTA part of the warp being executed (execute()).
   struct PartRun {
@@ -353,13 +359,27 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     if (depth > kernel_max_depth_) kernel_max_depth_ = depth;
     if (depth > st_max_depth_.value) st_max_depth_.value = depth;
   }
-  // Scoreboard checks of every CTA part of slot `ws` for `du`.
-  Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
-    const Hazard h = sb_.check(ws.cta, ws.scope, du);
+  // Scoreboard checks of every CTA part of slot `ws` for `du`; `words`
+  // bounds the words of ws.scope (scope_words()).
+  Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du, Scoreboard::Words words) const {
+    const Hazard h = sb_.check(ws.cta, ws.scope, du, words);
     return h != Hazard::None || ws.others.empty() ? h : other_parts_hazard(ws, du);
   }
+  Hazard hazard(const WarpSlot& ws, const ptx::DefUse& du) const {
+    return hazard(ws, du, Scoreboard::Words::of(ws.scope));
+  }
+  bool waits_on_long(const WarpSlot& ws, const ptx::DefUse& du, Scoreboard::Words words) const {
+    return sb_.waits_on_long(ws.cta, ws.scope, du, words) ||
+           (!ws.others.empty() && other_parts_wait_on_long(ws, du));
+  }
   bool waits_on_long(const WarpSlot& ws, const ptx::DefUse& du) const {
-    return sb_.waits_on_long(ws.cta, ws.scope, du) || (!ws.others.empty() && other_parts_wait_on_long(ws, du));
+    return waits_on_long(ws, du, Scoreboard::Words::of(ws.scope));
+  }
+  // The words slot `wi`'s scope may use: its one word when its threads are
+  // a static warp's (they stay within it), else found from the scope.
+  Scoreboard::Words scope_words(uint32_t wi, const WarpSlot& ws) const {
+    const uint32_t word = warps_[wi].word;
+    return word != kAnyWord ? Scoreboard::Words::one(word) : Scoreboard::Words::of(ws.scope);
   }
   Hazard other_parts_hazard(const WarpSlot& ws, const ptx::DefUse& du) const;
   bool other_parts_wait_on_long(const WarpSlot& ws, const ptx::DefUse& du) const;

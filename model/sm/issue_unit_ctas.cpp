@@ -173,6 +173,11 @@ void IssueUnit::start_launches(uint64_t now) {
     bk.prog = k.prog;
     bk.cfg = k.cfg;
     branch_->start_cta(ci, bk, func::ThreadMask::range(0, threads), c.slots);
+    if (branch_->static_scopes())
+      for (uint32_t slot : c.slots) {
+        const Scoreboard::Words w = Scoreboard::Words::of(branch_->slot(slot).scope);
+        warps_[slot].word = w.hi == w.lo + 1 ? w.lo : kAnyWord;
+      }
     if (lockstep_) {
       lockstep_->start_cta(ci, c.slots, *view_);
       for (uint32_t slot : c.slots) note_solo(slot);

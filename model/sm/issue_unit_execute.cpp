@@ -50,10 +50,12 @@ inline void IssueUnit::reserve_parts(uint32_t wi, const ptx::DefUse& du, bool lo
   res.du = &du;
   res.long_latency = long_latency;
   res.others.clear();
+  // Part 0's threads are the slot's own (a subset of its scope).
+  res.words = scope_words(wi, branch_->slot(wi));
   for (size_t k = 0; k < n; ++k) {
     const PartRun& q = parts_[k];
     if (k > 0) res.others.push_back(WarpPart{q.cta, q.mask});
-    sb_.reserve(q.cta, q.mask, du, long_latency);
+    sb_.reserve(q.cta, q.mask, du, long_latency, k == 0 ? res.words : Scoreboard::Words::of(q.mask));
     mark_stale_overlapping(q.cta, q.mask, wi);
     ++ctas_[q.cta].inflight;
   }

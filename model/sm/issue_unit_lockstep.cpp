@@ -257,7 +257,8 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     res.du = &du;
     res.long_latency = long_latency;
     res.others.clear();
-    sb_.reserve(ci, res.threads, du, long_latency);
+    res.words = Scoreboard::Words::one(wd);
+    sb_.reserve(ci, res.threads, du, long_latency, res.words);
     mark_stale_overlapping(ci, res.threads, m);
     ++c.inflight;
     if (long_latency) {

@@ -162,8 +162,9 @@ void IssueUnit::refresh(uint32_t w) {
     return;
   }
   const ptx::DefUse& du = ctas_[ws.cta].info->du[ws.pc];
-  k.hazard = hazard(ws, du);
-  bool long_wait = k.hazard != Hazard::None && waits_on_long(ws, du);
+  const Scoreboard::Words words = scope_words(w, ws);
+  k.hazard = hazard(ws, du, words);
+  bool long_wait = k.hazard != Hazard::None && waits_on_long(ws, du, words);
   if (warp_sb_ && wp.inflight > 0) {  // seed 001's scoreboard: one instruction of a warp at a time
     if (k.hazard == Hazard::None) k.hazard = Hazard::Raw;
     long_wait = long_wait || wp.long_pending > 0;

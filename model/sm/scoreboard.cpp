@@ -41,16 +41,8 @@ bool Scoreboard::overlaps(const std::vector<uint64_t>& b, uint32_t cta, uint32_t
   return false;
 }
 
-namespace {
-struct WordRange {  // ThreadMask::word_range, as a value
-  uint32_t lo = 0, hi = 0;
-  explicit WordRange(const func::ThreadMask& m) { m.word_range(lo, hi); }
-};
-}  // namespace
-
-Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du, Words w) const {
   if (count_[cta] == 0) return Hazard::None;  // common case: nothing in flight
-  const WordRange w(scope);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
     for (uint32_t i = w.lo; i < w.hi; ++i)
@@ -68,9 +60,8 @@ bool Scoreboard::is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg)
   return cta < ctas_ && reg < regs_ && overlaps(pending_, cta, reg, scope);
 }
 
-bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du, Words w) const {
   if (long_count_[cta] == 0) return false;
-  const WordRange w(scope);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
     for (uint32_t i = w.lo; i < w.hi; ++i)
@@ -84,9 +75,8 @@ bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx:
   return false;
 }
 
-void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency) {
+void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency, Words w) {
   check_cta(cta);
-  const WordRange w(threads);
   for (uint32_t r : du.defs) {
     check_reg(r);
     for (uint32_t i = w.lo; i < w.hi; ++i)
@@ -102,13 +92,15 @@ void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::Def
   }
 }
 
-bool Scoreboard::release(uint32_t cta, const ThreadMask& threads, uint32_t reg) {
+bool Scoreboard::release(uint32_t cta, const ThreadMask& threads, uint32_t reg, Words w) {
   check_cta(cta);
   check_reg(reg);
-  const WordRange w(threads);
-  bool all_pending = w.lo < w.hi;  // an empty set releases nothing: a model bug
-  for (uint32_t i = w.lo; i < w.hi; ++i)
+  bool any = false, all_pending = true;  // an empty set releases nothing: a model bug
+  for (uint32_t i = w.lo; i < w.hi; ++i) {
+    any = any || threads.word(i) != 0;
     all_pending = all_pending && (threads.word(i) & ~pending_[at(cta, i, reg)]) == 0;
+  }
+  all_pending = all_pending && any;
   if (!all_pending)
     throw std::logic_error("scoreboard: CTA slot " + std::to_string(cta) + " releases register " +
                            std::to_string(reg) + " that is not pending for all its threads");

@@ -46,9 +46,26 @@ class Scoreboard {
   uint32_t ctas() const { return ctas_; }
   uint32_t regs() const { return regs_; }
 
+  // The words [lo, hi) of a thread mask that may hold set bits. A caller
+  // that knows them (a static warp's threads sit in one word) passes them to
+  // the overloads below, which then skip scanning the 16-word mask for them.
+  struct Words {
+    uint32_t lo = 0, hi = 0;
+    static Words of(const ThreadMask& m) {
+      Words w;
+      m.word_range(w.lo, w.hi);
+      return w;
+    }
+    static Words one(uint32_t word) { return Words{word, word + 1}; }
+  };
+
   // The first hazard `du` has against pending writes of `scope`'s threads
   // (RAW before WAW). Hot path: `cta` must be < ctas() (not checked here).
-  Hazard check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const;
+  Hazard check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+    return check(cta, scope, du, Words::of(scope));
+  }
+  // The same, `scope`'s set bits all within `w`.
+  Hazard check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du, Words w) const;
   Hazard check(uint32_t cta, const ThreadMask& scope, const ptx::Instr& in) const {
     return check(cta, scope, ptx::def_use(in));
   }
@@ -60,7 +77,10 @@ class Scoreboard {
   // `long_latency` marks them as memory results too. Reserving a register
   // already pending for one of the threads is a model bug (the caller
   // skipped check()) and throws.
-  void reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency);
+  void reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency) {
+    reserve(cta, threads, du, long_latency, Words::of(threads));
+  }
+  void reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency, Words w);
   void reserve(uint32_t cta, const ThreadMask& threads, const ptx::Instr& in, bool long_latency) {
     reserve(cta, threads, ptx::def_use(in), long_latency);
   }
@@ -68,12 +88,18 @@ class Scoreboard {
   // At write-back: clears `reg` for `threads` (the set reserve() was given).
   // Returns true when it was a long-latency write. Throws when the register
   // is not pending for those threads (double write-back).
-  bool release(uint32_t cta, const ThreadMask& threads, uint32_t reg);
+  bool release(uint32_t cta, const ThreadMask& threads, uint32_t reg) {
+    return release(cta, threads, reg, Words::of(threads));
+  }
+  bool release(uint32_t cta, const ThreadMask& threads, uint32_t reg, Words w);
 
   bool is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg) const;
   // True when `du` reads or writes a register still waiting on memory for
   // `scope`: the warp's next instruction is stuck behind a long-latency op.
-  bool waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const;
+  bool waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du) const {
+    return waits_on_long(cta, scope, du, Words::of(scope));
+  }
+  bool waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du, Words w) const;
   // Pending writes of the CTA (any thread, any register): 0 = nothing in flight.
   uint32_t pending(uint32_t cta) const { return count_[cta]; }
 
