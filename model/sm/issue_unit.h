@@ -340,7 +340,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint32_t lanes = 0;                        // live threads
     uint64_t active_bits = 0, mask_bits = 0;   // lanes of those whose guard holds; of all (only while tracing)
   };
-  template <bool Mixed> PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now);
+  template <bool Mixed>
+  PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now, uint32_t word);
+  PartTotals run_word(const WarpSlot& ws, const ptx::Instr& in, uint64_t now, uint32_t word);
   // q.active = the threads of q.mask whose guard of `in` holds (before the instruction may change it).
   static void guard_threads(PartRun& q, const ptx::Instr& in, const func::CtaState& cta) {
     q.active = q.mask;
@@ -479,6 +481,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void refresh(uint32_t wi);
   // Lanes of a thread set: bit l for a thread t with t % warp_size == l.
   uint64_t lanes_of(const func::ThreadMask& m) const;
+  // The same for a mask whose set bits are `bits`, all in word `word`.
+  uint64_t lanes_of_word(uint64_t bits, uint32_t word) const;
   // The running warp's next instruction if the front end has it: the
   // I-buffer's front entry at the slot's PC, or under fetch.model = ideal
   // the program's instruction at that PC. Null while it is still fetched.

@@ -160,6 +160,7 @@ void IssueUnit::start_launches(uint64_t now) {
       w.live = true;
       w.cta = ci;
       w.may_sync = ctas_[ci].info->warp_sync;
+      if (lockstep_ && !w.may_sync) maybe_sync_.reset(slot);  // a bit left by an earlier kernel's warp
       w.age = next_age_++;
       w.version = branch_->slot(slot).version;
       ibuf_.flush(slot);

@@ -14,7 +14,9 @@ namespace simt::sm {
 // branch unit mixes CTAs): parts_[k] gets the part's live and active threads
 // and the executor's result; the totals are over all parts.
 template <bool Mixed>
-inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now) {
+inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now,
+                                                  uint32_t word) {
+  if (!Mixed && word != kAnyWord) return run_word(ws, in, now, word);
   const size_t n = Mixed ? 1 + ws.others.size() : 1;
   if (Mixed && parts_.size() < n) parts_.resize(n);
   PartTotals t;
@@ -34,6 +36,40 @@ inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx:
     t.active_bits |= lanes_of(q.active);
     if (tracing_ || wt_) t.mask_bits |= lanes_of(q.mask);
   }
+  return t;
+}
+
+// run_parts() for a warp whose threads all sit in word `word` of the CTA's
+// thread mask: the same results, with one-word mask work instead of the
+// whole mask's (a narrow warp pays as much for that as a wide one).
+IssueUnit::PartTotals IssueUnit::run_word(const WarpSlot& ws, const ptx::Instr& in, uint64_t now, uint32_t word) {
+  PartRun& q = parts_[0];
+  q.cta = ws.cta;
+  Cta& c = ctas_[q.cta];
+  func::CtaState& cta = *c.state;
+  const uint64_t live = ws.mask.word(word) & ~cta.exited().word(word);
+  q.mask.clear();
+  q.mask.set_word(word, live);
+  q.active.clear();
+  uint64_t active = live;
+  if (in.guard.kind == ptx::Operand::Kind::Reg) {
+    const uint64_t* row = cta.reg_row(in.guard.reg);
+    active = 0;
+    for (uint64_t m = live; m; m &= m - 1) {
+      const uint32_t b = static_cast<uint32_t>(__builtin_ctzll(m));
+      if (((row[word * 64 + b] & 1) != 0) != in.guard.neg) active |= uint64_t{1} << b;
+    }
+  }
+  q.active.set_word(word, active);
+  const KernelContext& kc = *c.info->kernel;
+  cta.clock = now;
+  kc.exec->step(cta, kc.env, ws.pc, q.mask, q.r);
+  if (q.r.control == func::Control::Fault) fault(c, ws.pc, q.r.fault);
+  if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
+  PartTotals t;
+  t.lanes = static_cast<uint32_t>(__builtin_popcountll(live));
+  t.active_bits = lanes_of_word(active, word);
+  if (tracing_ || wt_) t.mask_bits = lanes_of_word(live, word);
   return t;
 }
 
@@ -75,7 +111,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
   Cta& c = ctas_[ws.cta];
   const KernelContext& k = *c.info->kernel;
   const ptx::Instr& in = k.prog->code[pc];
-  const PartTotals totals = run_parts<Mixed>(ws, in, now);
+  const PartTotals totals = run_parts<Mixed>(ws, in, now, w.word);
   const uint32_t lanes = totals.lanes;
   const func::StepResult& r = parts_[0].r;
 
@@ -112,7 +148,9 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
     p.instr = &in;
     p.active = parts_[0].active;
     p.lanes = totals.active_bits;
-    p.active_lanes = parts_[0].active.count();  // (counted only for pipe instructions)
+    p.active_lanes = w.word != kAnyWord  // (counted only for pipe instructions)
+                         ? static_cast<uint32_t>(__builtin_popcountll(parts_[0].active.word(w.word)))
+                         : parts_[0].active.count();
     p.warp_width = p_.warp_size;
     p.issue_cycle = now;
     p.long_latency = long_latency;

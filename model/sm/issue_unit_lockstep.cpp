@@ -65,8 +65,10 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
   touched_ = util::BitSet(p_.max_warps);
   solo_ = util::BitSet(p_.max_warps);
   claimed_.assign(p_.schedulers, 0);
+  // As mark_stale() keeps it: stale warps of kernels with warp-synchronous
+  // instructions (an empty slot never is one).
   for (uint32_t w = 0; w < p_.max_warps; ++w)
-    if (cand_[w].stale) maybe_sync_.set(w);
+    if (cand_[w].stale && warps_[w].may_sync) maybe_sync_.set(w);
   // Registered here, so that machines without slices keep their stats keys.
   st_group_issues_ = &reg_.counter(stats_name_ + ".group_issues",
                                    "groups of warps issued in lock step (one fetch and decode each)");

@@ -130,6 +130,19 @@ uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
   return bits;
 }
 
+uint64_t IssueUnit::lanes_of_word(uint64_t bits, uint32_t word) const {
+  const uint32_t ws = p_.warp_size;
+  uint64_t lanes = 0;
+  if ((ws & (ws - 1)) == 0) {  // chunks of ws bits never straddle a word
+    const uint64_t chunk = ws == 64 ? ~uint64_t{0} : (uint64_t{1} << ws) - 1;
+    for (uint64_t w = bits; w; w = ws == 64 ? 0 : w >> ws) lanes |= w & chunk;
+    return lanes;
+  }
+  for (uint64_t m = bits; m; m &= m - 1)
+    lanes |= uint64_t{1} << ((word * 64 + static_cast<uint32_t>(__builtin_ctzll(m))) % ws);
+  return lanes;
+}
+
 const ptx::Instr* IssueUnit::next_instr(uint32_t w) const {
   const uint32_t pc = branch_->slot(w).pc;
   if (ideal_fetch_) {
@@ -156,7 +169,10 @@ void IssueUnit::refresh(uint32_t w) {
   const bool waits = !running(w) || wp.barrier >= 0;
   const ptx::Instr* in = waits ? nullptr : next_instr(w);
   k.eligible = in != nullptr;
-  if (lockstep_) note_sync(w, in, ws);
+  // Slices mode: only kernels with warp-synchronous instructions have any
+  // (a new warp of another kernel in this slot cleared the bit).
+  if (lockstep_ && wp.may_sync) note_sync(w, in, ws);
+  else k.sync = false;
   if (!k.eligible) {
     if (!waits && ideal_fetch_) past_end(wp, ws.pc);  // fell through the last instruction
     return;
