@@ -37,7 +37,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +49,7 @@
 #include "mem/mem_port.h"
 #include "stats/stats.h"
 #include "util/clock.h"
+#include "util/ring_queue.h"
 
 namespace simt::trace { class Waveform; }
 
@@ -140,8 +140,8 @@ class CacheModule : public sc_core::sc_module, private util::Clocked {
   uint64_t queued_ports_ = 0;
   InputArbiterIf* arb_ = nullptr;   // `arbiter`, when bound
   std::vector<uint32_t> free_slots_;
-  std::deque<HitEntry> hits_;
-  std::deque<DownEntry> down_q_;
+  util::RingQueue<HitEntry> hits_;
+  util::RingQueue<DownEntry> down_q_;
 
   trace::Waveform* wf_ = nullptr;  // null unless one of the signals below is recorded
   sc_core::sc_signal<uint32_t>* sig_mshrs_ = nullptr;

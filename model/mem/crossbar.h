@@ -38,7 +38,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +49,7 @@
 #include "mem/mem_port.h"
 #include "stats/stats.h"
 #include "util/clock.h"
+#include "util/ring_queue.h"
 #include "util/slot_pool.h"
 
 namespace simt::trace { class Waveform; }
@@ -107,7 +107,7 @@ class Crossbar : public sc_core::sc_module, private util::Clocked {
     std::vector<uint64_t> in_free;    // per input: first cycle the port is free
     std::vector<uint64_t> out_free;   // per output
     std::vector<uint32_t> rr;         // per output: input with priority
-    std::vector<std::deque<Msg>> outq;
+    std::vector<util::RingQueue<Msg>> outq;
     // Scratch of arbitrate(): per output, the inputs that may send to it
     // this cycle, and the outputs that have any.
     std::vector<std::vector<uint32_t>> contenders;

@@ -1,10 +1,12 @@
 #include "mem/mem_port.h"
 
 #include <algorithm>
+#include <deque>
 #include <stdexcept>
 #include <string>
 
 #include "util/cycle.h"
+#include "util/ring_queue.h"
 
 namespace simt::mem {
 
@@ -117,7 +119,7 @@ class MemRequester::Impl {
   tlm_generic_payload* in_request = nullptr;  // BEGIN_REQ sent, END_REQ not yet seen
   uint64_t free_from = 0;                     // first cycle a new BEGIN_REQ may go
   size_t outstanding = 0;
-  std::deque<Done> done;
+  util::RingQueue<Done> done;
   uint64_t last_stamp = 0;
   ArrivalNotifier notifier;
   sc_core::sc_event_queue arrived;
@@ -255,7 +257,7 @@ class MemResponder::Impl {
 
   MemResponder& owner;
   uint32_t capacity;
-  std::deque<Pending> queue;                 // accepted (END_REQ given), not popped yet
+  util::RingQueue<Pending> queue;            // accepted (END_REQ given), not popped yet
   tlm_generic_payload* held = nullptr;       // BEGIN_REQ without END_REQ: the queue was full
   uint64_t* flag_word = nullptr;             // flag_queued(): the owner's bit set, and our bit
   uint64_t flag_bit = 0;

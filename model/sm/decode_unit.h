@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <string>
 
 #include <systemc>
@@ -18,6 +17,7 @@
 #include "stats/stats.h"
 #include "util/clock.h"
 #include "util/packet_socket.h"
+#include "util/ring_queue.h"
 
 namespace simt::config { class ParamRegistry; }
 namespace simt::trace { class Waveform; class MaybeSignal; }
@@ -68,7 +68,7 @@ class DecodeUnit : public sc_core::sc_module, private util::Clocked {
   // decode method ran before or after it in the cycle.
   uint64_t popped_cycle_ = ~uint64_t{0};
   size_t popped_ = 0;
-  std::deque<Slot> q_;
+  util::RingQueue<Slot> q_;
   uint64_t in_cycle_ = UINT64_MAX;  // cycle of the arrivals counted in in_count_
   uint32_t in_count_ = 0;
   uint64_t activations_ = 0;

@@ -138,7 +138,8 @@ void FetchUnit::collect_responses(uint64_t now) {
     uint32_t w = static_cast<uint32_t>(id & kWarpMask);
     auto& q = inflight_.at(w);
     bool found = false;
-    for (InFlight& f : q) {
+    for (size_t i = 0; i < q.size(); ++i) {
+      InFlight& f = q[i];
       if (f.id != id) continue;
       f.done = true;
       icache_waits_ += now - f.sent;

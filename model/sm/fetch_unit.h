@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "util/bit_set.h"
 #include "util/clock.h"
 #include "util/packet_socket.h"
+#include "util/ring_queue.h"
 
 namespace simt::config { class ParamRegistry; }
 namespace simt::trace { class Waveform; class MaybeSignal; }
@@ -96,8 +96,8 @@ class FetchUnit : public sc_core::sc_module, private util::Clocked {
   // The warps whose credit_ / staged_ entry is valid, so a cycle visits
   // only those instead of every warp.
   util::BitSet credit_set_, staged_set_;
-  std::vector<std::deque<InFlight>> inflight_; // per warp, in fetch order
-  std::deque<FetchedInstr> ready_;             // returned, in order, waiting for decode
+  std::vector<util::RingQueue<InFlight>> inflight_; // per warp, in fetch order
+  util::RingQueue<FetchedInstr> ready_;             // returned, in order, waiting for decode
   uint32_t last_warp_;                         // LRR: the warp fetched last
   uint64_t seq_ = 0;
   uint64_t activations_ = 0;

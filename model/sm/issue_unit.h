@@ -31,7 +31,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <ostream>
@@ -58,6 +57,7 @@
 #include "util/clock.h"
 #include "util/fault_latch.h"
 #include "util/packet_socket.h"
+#include "util/ring_queue.h"
 #include "util/slot_pool.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -201,7 +201,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   template <class T>
   struct Inbox {
     size_t cap = 0;
-    std::deque<std::pair<uint64_t, T>> q;
+    util::RingQueue<std::pair<uint64_t, T>> q;
     uint64_t pop_cycle = ~uint64_t{0};
     size_t popped = 0;
     bool can_push(uint64_t now) const {
@@ -533,7 +533,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   Inbox<FetchedInstr> fetched_q_;
   Inbox<WritebackPacket> wb_q_;
   Inbox<GeneratedWarp> gen_q_;
-  std::deque<CtaDone> done_q_;
+  util::RingQueue<CtaDone> done_q_;
 
   uint32_t live_warps_ = 0, live_ctas_ = 0;
   uint64_t next_age_ = 0, next_cta_age_ = 0;

@@ -50,6 +50,7 @@
 #include "util/clock.h"
 #include "util/fault_latch.h"
 #include "util/packet_socket.h"
+#include "util/ring_queue.h"
 #include "vgiw/vgiw_cta.h"
 #include "vgiw/vgiw_packets.h"
 #include "vgiw/vgiw_params.h"
@@ -103,9 +104,9 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   std::vector<uint64_t> pending_;              // per block: threads waiting (CVT or queued writes)
   std::vector<std::vector<uint64_t>> filled_;  // per block: bitset of words that may hold threads
   std::deque<CvtAccess> writes_;
-  std::deque<std::pair<uint64_t, sm::CtaLaunch>> launch_q_;  // (visible from, launch)
-  std::deque<std::pair<uint64_t, BatchReturn>> return_q_;
-  std::deque<sm::CtaDone> done_q_;
+  util::RingQueue<std::pair<uint64_t, sm::CtaLaunch>> launch_q_;  // (visible from, launch)
+  util::RingQueue<std::pair<uint64_t, BatchReturn>> return_q_;
+  util::RingQueue<sm::CtaDone> done_q_;
   uint32_t current_ = kNone, configured_ = kNone;
   uint64_t sent_ = 0, returned_ = 0;           // threads of the current block
   std::vector<std::optional<ThreadBatch>> staged_;  // per replica: a batch read, not yet taken

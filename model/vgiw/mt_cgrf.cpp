@@ -1,6 +1,7 @@
 #include "vgiw/mt_cgrf.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "trace/waveform.h"
 #include "util/cycle.h"

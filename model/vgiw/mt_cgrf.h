@@ -63,6 +63,7 @@
 #include "util/clock.h"
 #include "util/fault_latch.h"
 #include "util/packet_socket.h"
+#include "util/ring_queue.h"
 #include "vgiw/batch_runner.h"
 #include "vgiw/event_wheel.h"
 #include "vgiw/vgiw_packets.h"
@@ -176,11 +177,11 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   std::vector<uint32_t> reserved_;       // per layout unit: lines in flight (LDST, LVU)
   // Per layout unit: memory nodes waiting for room in its reservation
   // buffer, oldest first (a response that frees room fires the next).
-  std::vector<std::deque<std::pair<uint32_t, uint32_t>>> waiters_;
-  std::vector<std::deque<Pending>> l1d_q_, lvc_q_;
+  std::vector<util::RingQueue<std::pair<uint32_t, uint32_t>>> waiters_;
+  std::vector<util::RingQueue<Pending>> l1d_q_, lvc_q_;
   std::vector<Outstanding> out_;
   std::vector<uint32_t> free_ids_;
-  std::deque<BatchReturn> returns_q_;
+  util::RingQueue<BatchReturn> returns_q_;
   uint32_t l1_rr_ = 0;                   // LDST port that goes first for the L1's banks this cycle
   uint32_t in_flight_ = 0;               // threads in channels
   uint64_t last_cycle_ = 0;
