@@ -78,6 +78,10 @@ class PooledPayload : public tlm_generic_payload {
   }
   MemRequestInfo* info;
   std::vector<unsigned char> data;
+  // The request as sent (payload null): what the response is described by,
+  // without reading the payload's fields and extension back (an
+  // interconnect restores what it changed before it responds).
+  MemRequest req;
 };
 
 class PayloadPool : public tlm::tlm_mm_interface {
@@ -139,7 +143,7 @@ class MemRequester::Impl {
     }
     const uint64_t stamp = std::max(visible_cycle(t), last_stamp);  // FIFO: never earlier than the previous one
     last_stamp = stamp;
-    done.push_back({stamp, describe(gp)});
+    done.push_back({stamp, static_cast<PooledPayload&>(gp).req});  // only our pool's payloads come back
     if (done.size() == 1) owner.first_response_ = stamp;
     --outstanding;
     notifier.notify(arrived, stamp);
@@ -195,6 +199,8 @@ bool MemRequester::send(const MemRequest& r) {
   p->info->source = r.source;
   p->info->atomic = r.atomic;
   p->info->instruction = r.instruction;
+  p->req = r;
+  p->req.payload = nullptr;
   p->acquire();
   ++m.outstanding;
   m.in_request = p;
@@ -252,7 +258,7 @@ class MemResponder::Impl {
 
   struct Pending {
     uint64_t stamp;
-    tlm_generic_payload* gp;
+    MemRequest req;  // described once, on arrival; req.payload = the payload to answer
   };
 
   MemResponder& owner;
@@ -280,7 +286,9 @@ class MemResponder::Impl {
   void enqueue(tlm_generic_payload& gp, const sc_core::sc_time& t) {
     const uint64_t stamp = std::max(visible_cycle(t), last_stamp);
     last_stamp = stamp;
-    queue.push_back({stamp, &gp});
+    MemRequest r = describe(gp);
+    r.payload = &gp;
+    queue.push_back({stamp, r});
     if (queue.size() == 1) {
       owner.first_request_ = stamp;
       if (flag_word) *flag_word |= flag_bit;
@@ -382,9 +390,7 @@ void MemResponder::b_transport(tlm_generic_payload& gp, sc_core::sc_time& t) { i
 
 bool MemResponder::pop_request(MemRequest& r) {
   if (!has_request()) return false;
-  tlm_generic_payload* gp = impl_->queue.front().gp;
-  r = describe(*gp);
-  r.payload = gp;
+  r = impl_->queue.front().req;
   pop_request();
   return true;
 }
@@ -408,8 +414,7 @@ void MemResponder::pop_request() {
 
 bool MemResponder::peek_request(MemRequest& r) const {
   if (!has_request()) return false;
-  r = describe(*impl_->queue.front().gp);
-  r.payload = impl_->queue.front().gp;
+  r = impl_->queue.front().req;
   return true;
 }
 
