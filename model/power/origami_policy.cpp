@@ -44,21 +44,25 @@ int OrigamiPolicy::pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) {
 }
 
 int OrigamiPolicy::choose(const std::vector<sm::WarpCandidate>& c) {
-  // Best class seen per group: 0 favoured type, 1 neither SP type, 2 the other type.
-  int best[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
+  // The first ready active warp (in round-robin order) of the best class:
+  // class = group * 3 + rank, group 0 the selected one, rank 0 the favoured
+  // type, 1 neither SP type, 2 the other type.
+  int best = -1;
+  uint32_t best_class = 6;
   const size_t n = active().size();
   for (size_t k = 0; k < n; ++k) {
     const int i = candidate(active_at(k));
     if (i < 0 || !c[i].ready) continue;
-    const int group = (c[i].priority >= warp_size_) == full_ ? 0 : 1;
-    const int rank = c[i].cls == favoured_ ? 0 : !is_sp(c[i].cls) ? 1 : 2;
-    if (best[group][rank] < 0) best[group][rank] = i;
-    if (group == 0 && rank == 0) return i;
+    const uint32_t group = (c[i].priority >= warp_size_) == full_ ? 0 : 1;
+    const uint32_t rank = c[i].cls == favoured_ ? 0 : !is_sp(c[i].cls) ? 1 : 2;
+    const uint32_t cls = group * 3 + rank;
+    if (cls < best_class) {
+      best_class = cls;
+      best = i;
+      if (cls == 0) break;
+    }
   }
-  for (auto& g : best)
-    for (int i : g)
-      if (i >= 0) return i;
-  return -1;
+  return best;
 }
 
 void OrigamiPolicy::on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) {

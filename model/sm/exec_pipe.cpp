@@ -65,8 +65,7 @@ void ExecPipe::end_of_elaboration() {
                                    "issue attempts refused while the lanes they need wake up (power gating)");
 }
 
-uint32_t ExecPipe::power_unit(IssuePacket& p, uint64_t now, LaneMap map) {
-  const OpTiming t = unit_.timing_for(*p.instr);
+uint32_t ExecPipe::power_unit(IssuePacket& p, uint64_t now, LaneMap map, OpTiming t) {
   LaneUseRequest r;
   r.fp = p.instr->cls == ptx::InstrClass::Fp;
   r.now = now;
@@ -107,9 +106,10 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   const bool sp = cls == ptx::InstrClass::Int || cls == ptx::InstrClass::Fp;
   const LaneMap map = lane_policy_ && sp ? lane_policy_->choose(cls, now) : LaneMap::Home;
   const uint32_t extra = lane_policy_ && sp ? lane_policy_->extra_latency() : 0;
+  const OpTiming t = unit_.timing_for(*p.instr);
   uint32_t unit = PipelineUnit::kAnyUnit;
   if (gated_) {
-    unit = power_unit(p, now, map);
+    unit = power_unit(p, now, map, t);
     if (unit == PipelineUnit::kAnyUnit) {
       ++*wakeup_stalls_;
       return;
@@ -118,7 +118,7 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   // Lane bits come with the packet: threads keep their home lane (t % W)
   // in every warp formation (static, compacted, dynamic), unless the lane
   // map moves them.
-  uint64_t done = unit_.accept(now, *p.instr, p.lanes, p.warp_width, unit, map, extra);
+  uint64_t done = unit_.accept(now, p.lanes, p.warp_width, t, unit, map, extra);
   p.accepted = true;
   // A warp split into two half-warps is issued twice (seed 003 §3.2).
   if ((map == LaneMap::Half || map == LaneMap::CompactHalf) && unit_.last_passes() > unit_.passes(p.warp_width))
@@ -132,7 +132,6 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   w.wb.long_latency = p.long_latency;
   w.wb.ticket = p.ticket;
   wb_.push(w);
-  OpTiming t = unit_.timing_for(*p.instr);
   busy_until_ = std::max(busy_until_, now + uint64_t(unit_.last_passes()) * t.ii);
   if (lane_policy_ && sp) lane_policy_->on_accept(cls, map, unit_.passes(p.warp_width) * t.ii, now);
 

@@ -85,7 +85,7 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   // Power gating: the free unit whose lanes are ON for `p` (recorded as used
   // by its controller), or PipelineUnit::kAnyUnit after asking the lowest
   // free unit's lanes to wake (p.retry_at says until when).
-  uint32_t power_unit(IssuePacket& p, uint64_t now, LaneMap map);
+  uint32_t power_unit(IssuePacket& p, uint64_t now, LaneMap map, OpTiming t);
   void on_cycle(uint64_t now) override;  // run by util::Clock
   void refresh_lanes(uint64_t now);
   void write_lane_signals(uint64_t now);
