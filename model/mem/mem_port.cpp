@@ -78,9 +78,10 @@ class PooledPayload : public tlm_generic_payload {
   }
   MemRequestInfo* info;
   std::vector<unsigned char> data;
-  // The request as sent (payload null): what the response is described by,
-  // without reading the payload's fields and extension back (an
-  // interconnect restores what it changed before it responds).
+  // The request as sent (payload null): what its response is reported as,
+  // without reading the payload's fields and extension back from cold
+  // lines, and whatever an interconnect did to the payload's address on
+  // the way (the owner asked for this request).
   MemRequest req;
 };
 

@@ -96,9 +96,9 @@ class FetchUnit : public sc_core::sc_module, private util::Clocked {
   // The warps whose credit_ / staged_ entry is valid, so a cycle visits
   // only those instead of every warp.
   util::BitSet credit_set_, staged_set_;
-  std::vector<util::RingQueue<InFlight>> inflight_; // per warp, in fetch order
-  util::RingQueue<FetchedInstr> ready_;             // returned, in order, waiting for decode
-  uint32_t last_warp_;                         // LRR: the warp fetched last
+  std::vector<util::RingQueue<InFlight>> inflight_;  // per warp, in fetch order
+  util::RingQueue<FetchedInstr> ready_;              // returned, in order, waiting for decode
+  uint32_t last_warp_;                               // LRR: the warp fetched last
   uint64_t seq_ = 0;
   uint64_t activations_ = 0;
 

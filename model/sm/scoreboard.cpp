@@ -43,6 +43,7 @@ bool Scoreboard::overlaps(const std::vector<uint64_t>& b, uint32_t cta, uint32_t
 
 Hazard Scoreboard::check(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du, Words w) const {
   if (count_[cta] == 0) return Hazard::None;  // common case: nothing in flight
+  check_words(scope, w);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
     for (uint32_t i = w.lo; i < w.hi; ++i)
@@ -62,6 +63,7 @@ bool Scoreboard::is_pending(uint32_t cta, const ThreadMask& scope, uint32_t reg)
 
 bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx::DefUse& du, Words w) const {
   if (long_count_[cta] == 0) return false;
+  check_words(scope, w);
   auto hit = [&](uint32_t r) {
     if (r >= regs_) return false;
     for (uint32_t i = w.lo; i < w.hi; ++i)
@@ -77,6 +79,7 @@ bool Scoreboard::waits_on_long(uint32_t cta, const ThreadMask& scope, const ptx:
 
 void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::DefUse& du, bool long_latency, Words w) {
   check_cta(cta);
+  check_words(threads, w);
   for (uint32_t r : du.defs) {
     check_reg(r);
     for (uint32_t i = w.lo; i < w.hi; ++i)
@@ -95,6 +98,7 @@ void Scoreboard::reserve(uint32_t cta, const ThreadMask& threads, const ptx::Def
 bool Scoreboard::release(uint32_t cta, const ThreadMask& threads, uint32_t reg, Words w) {
   check_cta(cta);
   check_reg(reg);
+  check_words(threads, w);
   bool any = false, all_pending = true;  // an empty set releases nothing: a model bug
   for (uint32_t i = w.lo; i < w.hi; ++i) {
     any = any || threads.word(i) != 0;

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "func/thread_mask.h"
@@ -115,6 +116,17 @@ class Scoreboard {
   bool overlaps(const std::vector<uint64_t>& b, uint32_t cta, uint32_t reg, const ThreadMask& m) const;
   void check_cta(uint32_t cta) const;
   void check_reg(uint32_t reg) const;
+  // Debug builds: a Words hint must cover every set bit of its mask.
+  static void check_words(const ThreadMask& m, Words w) {
+#ifndef NDEBUG
+    const Words all = Words::of(m);
+    if (all.lo < all.hi && (all.lo < w.lo || all.hi > w.hi || w.hi > kWords))
+      throw std::logic_error("scoreboard: a thread mask reaches outside the words it was given");
+#else
+    (void)m;
+    (void)w;
+#endif
+  }
 
   uint32_t ctas_ = 0, regs_ = 0;
   std::vector<uint64_t> pending_;  // [cta][word][reg]
