@@ -241,6 +241,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     uint64_t issued = 0;       // warp instructions issued (the runaway limit)
   };
 
+  static constexpr uint32_t kAnyWord = ~uint32_t{0};  // Warp::word: not one word
   // Issue-side state of a warp slot; which threads it runs and at which PC
   // is the branch unit's (branch_->slot(i)).
   struct Warp {
@@ -257,9 +258,8 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     // The one word of a thread mask its threads sit in, for good, when the
     // branch unit keeps static scopes and the warp's scope lies in one word;
     // else kAnyWord. Spares scoreboard calls the scan for it.
-    uint32_t word = ~uint32_t{0};
+    uint32_t word = kAnyWord;
   };
-  static constexpr uint32_t kAnyWord = ~uint32_t{0};
 
   // A register reservation in flight: the write-back finds it by ticket.
   struct Reservation {
@@ -343,6 +343,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   template <bool Mixed>
   PartTotals run_parts(const WarpSlot& ws, const ptx::Instr& in, uint64_t now, uint32_t word);
   PartTotals run_word(const WarpSlot& ws, const ptx::Instr& in, uint64_t now, uint32_t word);
+  void step_part(PartRun& q, Cta& c, uint32_t pc, uint64_t now);
   // q.active = the threads of q.mask whose guard of `in` holds (before the instruction may change it).
   static void guard_threads(PartRun& q, const ptx::Instr& in, const func::CtaState& cta) {
     q.active = q.mask;

@@ -10,6 +10,16 @@
 
 namespace simt::sm {
 
+// The executor runs part `q` (its threads and guard set) of CTA slot `c` at
+// `pc`; a fault or a runaway kernel ends the run here.
+inline void IssueUnit::step_part(PartRun& q, Cta& c, uint32_t pc, uint64_t now) {
+  const KernelContext& kc = *c.info->kernel;
+  c.state->clock = now;
+  kc.exec->step(*c.state, kc.env, pc, q.mask, q.r);
+  if (q.r.control == func::Control::Fault) fault(c, pc, q.r.fault);
+  if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
+}
+
 // Runs `in` on every CTA part of the warp in `ws` (one part unless the
 // branch unit mixes CTAs): parts_[k] gets the part's live and active threads
 // and the executor's result; the totals are over all parts.
@@ -27,11 +37,7 @@ inline IssueUnit::PartTotals IssueUnit::run_parts(const WarpSlot& ws, const ptx:
     func::CtaState& cta = *c.state;
     q.mask = (k == 0 ? ws.mask : ws.others[k - 1].mask).minus(cta.exited());
     guard_threads(q, in, cta);
-    const KernelContext& kc = *c.info->kernel;
-    cta.clock = now;
-    kc.exec->step(cta, kc.env, ws.pc, q.mask, q.r);
-    if (q.r.control == func::Control::Fault) fault(c, ws.pc, q.r.fault);
-    if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
+    step_part(q, c, ws.pc, now);
     t.lanes += q.mask.count();
     t.active_bits |= lanes_of(q.active);
     if (tracing_ || wt_) t.mask_bits |= lanes_of(q.mask);
@@ -61,11 +67,7 @@ IssueUnit::PartTotals IssueUnit::run_word(const WarpSlot& ws, const ptx::Instr& 
     }
   }
   q.active.set_word(word, active);
-  const KernelContext& kc = *c.info->kernel;
-  cta.clock = now;
-  kc.exec->step(cta, kc.env, ws.pc, q.mask, q.r);
-  if (q.r.control == func::Control::Fault) fault(c, ws.pc, q.r.fault);
-  if (++c.issued > kc.max_warp_instructions && kc.max_warp_instructions) runaway_instructions(q.cta);
+  step_part(q, c, ws.pc, now);
   PartTotals t;
   t.lanes = static_cast<uint32_t>(__builtin_popcountll(live));
   t.active_bits = lanes_of_word(active, word);

@@ -118,15 +118,8 @@ template void IssueUnit::schedule_in<false>(uint32_t, uint64_t);
 template void IssueUnit::schedule_in<true>(uint32_t, uint64_t);
 
 uint64_t IssueUnit::lanes_of(const func::ThreadMask& m) const {
-  const uint32_t ws = p_.warp_size;
   uint64_t bits = 0;
-  if ((ws & (ws - 1)) == 0) {  // a power of two: fold each word's ws-bit chunks
-    const uint64_t chunk = ws == 64 ? ~uint64_t{0} : (uint64_t{1} << ws) - 1;
-    for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i)
-      for (uint64_t w = m.word(i); w; w = ws == 64 ? 0 : w >> ws) bits |= w & chunk;
-    return bits;
-  }
-  m.for_each([&](uint32_t t) { bits |= uint64_t{1} << (t % ws); });
+  for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i) bits |= lanes_of_word(m.word(i), i);
   return bits;
 }
 
