@@ -65,9 +65,10 @@ uint64_t LaneGate::ready_at(uint64_t now) const {
   return start + t_.wakeup;
 }
 
-uint64_t LaneGate::wake(uint64_t now) {
+uint64_t LaneGate::wake(uint64_t now, bool* started) {
   const uint64_t ready = ready_at(now);
   if (ready <= now || now < acc_) return ready;  // ON, or already waking
+  if (started) *started = true;
   const uint64_t start = ready - t_.wakeup;
   done_.busy += drain_ > acc_ ? drain_ - acc_ : 0;
   classify_idle(std::max(acc_, drain_), start, done_);

@@ -77,19 +77,26 @@ class alignas(64) LaneGate {
   // True when the domain is ON at `now` (then ready_at(now) == now): the
   // controller's fast path, a compare against kept bounds.
   bool on_at(uint64_t now) const { return now >= acc_ && now < off_at_; }
+  // Conventional: the cycle the open idle period gates (no later than the
+  // truth once a batched drain is pending; UINT64_MAX in the other modes).
+  // Only wake() and gate_early() bring it earlier.
+  uint64_t off_at() const { return off_at_; }
   // True when the domain is gated at `now`: it stays so until woken.
   bool gated_at(uint64_t now) const { return now >= acc_ && now >= off_at_; }
   // An issue wants the domain at `now` and ready_at(now) > now: the wake-up
   // starts (at now, or when BET has passed with blackout). Returns the cycle
   // the domain is ON. A domain already waking keeps its wake-up.
-  uint64_t wake(uint64_t now);
+  // `*started` (if given) is set when a wake-up started (the state changed).
+  uint64_t wake(uint64_t now, bool* started = nullptr);
   // A wake-up request for an issue that needs this domain is pending until
   // `until` (the other domains it needs are still waking): the domain does
   // not count idle cycles before then, so it cannot gate again meanwhile.
-  void hold(uint64_t until) {
-    if (until <= hold_) return;
+  // Returns true when that moved the hold (the state changed).
+  bool hold(uint64_t until) {
+    if (until <= hold_) return false;
     hold_ = until;
     refresh();
+    return true;
   }
   // Eager gating: the domain's current idle period gates after its first
   // idle cycle, or at `now` if later, instead of after idle_detect cycles

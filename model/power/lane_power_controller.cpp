@@ -49,6 +49,7 @@ LanePowerController::LanePowerController(sc_core::sc_module_name name, const Pow
     }
   for (int fp = 0; fp < 2; ++fp) {
     gates_[fp].assign(domains_, LaneGate(timing_));
+    on_until_[fp].assign(domains_, 0);
     const std::string u = stats_name + "." + kType[fp], s = sm_stats_name + "." + kType[fp];
     unit_[fp] = counters(reg, u);
     sm_[fp] = counters(reg, s);
@@ -154,9 +155,12 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   const uint64_t doms = domains_of(all);
   Known& known = known_[fp];
   const bool wake = r.kind == sm::LaneUseRequest::Wake;
+  r.changed = false;
+  r.until_woken = false;
   if (!wake && (doms & known.gated)) {  // refused at once: nothing changes
     r.accepted = false;
     r.ready_at = r.now + 1;
+    r.until_woken = true;
     return;
   }
   sample_until(r.now);  // boundaries passed since the last request, before anything changes
@@ -166,24 +170,39 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   if (wake) {
     flush(fp, doms);
     known.woken(doms);
+    for (uint64_t m = doms; m; m &= m - 1) on_until_[fp][__builtin_ctzll(m)] = 0;
     r.ready_at = r.now;
-    for (uint64_t m = doms; m; m &= m - 1) r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now));
-    for (uint64_t m = doms; m; m &= m - 1) g[__builtin_ctzll(m)].hold(r.ready_at);
+    bool changed = false;
+    for (uint64_t m = doms; m; m &= m - 1)
+      r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now, &changed));
+    for (uint64_t m = doms; m; m &= m - 1) changed = g[__builtin_ctzll(m)].hold(r.ready_at) || changed;
     r.accepted = true;
+    r.changed = changed;
     return;
   }
   // The batch's domains are busy, so ON; the others are asked, up to the
   // first that is not ON (the Wake that follows a refusal tells when).
   // (A gated domain with no wake-up delay is ready at once.)
   bool on = true;
+  std::vector<uint64_t>& on_until = on_until_[fp];
   for (uint64_t m = doms & ~b.domains; on && m; m &= m - 1) {
-    const LaneGate& d = g[__builtin_ctzll(m)];
-    on = d.on_at(r.now) || d.ready_at(r.now) == r.now;
-    if (!on && timing_.wakeup > 0 && d.gated_at(r.now)) known.gated |= m & -m;
+    const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(m));
+    if (r.now < on_until[i]) continue;
+    const LaneGate& d = g[i];
+    if (d.on_at(r.now)) {
+      on_until[i] = d.off_at();
+      continue;
+    }
+    on = d.ready_at(r.now) == r.now;
+    if (!on && timing_.wakeup > 0 && d.gated_at(r.now)) {
+      known.gated |= m & -m;
+      r.until_woken = true;
+    }
   }
   r.accepted = on;
   r.ready_at = on ? r.now : r.now + 1;
   if (!on) return;
+  r.changed = true;
   for (uint32_t k = 0; k < r.passes; ++k) {
     const uint64_t in = r.now + uint64_t{k} * r.ii;
     use(fp, domains_of(r.pass_lanes[k]), in, in + r.latency);
@@ -192,8 +211,10 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   if (r.folded && timing_.eager) {
     const uint64_t ask = upper_domains_ & ~known.asked_early;
     flush(fp, ask);
-    for (uint64_t m = ask; m; m &= m - 1)
+    for (uint64_t m = ask; m; m &= m - 1) {
+      on_until_[fp][__builtin_ctzll(m)] = 0;
       if (g[__builtin_ctzll(m)].gate_early(r.now)) known.asked_early |= m & -m;
+    }
   }
 }
 

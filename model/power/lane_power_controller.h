@@ -118,6 +118,15 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   std::array<std::vector<LaneGate>, 2> gates_;  // [fp][domain]
   std::array<Batch, 2> batch_;                  // [fp]
   std::array<Known, 2> known_;                  // [fp]
+  // [fp][domain]: the domain is ON for any request before this cycle (0:
+  // ask its gate). Set from a gate found ON (its off_at(): the gate's own
+  // later changes only move that on, except a wake-up or eager gating, which
+  // reset it), so that the requests' ON test reads one word per domain
+  // instead of the domain's gate. A use may start a domain's busy period at
+  // a later pass's cycle; that is sound because the pipe asks a unit again
+  // only once it is free, after every pass of its last use has entered.
+  // Requests come in time order.
+  std::array<std::vector<uint64_t>, 2> on_until_;
   std::array<Counters, 2> unit_, sm_;
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit

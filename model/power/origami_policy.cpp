@@ -11,6 +11,7 @@ bool is_sp(ptx::InstrClass c) { return c == ptx::InstrClass::Int || c == ptx::In
 OrigamiPolicy::OrigamiPolicy(uint32_t active_size, uint32_t warp_size, uint32_t phase, uint32_t switch_phases)
     : sm::TwoLevelPolicy(active_size), warp_size_(warp_size), phase_(phase), switch_phases_(switch_phases) {
   if (phase == 0 || switch_phases == 0) throw std::logic_error("origami scheduler: phase and switch period must be > 0");
+  set_favoured(favoured_);
 }
 
 void OrigamiPolicy::start_phase(const std::vector<sm::WarpCandidate>& c, uint64_t phases) {
@@ -52,10 +53,10 @@ int OrigamiPolicy::choose(const std::vector<sm::WarpCandidate>& c) {
   const size_t n = active().size();
   for (size_t k = 0; k < n; ++k) {
     const int i = candidate(active_at(k));
-    if (i < 0 || !c[i].ready) continue;
-    const uint32_t group = (c[i].priority >= warp_size_) == full_ ? 0 : 1;
-    const uint32_t rank = c[i].cls == favoured_ ? 0 : !is_sp(c[i].cls) ? 1 : 2;
-    const uint32_t cls = group * 3 + rank;
+    if (i < 0) continue;
+    const sm::WarpCandidate& w = c[i];
+    if (!w.ready) continue;
+    const uint32_t cls = ((w.priority >= warp_size_) != full_) * 3u + rank_[static_cast<size_t>(w.cls)];
     if (cls < best_class) {
       best_class = cls;
       best = i;
@@ -67,7 +68,15 @@ int OrigamiPolicy::choose(const std::vector<sm::WarpCandidate>& c) {
 
 void OrigamiPolicy::on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) {
   TwoLevelPolicy::on_issue(warp, cls, now);
-  if (is_sp(cls)) favoured_ = cls;
+  if (is_sp(cls) && cls != favoured_) set_favoured(cls);
+}
+
+void OrigamiPolicy::set_favoured(ptx::InstrClass cls) {
+  favoured_ = cls;
+  for (size_t k = 0; k < rank_.size(); ++k) {
+    const auto c = static_cast<ptx::InstrClass>(k);
+    rank_[k] = c == favoured_ ? 0 : !is_sp(c) ? 1 : 2;
+  }
 }
 
 }  // namespace simt::power

@@ -16,6 +16,7 @@
 // not (the paper's two 5-bit counters count the warps pending in each group).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "sm/two_level_policy.h"
@@ -41,9 +42,12 @@ class OrigamiPolicy final : public sm::TwoLevelPolicy {
 
  private:
   void start_phase(const std::vector<sm::WarpCandidate>& c, uint64_t phases);
+  void set_favoured(ptx::InstrClass cls);  // and the ranks that follow from it
 
   uint32_t warp_size_, phase_, switch_phases_;
   ptx::InstrClass favoured_ = ptx::InstrClass::Int;
+  // Per instruction class: 0 the favoured type, 1 neither SP type, 2 the other.
+  std::array<uint8_t, static_cast<size_t>(ptx::InstrClass::Tensor) + 1> rank_{};
   bool full_ = true;
   uint64_t phase_index_ = ~uint64_t{0};  // phase of the last pick
   uint32_t same_ = 0;                    // phases in a row the current group has been selected

@@ -60,36 +60,112 @@ void ExecPipe::end_of_elaboration() {
     if ((power[u].size() > 0) != gated_)
       throw std::logic_error("exec pipe " + std::string(name()) + ": bind a lane power controller to every unit or none");
   pass_lanes_.assign(max_lane_passes(64, unit_.lanes()), 0);
+  unit_epoch_.assign(unit_.units(), 1);
+  power_if_.clear();
+  if (gated_)
+    for (size_t u = 0; u < power.size(); ++u) power_if_.push_back(power[u].operator->());
   if (gated_)
     wakeup_stalls_ = &reg_.counter(stats_name_ + ".wakeup_stall_cycles",
                                    "issue attempts refused while the lanes they need wake up (power gating)");
 }
 
+ExecPipe::RefusalMemo* ExecPipe::find_memo(const IssuePacket& p, LaneMap map) {
+  for (RefusalMemo& m : memos_)
+    if (m.matches(p, map)) return &m;
+  return nullptr;
+}
+
+ExecPipe::RefusalMemo& ExecPipe::new_memo(const IssuePacket& p, LaneMap map) {
+  RefusalMemo* m = nullptr;
+  for (RefusalMemo& e : memos_)
+    if (e.packet == &p) m = &e;  // the latch's packet holds a new offer now
+  if (!m) {
+    m = &memos_[next_memo_];
+    next_memo_ = (next_memo_ + 1) % memos_.size();
+  }
+  m->packet = &p;
+  m->instr = p.instr;
+  m->ticket = p.ticket;
+  m->issue_cycle = p.issue_cycle;
+  m->map = map;
+  m->woken = PipelineUnit::kAnyUnit;
+  m->wake_epoch = m->ready = 0;
+  m->units.assign(unit_.units(), UnitMemo{});
+  return *m;
+}
+
 uint32_t ExecPipe::power_unit(IssuePacket& p, uint64_t now, LaneMap map, OpTiming t) {
+  RefusalMemo* m = find_memo(p, map);  // made at the first refusal
+  auto memo = [&]() -> RefusalMemo& {
+    if (!m) m = &new_memo(p, map);
+    return *m;
+  };
   LaneUseRequest r;
-  r.fp = p.instr->cls == ptx::InstrClass::Fp;
-  r.now = now;
-  r.passes = map_lanes(map, p.lanes, p.warp_width, unit_.lanes(), pass_lanes_.data());
-  r.ii = t.ii;
-  r.latency = t.latency + (lane_policy_ ? lane_policy_->extra_latency() : 0);
-  r.pass_lanes = pass_lanes_.data();
-  r.folded = folds(map);
+  bool described = false;
+  auto request = [&](uint32_t u, LaneUseRequest::Kind kind) {
+    if (!described) {  // only when some controller is asked (memo answers need no lanes)
+      described = true;
+      r.fp = p.instr->cls == ptx::InstrClass::Fp;
+      r.now = now;
+      r.passes = map_lanes(map, p.lanes, p.warp_width, unit_.lanes(), pass_lanes_.data());
+      r.ii = t.ii;
+      r.latency = t.latency + (lane_policy_ ? lane_policy_->extra_latency() : 0);
+      r.pass_lanes = pass_lanes_.data();
+      r.folded = folds(map);
+    }
+    r.kind = kind;
+    r.accepted = false;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    power_if_[u]->b_transport(r, zero);
+  };
+  auto known = [&](uint32_t u) {  // a memo answer that still holds
+    if (!m) return false;
+    const UnitMemo& um = m->units[u];
+    return um.epoch == unit_epoch_[u] && now < um.until;
+  };
   uint32_t first_free = PipelineUnit::kAnyUnit;
   for (uint32_t u = 0; u < unit_.units(); ++u) {
     if (!unit_.unit_free(u, now)) continue;
     if (first_free == PipelineUnit::kAnyUnit) first_free = u;
-    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-    r.kind = LaneUseRequest::TryUse;
-    r.accepted = false;
-    power[u]->b_transport(r, zero);
-    if (r.accepted) return u;
+    if (known(u)) {
+#ifndef NDEBUG
+      request(u, LaneUseRequest::TryUse);
+      if (r.accepted || r.changed) memo_broken(u, now);
+#endif
+      continue;
+    }
+    request(u, LaneUseRequest::TryUse);
+    if (r.accepted) {
+      ++unit_epoch_[u];
+      mapped_passes_ = r.passes;
+      return u;
+    }
+    memo().units[u] = UnitMemo{unit_epoch_[u], r.until_woken ? ~uint64_t{0} : now + 1};
   }
-  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-  r.kind = LaneUseRequest::Wake;
-  power[first_free]->b_transport(r, zero);
-  p.retry_at = std::max(r.ready_at, now + 1);
+  RefusalMemo& mm = memo();
+  uint64_t ready = mm.ready;
+  if (mm.woken == first_free && mm.wake_epoch == unit_epoch_[first_free] && now < mm.ready) {
+#ifndef NDEBUG
+    request(first_free, LaneUseRequest::Wake);
+    if (r.ready_at != ready || r.changed) memo_broken(first_free, now);
+#endif
+  } else {
+    request(first_free, LaneUseRequest::Wake);
+    if (r.changed) ++unit_epoch_[first_free];
+    ready = r.ready_at;
+    mm.woken = first_free;
+    mm.wake_epoch = unit_epoch_[first_free];
+    mm.ready = ready;
+    mm.units[first_free] = UnitMemo{unit_epoch_[first_free], ready};  // refuses until its lanes are ON
+  }
+  p.retry_at = std::max(ready, now + 1);
   p.refusals = wakeup_stalls_;
   return PipelineUnit::kAnyUnit;
+}
+
+void ExecPipe::memo_broken(uint32_t u, uint64_t now) const {
+  throw std::logic_error("exec pipe " + std::string(name()) + ": at cycle " + std::to_string(now) +
+                         ", unit " + std::to_string(u) + "'s lane controller answered differently from the refusal memo");
 }
 
 void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
@@ -118,7 +194,7 @@ void ExecPipe::on_issue(IssuePacket& p, sc_core::sc_time&) {
   // Lane bits come with the packet: threads keep their home lane (t % W)
   // in every warp formation (static, compacted, dynamic), unless the lane
   // map moves them.
-  uint64_t done = unit_.accept(now, p.lanes, p.warp_width, t, unit, map, extra);
+  uint64_t done = unit_.accept(now, p.lanes, p.warp_width, t, unit, map, extra, gated_ ? mapped_passes_ : 0);
   p.accepted = true;
   // A warp split into two half-warps is issued twice (seed 003 §3.2).
   if ((map == LaneMap::Half || map == LaneMap::CompactHalf) && unit_.last_passes() > unit_.passes(p.warp_width))

@@ -15,11 +15,16 @@
 //   preferring a free unit whose lanes are; when none is, it asks the lowest
 //   free unit's controller to wake them and refuses the issue until they are
 //   ON (wakeup_stall_cycles). Unbound sockets cost nothing.
+//   The issue stage offers a refused instruction again every cycle it runs;
+//   while nothing that answer depends on can have changed, the pipe answers
+//   from a memo of the refusal instead of asking the controllers again (see
+//   RefusalMemo).
 // - With tracing on, lane_activity() holds, for every unit, the lanes that
 //   receive a thread in the current cycle (bit l = lane l), refreshed every
 //   cycle a unit is busy; without tracing it stays zero and costs nothing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <queue>
@@ -80,12 +85,44 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
     }
   };
 
+  // What the controllers last answered an offer that was refused for its
+  // lanes, kept so that the same offer repeated (the issue stage offers a
+  // refused instruction every cycle it runs) costs a lookup instead of the
+  // requests while their answers cannot have changed. Per unit: it refuses
+  // this offer before `until` as long as its epoch has not moved (an accept
+  // on it, or a Wake that changed one of its lanes, moves it): the woken unit
+  // until its lanes are ON, the others while a Wake must reach them first
+  // (LaneUseRequest::until_woken). A Wake repeated to the same unit with its
+  // epoch unmoved finds the lanes already waking: same ready cycle, no change.
+  // Debug builds check every answer taken from a memo against the controllers.
+  struct UnitMemo {
+    uint64_t epoch = 0, until = 0;
+  };
+  struct RefusalMemo {
+    const IssuePacket* packet = nullptr;  // the latch's packet, with the fields below unchanged
+    const ptx::Instr* instr = nullptr;
+    uint32_t ticket = 0;
+    uint64_t issue_cycle = 0;
+    LaneMap map = LaneMap::Home;
+    uint32_t woken = PipelineUnit::kAnyUnit;  // the unit its last Wake went to
+    uint64_t wake_epoch = 0, ready = 0;       // that unit's epoch after it, and its answer
+    std::vector<UnitMemo> units;
+    bool matches(const IssuePacket& p, LaneMap m) const {
+      return packet == &p && instr == p.instr && ticket == p.ticket && issue_cycle == p.issue_cycle && map == m;
+    }
+  };
+
   void on_issue(IssuePacket& p, sc_core::sc_time& t);
   void end_of_elaboration() override;
   // Power gating: the free unit whose lanes are ON for `p` (recorded as used
   // by its controller), or PipelineUnit::kAnyUnit after asking the lowest
-  // free unit's lanes to wake (p.retry_at says until when).
+  // free unit's lanes to wake (p.retry_at says until when). On an accept,
+  // mapped_passes_ holds the passes the lane map gave.
   uint32_t power_unit(IssuePacket& p, uint64_t now, LaneMap map, OpTiming t);
+  // The memo of offer `p` with lane map `map`, or null; a fresh one for it.
+  RefusalMemo* find_memo(const IssuePacket& p, LaneMap map);
+  RefusalMemo& new_memo(const IssuePacket& p, LaneMap map);
+  [[noreturn]] void memo_broken(uint32_t u, uint64_t now) const;  // debug builds' check failed
   void on_cycle(uint64_t now) override;  // run by util::Clock
   void refresh_lanes(uint64_t now);
   void write_lane_signals(uint64_t now);
@@ -105,6 +142,12 @@ class ExecPipe : public sc_core::sc_module, private util::Clocked {
   sc_core::sc_event lane_event_;
   bool gated_ = false;                 // power sockets bound
   std::vector<uint64_t> pass_lanes_;   // scratch for lane requests
+  uint32_t mapped_passes_ = 0;         // passes of the instruction power_unit() last placed
+  // The controllers' sockets' interfaces, looked up once (end_of_elaboration).
+  std::vector<tlm::tlm_fw_transport_if<util::PacketTypes<LaneUseRequest>>*> power_if_;
+  std::vector<uint64_t> unit_epoch_;   // per unit: moves with every change of its state (older memos are void)
+  std::array<RefusalMemo, 4> memos_;   // one per latch that may wait on this pipe (a few schedulers)
+  uint32_t next_memo_ = 0;             // the entry a new offer's memo replaces
   std::unique_ptr<LaneMapPolicy> lane_policy_;
 
   stats::Counter& structural_stalls_;

@@ -189,9 +189,11 @@ void IssueUnit::refresh(uint32_t w) {
   if (pc_priority_) c.priority = ws.pc;
   if (threads_priority_) {  // active threads that have not exited
     const func::ThreadMask& exited = ctas_[ws.cta].state->exited();
+    // A static warp's threads stay in its one word; otherwise look at all.
+    uint32_t lo = 0, hi = func::ThreadMask::kWords;
+    if (wp.word != kAnyWord) lo = wp.word, hi = wp.word + 1;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < func::ThreadMask::kWords; ++i)
-      n += static_cast<uint32_t>(__builtin_popcountll(ws.mask.word(i) & ~exited.word(i)));
+    for (uint32_t i = lo; i < hi; ++i) n += static_cast<uint32_t>(__builtin_popcountll(ws.mask.word(i) & ~exited.word(i)));
     c.priority = n;
   }
 }

@@ -146,9 +146,11 @@ struct GeneratedWarp {
 // (power.gating; power/lane_power_controller.h). TryUse: may the passes of
 // this instruction enter the unit's lanes from `now` on? If every lane they
 // need is ON the controller records the use and accepts; otherwise it
-// refuses (a quick check: ready_at is only a lower bound, now + 1). Wake:
+// refuses (a quick check: ready_at is only a lower bound, now + 1;
+// until_woken says the refusal stands until a Wake reaches this unit). Wake:
 // start waking the lanes the passes need; ready_at is when all are ON (the
-// issue waits until then).
+// issue waits until then). `changed` tells the pipe whether the answer may
+// differ for a request repeated later (exec_pipe.h's refusal memo).
 struct LaneUseRequest {
   enum Kind : uint8_t { TryUse, Wake };
   Kind kind = TryUse;
@@ -161,6 +163,12 @@ struct LaneUseRequest {
   bool folded = false;                   // warp folding on: the high pair of each 4-lane cluster is left idle
   uint64_t ready_at = 0;                 // answer (Wake): first cycle every needed lane is ON
   bool accepted = false;
+  // Answers. TryUse refused: a lane it needs is gated and only a Wake turns it
+  // ON, so time alone will not change the answer.
+  bool until_woken = false;
+  // Some lane's state changed: a use was recorded, or a Wake started a
+  // wake-up or kept a lane ON longer.
+  bool changed = false;
 };
 
 }  // namespace simt::sm

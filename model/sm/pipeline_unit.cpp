@@ -91,7 +91,7 @@ uint64_t PipelineUnit::next_free(uint64_t now) const {
 }
 
 uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t, uint32_t unit,
-                              LaneMap map, uint32_t extra_latency) {
+                              LaneMap map, uint32_t extra_latency, uint32_t map_passes) {
   if (warp_width < 1 || warp_width > 64)
     throw std::logic_error("pipeline: warp width " + std::to_string(warp_width) + " outside 1..64");
   if (t.latency == 0) t.latency = p_.latency;
@@ -107,7 +107,9 @@ uint64_t PipelineUnit::accept(uint64_t now, uint64_t lane_mask, uint32_t warp_wi
 
   if (warp_width < 64) lane_mask &= (uint64_t{1} << warp_width) - 1;
   uint32_t n = passes(warp_width);
-  if (map != LaneMap::Home) {
+  if (map_passes) {
+    n = map_passes;
+  } else if (map != LaneMap::Home) {
     uint64_t lanes[128];
     n = map_lanes(map, lane_mask, warp_width, p_.lanes, lanes);
   }

@@ -86,6 +86,8 @@ class PipelineUnit {
 
   // True when unit `u` can take an instruction in cycle `now`.
   bool unit_free(uint32_t u, uint64_t now) const { return u < p_.units && unit_[u].busy_until <= now; }
+  // First cycle unit `u` can take an instruction (only an accept moves it).
+  uint64_t unit_busy_until(uint32_t u) const { return unit_[u].busy_until; }
 
   // Issues a warp instruction in cycle `now` to unit `unit`, or to the
   // lowest-numbered free unit (kAnyUnit). `lane_mask` bit t = thread t of the
@@ -94,9 +96,11 @@ class PipelineUnit {
   // check can_accept() / unit_free()).
   // `map` places the threads on lanes (sm/lane_map.h; its pass count sets
   // how long the unit is held); `extra_latency` adds pipeline stages.
+  // `map_passes`: the passes `map` gives this instruction, when the caller
+  // has mapped its lanes already (0: map them here).
   static constexpr uint32_t kAnyUnit = ~0u;
   uint64_t accept(uint64_t now, uint64_t lane_mask, uint32_t warp_width, OpTiming t = {}, uint32_t unit = kAnyUnit,
-                  LaneMap map = LaneMap::Home, uint32_t extra_latency = 0);
+                  LaneMap map = LaneMap::Home, uint32_t extra_latency = 0, uint32_t map_passes = 0);
   uint64_t accept(uint64_t now, const ptx::Instr& in, uint64_t lane_mask, uint32_t warp_width,
                   uint32_t unit = kAnyUnit, LaneMap map = LaneMap::Home, uint32_t extra_latency = 0) {
     return accept(now, lane_mask, warp_width, timing_for(in), unit, map, extra_latency);

@@ -78,14 +78,22 @@ BOOST_AUTO_TEST_CASE(lanes_and_clusters) {
   r = b.to_lanes.send(K::TryUse, 20, {0x100f});
   BOOST_TEST(!r.accepted);
   BOOST_TEST(r.ready_at > 20u);  // refused: a lower bound only
+  BOOST_TEST(r.until_woken);     // gated: only a Wake changes the answer
+  BOOST_TEST(!r.changed);
   r = b.to_lanes.send(K::Wake, 20, {0x100f});
   BOOST_TEST(r.ready_at == 23u);
+  BOOST_TEST(r.changed);
   BOOST_TEST(b.lane_ctl.state(false, 12, 21) == power::LaneState::Waking);
   BOOST_TEST(b.lane_ctl.state(false, 13, 21) == power::LaneState::GatedCompensated);  // not asked for
+  r = b.to_lanes.send(K::Wake, 21, {0x100f});  // asked again while waking: same answer, nothing changes
+  BOOST_TEST(r.ready_at == 23u);
+  BOOST_TEST(!r.changed);
   r = b.to_lanes.send(K::TryUse, 22, {0x100f});
   BOOST_TEST(!r.accepted);
+  BOOST_TEST(!r.until_woken);  // waking: time alone turns them ON
   r = b.to_lanes.send(K::TryUse, 23, {0x100f});
   BOOST_TEST(r.accepted);
+  BOOST_TEST(r.changed);
 
   // Clusters: lane 1 in use keeps lanes 0-3 ON; lanes 4-15 gate as three clusters.
   r = b.to_clusters.send(K::TryUse, 0, {0x0002});
