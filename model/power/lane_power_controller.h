@@ -127,11 +127,12 @@ class LanePowerController : public sc_core::sc_module, public sm::StatsSettler {
   // only once it is free, after every pass of its last use has entered.
   // Requests come in time order.
   std::array<std::vector<uint64_t>, 2> on_until_;
+  uint64_t upper_domains_ = 0;  // domains of cluster lanes 2-3 only (eager gating under folding)
+  uint64_t interval_ = 0, next_sample_ = UINT64_MAX;
+  // Above: what every request reads, kept together; below: counters and tracing.
   std::array<Counters, 2> unit_, sm_;
   std::array<ByLane, 2> by_lane_;
   std::array<GateTotals, 2> reported_;  // what the SM sums last got from this unit
-  uint64_t upper_domains_ = 0;          // domains of cluster lanes 2-3 only (eager gating under folding)
-  uint64_t interval_ = 0, next_sample_ = UINT64_MAX;
   std::array<std::vector<stats::TimeSeries*>, 2> series_;  // [fp][lane]
   std::array<std::vector<uint64_t>, 2> gated_at_sample_;   // [fp][domain]: gated cycles at the last sample
   trace::Waveform* wf_ = nullptr;       // set when some lane state is traced
