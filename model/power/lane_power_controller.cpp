@@ -170,11 +170,13 @@ void LanePowerController::on_request(sm::LaneUseRequest& r, sc_core::sc_time&) {
   if (wake) {
     flush(fp, doms);
     known.woken(doms);
-    for (uint64_t m = doms; m; m &= m - 1) on_until_[fp][__builtin_ctzll(m)] = 0;
     r.ready_at = r.now;
     bool changed = false;
-    for (uint64_t m = doms; m; m &= m - 1)
-      r.ready_at = std::max(r.ready_at, g[__builtin_ctzll(m)].wake(r.now, &changed));
+    for (uint64_t m = doms; m; m &= m - 1) {
+      const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(m));
+      on_until_[fp][i] = 0;
+      r.ready_at = std::max(r.ready_at, g[i].wake(r.now, &changed));
+    }
     for (uint64_t m = doms; m; m &= m - 1) changed = g[__builtin_ctzll(m)].hold(r.ready_at) || changed;
     r.accepted = true;
     r.changed = changed;

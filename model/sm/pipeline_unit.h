@@ -86,8 +86,6 @@ class PipelineUnit {
 
   // True when unit `u` can take an instruction in cycle `now`.
   bool unit_free(uint32_t u, uint64_t now) const { return u < p_.units && unit_[u].busy_until <= now; }
-  // First cycle unit `u` can take an instruction (only an accept moves it).
-  uint64_t unit_busy_until(uint32_t u) const { return unit_[u].busy_until; }
 
   // Issues a warp instruction in cycle `now` to unit `unit`, or to the
   // lowest-numbered free unit (kAnyUnit). `lane_mask` bit t = thread t of the
