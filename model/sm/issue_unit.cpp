@@ -451,6 +451,16 @@ void IssueUnit::resync(uint32_t wi) {
   mark_stale(wi);
   Warp& w = warps_[wi];
   const WarpSlot& ws = branch_->slot(wi);
+  // A slot that waits (TBC, DWF) is not offered until the branch unit forms
+  // a warp in it again; a two-level policy that kept it in its active set
+  // would starve the warps that can issue, for good if those are the ones
+  // the wait is for. Tell the policy as for a warp waiting on memory.
+  const bool parked = ws.state == SlotState::Waiting;
+  if (parked != w.parked) {
+    w.parked = parked;
+    IssuePolicy& pol = *policies_[wi % p_.schedulers];
+    parked ? pol.on_long_latency(wi) : pol.on_wakeup(wi);
+  }
   if (ws.version == w.version) return;
   w.version = ws.version;
   ibuf_.flush(wi);  // also bumps the generation: fetches in flight are dropped

@@ -259,6 +259,10 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     // branch unit keeps static scopes and the warp's scope lies in one word;
     // else kAnyWord. Spares scoreboard calls the scan for it.
     uint32_t word = kAnyWord;
+    // Its branch-unit slot waits (TBC/DWF: its threads wait at a
+    // reconvergence or compaction point): the policy was told, as for a
+    // warp waiting on memory, so that a two-level active set makes room.
+    bool parked = false;
   };
 
   // A register reservation in flight: the write-back finds it by ticket.
