@@ -93,6 +93,8 @@ class CtaState {
   uint32_t sm_id = 0;
   uint32_t warp_size = 32;   // hardware warp width, for %warpid / %nwarpid
   uint64_t clock = 0;
+  uint32_t clock_mhz = 1000;  // converts `clock` to the ns of %globaltimer
+  uint64_t globaltimer_ns() const { return clock * 1000 / clock_mhz; }
 
  private:
   void check_ctaid(const Dim3& ctaid) const;

@@ -176,10 +176,11 @@ uint64_t sreg_value(const CtaState& cta, Sreg s, uint32_t t) {
     case Sreg::Clock: return cta.clock & 0xffffffffu;
     case Sreg::ClockHi: return cta.clock >> 32;
     case Sreg::Clock64: return cta.clock;
-    // The model has no wall clock: the global timer counts nanoseconds of a 1 GHz clock.
-    case Sreg::Globaltimer: return cta.clock;
-    case Sreg::GlobaltimerLo: return cta.clock & 0xffffffffu;
-    case Sreg::GlobaltimerHi: return cta.clock >> 32;
+    // The model has no wall clock: the global timer counts the nanoseconds
+    // of simulated time at the SM's clock (sm.clock_mhz).
+    case Sreg::Globaltimer: return cta.globaltimer_ns();
+    case Sreg::GlobaltimerLo: return cta.globaltimer_ns() & 0xffffffffu;
+    case Sreg::GlobaltimerHi: return cta.globaltimer_ns() >> 32;
     case Sreg::DynamicSmemSize: return g.dynamic_shared_bytes;
     case Sreg::TotalSmemSize: return cta.shared().size();
     case Sreg::WarpSz: return 32;

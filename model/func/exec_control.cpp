@@ -368,8 +368,18 @@ void exec_bar(ExecContext& c) {
   }
 }
 
-// bar.warp.sync and nanosleep: nothing the functional model needs to do.
+// bar.warp.sync: nothing the functional model needs to do.
 void exec_nothing(ExecContext&) {}
+
+// nanosleep t: the warp sleeps about t ns (PTX ISA: somewhere in [0, 2t],
+// at most 1 ms). The threads of a warp sleep together, so the longest
+// request of its active threads is reported; whoever runs the warp in time
+// spends it (sm/issue_unit.h), the functional runner ignores it.
+void exec_nanosleep(ExecContext& c) {
+  uint32_t ns = 0;
+  c.mask.for_each([&](uint32_t t) { ns = std::max(ns, static_cast<uint32_t>(c.src(0, t, Type::U32))); });
+  c.out.sleep_ns = std::min(ns, kMaxSleepNs);
+}
 
 // Registered so they are refused with a specific reason, never executed.
 void exec_refused(ExecContext& c) {
@@ -388,7 +398,7 @@ void register_control_ops(HandlerTable& t) {
   t.add(ptx::Op::Bar, exec_bar, check_bar);
   t.add(ptx::Op::Barrier, exec_bar, check_bar);
   t.add(ptx::Op::BarWarp, exec_nothing);
-  t.add(ptx::Op::Nanosleep, exec_nothing);
+  t.add(ptx::Op::Nanosleep, exec_nanosleep);
   t.add(ptx::Op::Brx, exec_refused, refuse_brx);
 }
 

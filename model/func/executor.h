@@ -69,6 +69,10 @@ struct Fault {
   bool has_addr = false;
 };
 
+// The PTX ISA bounds a nanosleep at 1 ms ("the maximum sleep duration is 1
+// millisecond"); a longer request sleeps that long.
+constexpr uint32_t kMaxSleepNs = 1000000;
+
 struct StepResult {
   Control control = Control::Next;
   ThreadMask taken;      // Branch: threads taking it; Exit: threads exiting
@@ -92,6 +96,10 @@ struct StepResult {
   bool is_load = false, is_store = false, is_atomic = false;
   std::vector<MemAccess> accesses;
   Fault fault;
+  // nanosleep: the longest time its active threads asked for, in ns, at
+  // most kMaxSleepNs (0 for any other instruction). The timing SM suspends
+  // the warp for it; the functional runner has no time to spend.
+  uint32_t sleep_ns = 0;
 
   void reset() {
     control = Control::Next;
@@ -105,6 +113,7 @@ struct StepResult {
     bar_red_dest = ptx::kNoReg;
     is_load = is_store = is_atomic = false;
     accesses.clear();
+    sleep_ns = 0;
   }
 };
 

@@ -21,6 +21,9 @@ void IssueParams::bind(config::ParamRegistry& r, const std::string& prefix) {
         "issue schedulers; warp w belongs to scheduler w % schedulers (Fermi: 2)", 1, 64);
   r.add(prefix + ".watchdog_cycles", watchdog_cycles,
         "deadlock watchdog: cycles without an issue or write-back while warps are resident", 1);
+  r.add(prefix + ".clock_mhz", clock_mhz,
+        "the SM's clock in MHz: nanosleep durations and %globaltimer convert between ns and cycles with it",
+        1, 100000);
   r.add(prefix + ".operand_read_cycles", operand_read_cycles,
         "cycles from issue until the operands are read and the instruction may enter its pipe (pipelined)", 0, 16);
   policy.bind(r, prefix);
@@ -45,6 +48,7 @@ void IssueParams::validate(const std::string& prefix) const {
   if (max_ctas < 1 || max_ctas > 1024) bad("max_ctas", "must be 1..1024");
   if (schedulers < 1 || schedulers > max_warps) bad("schedulers", "must be 1..max_warps");
   if (watchdog_cycles < 1) bad("watchdog_cycles", "must be at least 1");
+  if (clock_mhz < 1 || clock_mhz > 100000) bad("clock_mhz", "must be 1..100000");
   policy.validate(prefix);
   ibuffer.validate(prefix + ".ibuffer");
   if (scoreboard != "registers" && scoreboard != "warp") bad("scoreboard", "must be registers or warp");
@@ -125,7 +129,10 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
       st_ctas_done_(st.counter(stats_name + ".ctas_done", "CTAs completed")),
       st_flushes_(st.counter(stats_name + ".ibuffer_flushes", "I-buffer flushes on a change of control flow")),
       st_stale_fetches_(st.counter(stats_name + ".stale_fetches", "fetched instructions dropped (old generation)")),
-      st_latch_stalls_(st.counter(stats_name + ".latch_stalls", "cycles an issue latch was refused by its pipe")) {
+      st_latch_stalls_(st.counter(stats_name + ".latch_stalls", "cycles an issue latch was refused by its pipe")),
+      st_sleep_cycles_(st.counter(stats_name + ".sleep_warp_cycles",
+                                  "sum over warps of the cycles they were suspended by nanosleep")) {
+  asleep_ = util::BitSet(p.max_warps);
   const uint32_t nbins = kBinIssued + (p_.warp_size + lane_bin_width_ - 1) / lane_bin_width_;
   std::vector<std::string> labels = {"W0-idle", "W0-mem", "stall"};
   for (uint32_t lo = 1; lo <= p_.warp_size; lo += lane_bin_width_) {
@@ -228,8 +235,8 @@ void IssueUnit::on_generated(GeneratedWarp& p, sc_core::sc_time&) {
 void IssueUnit::on_cycle(uint64_t now) {
   ++activations_;
   if (fault_.faulted()) return;  // stopped; no re-arm
-  if (sleeping_ && now == flush_at_ && !inputs_ready(now) &&
-      (live_warps_ == 0 || now < last_progress_ + p_.watchdog_cycles)) {
+  if (sleeping_ && now == flush_at_ && !inputs_ready(now) && now < next_wake_ &&
+      (live_warps_ == 0 || now < watchdog_deadline())) {
     // Woken only because the VCD window opened: record the values held
     // while asleep, change nothing else, and go back to sleep.
     flush_at_ = ~uint64_t{0};
@@ -253,6 +260,7 @@ void IssueUnit::cycle(uint64_t now) {
   drain_generated(now);
   free_finished();
   start_launches(now);
+  if (now >= next_wake_) wake_sleepers(now);
   const bool done_blocked = send_done();
 
   const bool resident = live_ctas_ > 0;
@@ -328,8 +336,9 @@ bool IssueUnit::inputs_ready(uint64_t now) const {
 void IssueUnit::sleep(uint64_t now) {
   uint64_t until = flush_at_ > now ? flush_at_ : ~uint64_t{0};
   if (waiting_for_pipes_) until = std::min(until, latch_wait_until_);
+  until = std::min(until, next_wake_);  // ~0 when no warp sleeps
   if (live_warps_ > 0) {
-    uint64_t deadline = last_progress_ + p_.watchdog_cycles;
+    uint64_t deadline = watchdog_deadline();
     if (cycle_limit_) deadline = std::min(deadline, cycle_limit_);
     until = std::min(until, deadline > now ? deadline : now + 1);
   }

@@ -71,6 +71,8 @@ struct IssueParams {
   uint32_t max_ctas = 8;            // CTA slots of the SM
   uint32_t schedulers = 2;          // issue schedulers; warp w belongs to scheduler w % schedulers (Fermi)
   uint64_t watchdog_cycles = 1000000;  // no issue or write-back for this long with warps resident = deadlock
+  // The SM's clock: what a cycle is in time, for nanosleep and %globaltimer.
+  uint32_t clock_mhz = 1400;
   // Cycles from issue until the operands have been read from the register
   // file and the instruction may enter its pipe (a pipelined, fixed-latency
   // stage; register-bank conflicts are not modelled). 0 = in the issue cycle:
@@ -263,6 +265,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     // reconvergence or compaction point): the policy was told, as for a
     // warp waiting on memory, so that a two-level active set makes room.
     bool parked = false;
+    // Suspended by nanosleep until `wake_at` (not offered to its scheduler).
+    bool asleep = false;
+    uint64_t wake_at = 0;
   };
 
   // A register reservation in flight: the write-back finds it by ticket.
@@ -395,6 +400,13 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   template <class F> void for_each_slot_of(uint32_t ci, F&& f) const;
   void count_bin(uint32_t s, uint32_t bin, uint64_t n);
   void check_watchdog(uint64_t now);
+  // The cycle the deadlock watchdog fires at (saturates: sm.watchdog_cycles may be near 2^64).
+  uint64_t watchdog_deadline() const {
+    return last_progress_ > ~uint64_t{0} - p_.watchdog_cycles ? ~uint64_t{0} : last_progress_ + p_.watchdog_cycles;
+  }
+  // nanosleep: warp `wi` is not offered for `ns` of simulated time.
+  void start_sleep(uint32_t wi, uint32_t ns, uint64_t now);
+  void wake_sleepers(uint64_t now);  // those whose time is up (now >= next_wake_)
   void sleep(uint64_t now);
   bool can_wait_for_pipes(uint64_t now) const;
   bool inputs_ready(uint64_t now) const;
@@ -545,7 +557,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   uint32_t kernel_max_depth_ = 0;  // deepest stack since take_max_stack_depth()
   uint32_t credit_rr_ = 0;       // first warp offered a credit (rotates for fairness)
   uint64_t last_tick_ = ~uint64_t{0};
-  uint64_t last_progress_ = 0;   // last cycle an instruction issued or wrote back
+  uint64_t last_progress_ = 0;   // last cycle an instruction issued or wrote back (or a warp woke)
+  util::BitSet asleep_{0};       // warps suspended by nanosleep
+  uint64_t next_wake_ = ~uint64_t{0};  // the earliest wake_at among them
   uint64_t cycle_limit_ = 0;     // the resident kernel's runaway deadline (0 = none)
   uint64_t max_cycles_ = 0;      // and the limit it came from, for the message
   bool sleeping_ = false;        // asleep (waiting for a socket) after last_tick_
@@ -611,6 +625,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   stats::Counter& st_flushes_;
   stats::Counter& st_stale_fetches_;
   stats::Counter& st_latch_stalls_;   // cycles a latched packet was refused by its pipe
+  stats::Counter& st_sleep_cycles_;   // warp-cycles suspended by nanosleep
   // Slices mode only (registered by set_lockstep).
   stats::Counter* st_group_issues_ = nullptr;   // groups issued (one fetch and decode each)
   stats::Counter* st_group_warps_ = nullptr;    // warp instructions issued in groups

@@ -40,6 +40,8 @@ void IssueUnit::free_finished() {
     Warp& w = warps_[i];
     if (!w.live || branch_->slot(i).state != SlotState::Retired || w.inflight > 0) return;
     w.live = false;
+    w.asleep = false;
+    asleep_.reset(i);
     mark_stale(i);
     sched_live_[i % p_.schedulers].reset(i);
     want_credit_.reset(i);
@@ -141,6 +143,7 @@ void IssueUnit::start_launches(uint64_t now) {
     c.state = std::make_unique<func::CtaState>(*k.prog, k.geom, l.ctaid, k.params);
     c.state->sm_id = sm_id_;
     c.state->warp_size = p_.warp_size;
+    c.state->clock_mhz = p_.clock_mhz;
     c.barriers.reset();
     c.issued = 0;
     cycle_limit_ = k.cycle_limit;

@@ -114,7 +114,8 @@ void IssueUnit::runaway_cycles(uint64_t now) const {
 void IssueUnit::check_watchdog(uint64_t now) {
   if (live_warps_ == 0) return;
   if (cycle_limit_ && now >= cycle_limit_) runaway_cycles(now);
-  if (now >= last_progress_ + p_.watchdog_cycles) deadlock(now);
+  // A warp asleep in nanosleep wakes by itself (at most 1 ms later): no deadlock yet.
+  if (now >= watchdog_deadline() && !asleep_.any()) deadlock(now);
 }
 
 }  // namespace simt::sm

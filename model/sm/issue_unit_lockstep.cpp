@@ -316,6 +316,8 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     released_cta_.clear();
   }
   note_depth();
+  if (r.sleep_ns)
+    for (uint32_t m : g.slots) start_sleep(m, r.sleep_ns, now);
   for (uint32_t m : g.slots) resync(m);
   lockstep_->moved(g.slots, *view_);
   apply_lockstep_changes();

@@ -159,7 +159,7 @@ void IssueUnit::refresh(uint32_t w) {
   k.stale = false;
   const Warp& wp = warps_[w];
   const WarpSlot& ws = branch_->slot(w);
-  const bool waits = !running(w) || wp.barrier >= 0;
+  const bool waits = !running(w) || wp.barrier >= 0 || wp.asleep;
   const ptx::Instr* in = waits ? nullptr : next_instr(w);
   k.eligible = in != nullptr;
   // Slices mode: only kernels with warp-synchronous instructions have any
@@ -196,6 +196,36 @@ void IssueUnit::refresh(uint32_t w) {
     for (uint32_t i = lo; i < hi; ++i) n += static_cast<uint32_t>(__builtin_popcountll(ws.mask.word(i) & ~exited.word(i)));
     c.priority = n;
   }
+}
+
+// nanosleep: the warp is not offered to its scheduler until `ns` of
+// simulated time at sm.clock_mhz has passed (rounded up to whole cycles).
+// The slot sleeps, whichever threads the branch unit later puts in it.
+void IssueUnit::start_sleep(uint32_t wi, uint32_t ns, uint64_t now) {
+  const uint64_t cycles = (uint64_t{ns} * p_.clock_mhz + 999) / 1000;
+  if (cycles == 0) return;
+  Warp& w = warps_[wi];
+  w.asleep = true;
+  w.wake_at = now + 1 + cycles;  // it would have been offered again at now + 1
+  asleep_.set(wi);
+  next_wake_ = std::min(next_wake_, w.wake_at);
+  st_sleep_cycles_ += cycles;
+  mark_stale(wi);
+}
+
+void IssueUnit::wake_sleepers(uint64_t now) {
+  next_wake_ = ~uint64_t{0};
+  asleep_.for_each([&](uint32_t wi) {
+    Warp& w = warps_[wi];
+    if (w.wake_at > now) {
+      next_wake_ = std::min(next_wake_, w.wake_at);
+      return;
+    }
+    w.asleep = false;
+    asleep_.reset(wi);
+    mark_stale(wi);
+  });
+  last_progress_ = now;  // the watchdog counts from the last wake-up too
 }
 
 }  // namespace simt::sm

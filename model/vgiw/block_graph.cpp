@@ -43,6 +43,14 @@ BlockGraph::BlockGraph(const ptx::Program& p, const ptx::Cfg& cfg, const std::ve
     if (op == ptx::Op::Cp)
       throw input_error("vgiw: " + where(p, pc) +
                         ": cp.async is not mapped to the grid (copy through registers: ld.global, st.shared)");
+    // A nanosleep is a spin-wait's back-off: the basic-block scheduler would
+    // keep dispatching the waiting threads' block ahead of the one the wait
+    // is for (which the SIMT SM avoids by suspending the sleeping warp).
+    if (op == ptx::Op::Nanosleep)
+      throw input_error("vgiw: " + where(p, pc) +
+                        ": nanosleep is not modelled on the grid (the basic-block scheduler has no notion of a "
+                        "sleeping thread, so a spin-wait could starve the thread it waits for); run the kernel "
+                        "on a SIMT core");
     if (warp_level(op))
       throw input_error("vgiw: " + where(p, pc) + ": " + ptx::op_name(op) +
                         " is a warp-level instruction; the VGIW core runs threads one by one and does not "
