@@ -47,15 +47,17 @@ def words(key):
 
 
 def reference_text(doc):
-    """The reference point by its values: `pg-none`, or `16384, 4, gto` for several axes."""
-    return ", ".join(value_name(v) for v in (doc.get("reference") or {}).values())
+    """The reference point in a few words: its value when one axis fixes it (`pg-none`); with several,
+    values alone (`4, 16384, gto`) would say little, so `the reference point` (y_note spells it out)."""
+    ref = doc.get("reference") or {}
+    return value_name(next(iter(ref.values()))) if len(ref) == 1 else "the reference point"
 
 
 def ylabel(f, doc):
     if "ylabel" in f:
         return f["ylabel"]
     if f["y"] == "speedup":
-        return "speed-up over %s" % (reference_text(doc) or "the reference")
+        return "speed-up over %s" % reference_text(doc)
     return words(f["y"]) + (" over the reference's" if f.get("normalise") else "")
 
 
@@ -63,9 +65,9 @@ def y_note(f, doc):
     """What y is, exactly: the statistic key and the reference point, for a note under the figure."""
     ref = ", ".join("%s = %s" % (axis_name(a), value_name(v)) for a, v in (doc.get("reference") or {}).items())
     if f["y"] == "speedup":
-        return "speed-up: reference cycles / cycles (functional runs: warp instructions); reference: %s" % ref
+        return "speed-up: reference cycles / cycles (functional runs: warp instructions)\nreference: %s" % ref
     if f.get("normalise"):
-        return "y: %s / reference run's %s (reference: %s)" % (f["y"], f["y"], ref)
+        return "y: %s / reference run's %s\nreference: %s" % (f["y"], f["y"], ref)
     return "y: %s" % f["y"]
 
 

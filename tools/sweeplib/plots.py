@@ -102,10 +102,10 @@ class Context:
         return [a for a in self.varying if len({repr(r["values"].get(a)) for r in rows}) > 1]
 
 
-def _panels(plt, n, width_each=5.0, height_each=3.4):
+def _panels(plt, n, width_each=4.0, height_each=3.0):
     cols = min(3, n)
     rows = math.ceil(n / cols)
-    fig, axs = plt.subplots(rows, cols, figsize=(width_each * cols + 2.5, height_each * rows + 0.6), squeeze=False)
+    fig, axs = plt.subplots(rows, cols, figsize=(width_each * cols + 1.5, height_each * rows + 0.6), squeeze=False)
     flat = [a for row in axs for a in row]
     for a in flat[n:]:
         a.set_visible(False)
