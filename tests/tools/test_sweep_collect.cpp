@@ -124,3 +124,24 @@ BOOST_AUTO_TEST_CASE(a_directory_that_is_no_sweep_is_an_error) {
   BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 1));
   BOOST_TEST(simt::test::slurp(scratch() / "out").find("not a sweep directory") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(an_unknown_statistic_is_refused_with_the_closest_keys) {
+  const fs::path dir = scratch() / "typo";
+  add_run(dir, "a-gto", "a", "gto", 1000);
+  add_run(dir, "a-lrr", "a", "lrr", 500);
+  write_json(dir / "sweep.json", {{"sweep", "typo"}, {"runs", {"a-gto", "a-lrr"}}, {"reference", {{"set.sm.policy", "gto"}}}});
+  const std::string out = (scratch() / "out").string();
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + dir.string() +
+                          " --stat counters/sm0.l1d.hit >" + out + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  const std::string text = simt::test::slurp(out);
+  BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 2), text);
+  BOOST_TEST(text.find("'counters/sm0.l1d.hit'") != std::string::npos, text);  // the key asked for
+  BOOST_TEST(text.find("did you mean counters/sm0.l1d.hits") != std::string::npos, text);  // the closest first
+  BOOST_TEST(!fs::exists(dir / "results.csv"));  // nothing written with an empty column
+  BOOST_TEST(!fs::exists(dir / "results.md"));
+  // A key the runs have is still fine: the same directory collects.
+  const std::string good = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep collect " + dir.string() +
+                           " --stat counters/sm0.l1d.hits >" + out + " 2>&1";
+  BOOST_TEST(std::system(good.c_str()) == 0, simt::test::slurp(out));
+}

@@ -241,3 +241,33 @@ BOOST_AUTO_TEST_CASE(the_shipped_sweeps_plan) {
     BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), e.path() << ": " << simt::test::slurp(scratch() / "err"));
   }
 }
+
+// A parameter value simtlab would refuse at run time (out of range, not a choice, the wrong type) is
+// refused by plan already, from what `simtlab params` says of the parameter; so is an [[exclude]]
+// that names a file that is not there (it would exclude nothing).
+BOOST_AUTO_TEST_CASE(bad_parameter_values_and_paths_are_refused_at_plan) {
+  const std::string head = "[axes]\nworkload = [\"saxpy\"]\n[axes.set]\n";
+  expect_error("assoc_range.toml", head + "\"l1d.assoc\" = [4, 100000]\n", 4,
+               "set.l1d.assoc = 100000: value 100000 out of range [1, 65536]");
+  expect_error("assoc_from_range.toml", head + "\"sm.policy\" = [\"gto\"]\n\"l1d.assoc\" = { from = 0, to = 8, step = 4 }\n",
+               5, "set.l1d.assoc = 0: value 0 out of range");
+  expect_error("policy_choice.toml", head + "\"sm.policy\" = [\"gto\", \"fifo\"]\n", 4,
+               "set.sm.policy = \"fifo\": 'fifo' is not one of: lrr, gto");
+  expect_error("size_float.toml", head + "\"l1d.size\" = [16384.0]\n", 4,
+               "set.l1d.size = 16384.0: expected an integer, got '16384.0'");
+  expect_error("bool_number.toml", head + "\"tbc.compaction\" = [1]\n", 4,
+               "set.tbc.compaction = 1: expected true or false, got '1'");
+  expect_error("double_text.toml", head + "\"energy.fp_op\" = [\"cheap\"]\n", 4,
+               "set.energy.fp_op = \"cheap\": expected a number, got 'cheap'");
+  expect_error("double_range.toml", head + "\"energy.fp_op\" = [-1.5]\n", 4,
+               "set.energy.fp_op = -1.5: value -1.5 out of range");
+  expect_error("exclude_missing_file.toml", "[axes]\nworkload = [\"saxpy\"]\n" + kMachine +
+                   "[[exclude]]\nmachine = \"" SIMT_SOURCE_DIR "/configs/fermi-gtx48O.toml\"\n", 5,
+               "[[exclude]] machine: file not found: " SIMT_SOURCE_DIR "/configs/fermi-gtx48O.toml");
+  expect_error("exclude_value.toml", head + "\"l1d.assoc\" = [4, 8]\n[[exclude]]\n\"set.l1d.assoc\" = 16\n", 6,
+               "[[exclude]] set.l1d.assoc: 16 is not one of the axis' values");
+  // Values simtlab takes are still fine: hex, a double written as an integer, booleans, choices.
+  const json ok = plan_json("good_values.toml", head + "\"l1d.assoc\" = [\"0x4\", 8]\n\"energy.fp_op\" = [5, 2.5e0]\n"
+                                                       "\"tbc.compaction\" = [true, false]\n");
+  BOOST_TEST(ok["count"] == 8);
+}

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -121,4 +122,67 @@ BOOST_AUTO_TEST_CASE(a_series_no_run_has_is_an_error_that_names_it) {
   BOOST_TEST(plot(dir) == 2);
   BOOST_TEST(out().find("sm9.nothing") != std::string::npos, out());
   BOOST_TEST(!fs::exists(dir / "plots" / "noseries-series.png"));
+}
+
+namespace {
+
+// The PNG's width in pixels, from its IHDR chunk (bytes 16-19, big-endian).
+unsigned png_width(const std::string& png) {
+  BOOST_TEST_REQUIRE(png.size() > 24u);
+  unsigned w = 0;
+  for (int i = 16; i < 20; ++i) w = w << 8 | static_cast<unsigned char>(png[i]);
+  return w;
+}
+
+}  // namespace
+
+// Seed 004's shape: many workloads of three classes, a named overlay axis crossed with size. The bars
+// come as a panel per class (the classes of the pinned binary's `simtlab list`), the figure fits a
+// page, the legend shows values with the varying axes named once in its title, the y axis says what
+// it is in words, and bars too close to tell apart carry their values.
+BOOST_AUTO_TEST_CASE(bars_are_readable_at_normal_size) {
+  const fs::path dir = scratch() / "readable";
+  const std::vector<std::string> workloads = {"bfs", "bst_search", "cascade", "nqueens", "matmul", "scan", "reduction",
+                                              "saxpy"};
+  const std::vector<std::string> schemes = {"pg-none", "pg-conventional", "warped-gates", "origami"};
+  json ids = json::array(), where = json::array();
+  for (const std::string& w : workloads)
+    for (size_t s = 0; s < schemes.size(); ++s)
+      for (const std::string size : {"small", "medium", "large"}) {
+        const std::string id = w + "-" + schemes[s] + "-" + size;
+        ids.push_back(id);
+        const fs::path d = dir / "runs" / id;
+        const json scheme = {"/x/configs/" + schemes[s] + ".toml"};
+        write_json(d / "run.json", {{"id", id}, {"values", {{"workload", w}, {"overlays.scheme", scheme}, {"size", size},
+                                                            {"mode", "timing"}}}});
+        // bfs gains up to 2x; every other workload's bars are within 4% of each other.
+        const int k = static_cast<int>(s) * 3 + (size == std::string("small") ? 0 : size == std::string("medium") ? 1 : 2);
+        const double speedup = s == 0 ? 1.0 : w == "bfs" ? 1.0 + 0.1 * k : 1.0 + 0.004 * (k - 2);
+        write_json(d / "stats.json", {{"cycles", static_cast<long>(100000 / speedup + 0.5)}});
+        write_json(d / "status.json", {{"exit_code", 0}, {"seconds", 0.1}, {"error", ""}});
+      }
+  for (size_t s = 1; s < schemes.size(); ++s) where.push_back(json::array({"/x/configs/" + schemes[s] + ".toml"}));
+  write_json(dir / "sweep.json", {{"sweep", "readable"}, {"title", "Performance"}, {"runs", ids},
+                                  {"reference", {{"overlays.scheme", {"/x/configs/pg-none.toml"}}}},
+                                  {"plot", {{"kind", "bars"}, {"name", "perf"}, {"means", "hmean"},
+                                            {"where", {{"overlays.scheme", where}}}}}});
+  fs::create_directories(dir / "bin");
+  fs::create_symlink(SIMT_BINARY_DIR "/simtlab", dir / "bin" / "simtlab");  // the pinned binary: classes
+
+  BOOST_TEST_REQUIRE(plot(dir) == 0, out());
+  // 8 workloads x 9 configurations plus 4 means: one row of bars would be some 3000 px wide.
+  BOOST_TEST(png_width(simt::test::slurp(dir / "plots" / "perf.png")) < 1600u);
+  const std::string svg = simt::test::slurp(dir / "plots" / "perf.svg");
+  for (const std::string panel : {"divergent workloads", "convergent workloads", "warp-size-insensitive workloads",
+                                  "harmonic mean per class"})
+    BOOST_TEST(svg.find(panel) != std::string::npos, panel);
+  BOOST_TEST(svg.find("hmean convergent") != std::string::npos);
+  BOOST_TEST(svg.find("<!-- scheme, size -->") != std::string::npos);  // the legend's title
+  BOOST_TEST(svg.find("<!-- pg-conventional, small -->") != std::string::npos);
+  BOOST_TEST(svg.find("=pg-conventional") == std::string::npos);  // not overlays.scheme=..., size=...
+  BOOST_TEST(svg.find("speed-up over pg-none") != std::string::npos);
+  // matmul's origami/large bar is 1.036 and its group spans 1.004-1.036: printed. bfs's bars (1.3 to 2.1)
+  // are told apart by their height: 2.1 is not printed.
+  BOOST_TEST(svg.find("1.036") != std::string::npos);
+  BOOST_TEST(svg.find("2.100") == std::string::npos);
 }

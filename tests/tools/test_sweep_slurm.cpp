@@ -100,7 +100,7 @@ std::vector<std::string> csv_without_wall_time(const fs::path& p) {
   return rows;
 }
 
-// Four quick functional runs (one with a scheduler simtlab rejects) and one timing run of a few seconds.
+// Four quick functional runs (one with an L1D line size simtlab rejects: 96 is no power of two) and one timing run of a few seconds.
 const char* kSweepFile =
     "name = \"slurmtest\"\n"
     "[axes]\n"
@@ -108,13 +108,13 @@ const char* kSweepFile =
     "mode = [\"functional\", \"timing\"]\n"
     "size = [\"small\", \"medium\"]\n"
     "[axes.set]\n"
-    "\"sm.policy\" = [\"gto\", \"bogus\"]\n"
+    "\"l1d.line\" = [128, 96]\n"
     "[[exclude]]\nmode = \"timing\"\nsize = \"small\"\n"
     "[[exclude]]\nmode = \"timing\"\nworkload = [\"reduction\", \"bfs\"]\n"
     "[[exclude]]\nmode = \"functional\"\nsize = \"medium\"\n"
-    "[[exclude]]\n\"set.sm.policy\" = \"bogus\"\nworkload = [\"reduction\", \"bfs\"]\n"
-    "[[exclude]]\n\"set.sm.policy\" = \"bogus\"\nmode = \"timing\"\n"
-    "[reference]\n\"set.sm.policy\" = \"gto\"\n";
+    "[[exclude]]\n\"set.l1d.line\" = 96\nworkload = [\"reduction\", \"bfs\"]\n"
+    "[[exclude]]\n\"set.l1d.line\" = 96\nmode = \"timing\"\n"
+    "[reference]\n\"set.l1d.line\" = 128\n";
 
 std::string task_state(const std::string& job, int index) {
   const ProcessRun r = sh("squeue -h -r -j " + job + " -o '%K %T'");
@@ -157,7 +157,7 @@ BOOST_AUTO_TEST_CASE(slurm_sweep_resubmits_lost_runs_and_collects_what_a_local_r
   for (int i = 0; i < 5; ++i) {
     const json v = read(out / "runs" / ids[i].get<std::string>() / "run.json")["values"];
     if (v["mode"] == "timing") timing = i;
-    else if (v["set.sm.policy"] == "bogus") bogus = i;
+    else if (v["set.l1d.line"] == 96) bogus = i;
     else if (v["workload"] == "reduction") cancelled = i;
   }
   BOOST_TEST_REQUIRE((cancelled >= 0 && timing >= 0 && bogus >= 0));
@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(slurm_sweep_resubmits_lost_runs_and_collects_what_a_local_r
   BOOST_TEST(attempts.find("stopped by SIGTERM") != std::string::npos, attempts);
   const fs::path bogus_dir = out / "runs" / ids[bogus].get<std::string>();
   BOOST_TEST(read(bogus_dir / "status.json")["exit_code"].get<int>() == 2);
-  BOOST_TEST(read(bogus_dir / "status.json")["error"].get<std::string>().find("sm.policy") != std::string::npos);
+  BOOST_TEST(read(bogus_dir / "status.json")["error"].get<std::string>().find("l1d.line") != std::string::npos);
   const std::string bogus_log = simt::test::slurp(bogus_dir / "attempts.log");
   BOOST_TEST(bogus_log.find("started") == bogus_log.rfind("started"), bogus_log);
 

@@ -15,6 +15,7 @@ harmonic and geometric mean of the speed-ups per class.
 """
 
 import csv
+import difflib
 import fnmatch
 import io
 import math
@@ -47,6 +48,39 @@ def _stat(cur, parts):
         return _stat(cur[part], rest) if part in cur else None
     values = [v for v in (_stat(cur[k], rest) for k in cur if fnmatch.fnmatchcase(k, part)) if v is not None]
     return sum(values) if values else None
+
+
+class UnknownStat(Exception):
+    """A statistic key that no successful run of the sweep has."""
+
+
+def stat_keys(doc, prefix=()):
+    """Every key of a stats document that `stat` reads a number from: levels joined by '.', or by '/'
+    when a level's name holds a dot (`counters/sm0.l1d.hits`)."""
+    out = []
+    for k, v in doc.items():
+        path = prefix + (k,)
+        if isinstance(v, dict):
+            out += stat_keys(v, path)
+        elif _number(v) is not None:
+            out.append(("/" if any("." in p for p in path) else ".").join(path))
+    return out
+
+
+def check_keys(rows, keys):
+    """Raises UnknownStat for the first key that no successful run has a number for, naming the closest
+    keys the runs do have. Without a successful run nothing can be told, so nothing is refused."""
+    ok = [r["stats"] for r in rows if r["state"] == "ok" and r["stats"]]
+    if not ok:
+        return
+    for key in keys:
+        if any(stat(s, key) is not None for s in ok):
+            continue
+        known = sorted({k for s in ok for k in stat_keys(s)})
+        close = difflib.get_close_matches(key, known, n=5, cutoff=0.6)
+        raise UnknownStat("no successful run has the statistic '%s'%s; keys are dotted paths into stats.json "
+                          "(docs/stats.md), with '/' between levels whose names hold dots" %
+                          (key, " (did you mean %s?)" % ", ".join(close) if close else ""))
 
 
 def load_rows(st):

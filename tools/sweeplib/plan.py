@@ -117,5 +117,10 @@ def command(values, simtlab, stats_path):
                 cmd += ["--config", o]
     for a, v in values.items():
         if a.startswith("set."):
-            cmd += ["--set", "%s=%s" % (a[4:], str(v).lower() if isinstance(v, bool) else v)]
+            cmd += ["--set", "%s=%s" % (a[4:], set_text(v))]
     return cmd
+
+
+def set_text(v):
+    """A parameter value as `--set NAME=TEXT` gives it (TOML's true/false for bools)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)

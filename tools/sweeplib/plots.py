@@ -4,9 +4,10 @@ A sweep file's [plot] table (or [[plot]] tables, one per figure) says what
 to draw; without one, a grouped bar chart of the speed-ups (or of cycles,
 when there is no reference point). Kinds:
 
-  bars       grouped bars: one group per workload, one bar per configuration
-             (the values of the axes other than workload); `means` adds a
-             group per workload class and one over all workloads
+  bars       grouped bars (bars.py): one group per workload, one bar per
+             configuration (the values of the axes other than workload), a
+             panel per workload class; `means` adds a panel of each class's
+             mean and the mean over all workloads
   lines      the y value over a numeric axis `x`; one line per workload, or,
              when other axes vary too, one panel per workload with a line
              per configuration
@@ -23,9 +24,8 @@ runs with these axis values: {axis = [values]}), name (file name stem). Each fig
 import math
 import os
 
-from . import collect
-
-LEGEND_FONT = 7
+from . import bars, collect, labels
+from .labels import legend as _legend
 
 
 def _pyplot():
@@ -76,11 +76,9 @@ class Context:
         return next((set(z) for z in self.zips if axis in z), {axis})
 
     def label(self, r, axes):
-        """A configuration's legend text: `value` for one axis, `axis=value, ...` for several."""
-        cells = [collect._cell(r["values"].get(a)).replace(".toml", "") for a in axes]
-        if len(axes) == 1:
-            return cells[0]
-        return ", ".join("%s=%s" % (_axis_name(a), c) for a, c in zip(axes, cells)) or "all"
+        """A configuration's legend text: its values of `axes`, without the axes' names (the legend's
+        title names them once: labels.legend_title)."""
+        return ", ".join(labels.value_name(r["values"].get(a)) for a in axes) or "all"
 
     def value(self, r, f):
         """The figure's y for run r: a speed-up or statistic, over the reference run's when normalised."""
@@ -104,65 +102,10 @@ class Context:
         return [a for a in self.varying if len({repr(r["values"].get(a)) for r in rows}) > 1]
 
 
-def _axis_name(a):
-    return a[4:] if a.startswith("set.") else a
-
-
-def _mean(kind, xs):
-    xs = [x for x in xs if x is not None]
-    if not xs:
-        return None
-    if kind == "amean":
-        return sum(xs) / len(xs)
-    return collect.hmean(xs) if kind == "hmean" else collect.gmean(xs)
-
-
-def _legend(ax, n):
-    if n:
-        ax.legend(fontsize=LEGEND_FONT, loc="upper left", bbox_to_anchor=(1.0, 1.0), ncol=1 + n // 30)
-
-
-def _ylabel(f):
-    if "ylabel" in f:
-        return f["ylabel"]
-    if f["y"] == "speedup":
-        return "speed-up over the reference"
-    return f["y"] + (" / reference" if f.get("normalise") else "")
-
-
-def draw_bars(plt, ctx, f):
-    rows = ctx.rows(f)
-    varying = ctx.varying_in(rows)
-    workloads = list(dict.fromkeys(r["values"]["workload"] for r in rows))
-    configs = list(dict.fromkeys(ctx.label(r, varying) for r in rows))
-    cell = {(r["values"]["workload"], ctx.label(r, varying)): ctx.value(r, f) for r in rows}
-    groups = [(collect._wname(w), [cell.get((w, c)) for c in configs]) for w in workloads]
-    if f["means"] != "none":
-        cls = {w: ctx.classes.get(w, "manifest" if w.startswith("manifest:") else "other") for w in workloads}
-        order = list(dict.fromkeys(cls[w] for w in workloads))
-        for k in order + (["all"] if len(order) > 1 else []):
-            members = [w for w in workloads if k == "all" or cls[w] == k]
-            groups.append(("%s %s" % (f["means"], k), [_mean(f["means"], [cell.get((w, c)) for w in members])
-                                                      for c in configs]))
-    fig, ax = plt.subplots(figsize=(min(30.0, max(6.0, 0.25 * len(groups) * len(configs) + 3)), 4.5))
-    width = 0.8 / max(1, len(configs))
-    for k, c in enumerate(configs):
-        ys = [g[1][k] for g in groups]
-        ax.bar([i + k * width for i in range(len(groups))], [y if y is not None else 0.0 for y in ys], width,
-               label=c)
-    ax.set_xticks([i + width * (len(configs) - 1) / 2 for i in range(len(groups))])
-    ax.set_xticklabels([g[0] for g in groups], rotation=30, ha="right")
-    if f["y"] == "speedup" or f.get("normalise"):
-        ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_ylabel(_ylabel(f))
-    _legend(ax, len(configs) if len(configs) > 1 else 0)
-    return fig, [ax]
-
-
-def _panels(plt, n, width_each=5.0, height_each=3.4):
+def _panels(plt, n, width_each=4.0, height_each=3.0):
     cols = min(3, n)
     rows = math.ceil(n / cols)
-    fig, axs = plt.subplots(rows, cols, figsize=(width_each * cols + 2.5, height_each * rows + 0.6), squeeze=False)
+    fig, axs = plt.subplots(rows, cols, figsize=(width_each * cols + 1.5, height_each * rows + 0.6), squeeze=False)
     flat = [a for row in axs for a in row]
     for a in flat[n:]:
         a.set_visible(False)
@@ -192,11 +135,12 @@ def draw_lines(plt, ctx, f):
         pts.sort()
         axes[panel].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
     for i, ax in enumerate(axes):
-        ax.set_xlabel(f.get("xlabel", _axis_name(x)))
-        ax.set_ylabel(_ylabel(f))
+        ax.set_xlabel(f.get("xlabel", labels.axis_name(x)))
+        ax.set_ylabel(labels.ylabel(f, ctx.doc))
         if per_workload:
             ax.set_title(collect._wname(workloads[i]), fontsize=9)
-    _legend(axes[-1] if per_workload else axes[0], len({n for _, n in series}))
+    _legend(axes[-1] if per_workload else axes[0], len({n for _, n in series}),
+            labels.legend_title(others) if per_workload else None)
     return fig, axes
 
 
@@ -252,7 +196,7 @@ def draw_series(plt, ctx, f):
         ax.set_title(collect._wname(workloads[i]), fontsize=9)
         ax.set_xlabel(f.get("xlabel", "cycle"))
         ax.set_ylabel(f.get("ylabel", name))
-    _legend(axes[-1], len(rows) if varying else 0)
+    _legend(axes[-1], len(rows) if varying else 0, labels.legend_title(varying))
     return fig, axes
 
 
@@ -310,11 +254,12 @@ def draw_histogram(plt, ctx, f):
         ax.set_title(collect._wname(w), fontsize=9)
         ax.set_xlabel(f.get("xlabel", "bin"))
         ax.set_ylabel(f.get("ylabel", "share of cycles"))
-    _legend(axes[-1], len([r for r in rows if r["values"]["workload"] == workloads[-1]]) if varying else 0)
+    _legend(axes[-1], len([r for r in rows if r["values"]["workload"] == workloads[-1]]) if varying else 0,
+            labels.legend_title(varying))
     return fig, axes
 
 
-DRAW = {"bars": draw_bars, "lines": draw_lines, "breakdown": draw_breakdown, "series": draw_series,
+DRAW = {"bars": bars.draw_bars, "lines": draw_lines, "breakdown": draw_breakdown, "series": draw_series,
         "histogram": draw_histogram}
 
 

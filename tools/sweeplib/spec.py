@@ -278,6 +278,15 @@ def load(path):
             else:
                 vs = v if isinstance(v, list) else [v]
             rule[a] = [as_axis_value(a, x) for x in vs]  # file paths as the axis holds them
+            for x, held in zip(vs, rule[a]):
+                # A value the axis does not have (a misspelt file or number) would exclude nothing.
+                if a != "workload" and held not in axes[a]:
+                    files = [held] if a == "machine" else held if is_overlay_axis(a) else []
+                    gone = [w for f, w in zip(files, [x] if a == "machine" else x if is_overlay_axis(a) else [])
+                            if isinstance(f, str) and not os.path.isfile(f)]
+                    fail("[[exclude]] %s: %s" % (a, "file not found: %s (paths are relative to the sweep file)" %
+                                                 gone[0] if gone else "%r is not one of the axis' values" % (x,)),
+                         "exclude", a, i)
         excludes.append(rule)
 
     # ---- reference point
