@@ -30,7 +30,7 @@ bool local_copy(ExecContext& c, uint32_t t, uint32_t from, uint32_t to, uint32_t
     return false;
   }
   uint8_t* base = c.cta.local(t);
-  std::memmove(base + to, base + from, size);
+  if (size) std::memmove(base + to, base + from, size);  // base is null when the local area is empty
   return true;
 }
 
@@ -164,7 +164,9 @@ bool push_frame(ExecContext& c, uint32_t t, const ptx::FuncRange& g) {
     const uint64_t v = static_cast<const CtaState&>(c.cta).reg(r, t);
     std::memcpy(d, &v, 8);
   }
-  std::memcpy(d, c.cta.local(t) + g.local_base, g.frame_bytes);
+  // An empty frame may sit in an empty local area, whose pointer is null:
+  // memcpy must not see it, even for 0 bytes.
+  if (g.frame_bytes) std::memcpy(d, c.cta.local(t) + g.local_base, g.frame_bytes);
   return true;
 }
 
@@ -178,7 +180,7 @@ bool pop_frame(ExecContext& c, uint32_t t, const ptx::FuncRange& g) {
   const size_t at = st.size() - need;
   const uint8_t* d = st.data() + at;
   for (uint32_t r = g.reg_begin; r < g.reg_end; ++r, d += 8) std::memcpy(&c.cta.reg(r, t), d, 8);
-  std::memcpy(c.cta.local(t) + g.local_base, d, g.frame_bytes);
+  if (g.frame_bytes) std::memcpy(c.cta.local(t) + g.local_base, d, g.frame_bytes);
   st.resize(at);
   return true;
 }

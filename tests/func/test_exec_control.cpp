@@ -282,3 +282,54 @@ BOOST_AUTO_TEST_CASE(unsupported_control_refused_with_line) {
     expect_refused(f, "test.ptx:2:", "register index out of range");
   }
 }
+
+// A recursive function with no parameters, return values or locals has an
+// empty frame, and a program of only such functions an empty local area
+// (CtaState::local() is then null): the call still saves and restores the
+// callee's registers. (Copying the empty frame from the null area was
+// undefined behaviour the sanitizer build reports.)
+BOOST_AUTO_TEST_CASE(recursive_call_with_an_empty_frame_saves_the_registers) {
+  ExecFixture f;
+  const uint32_t x = f.reg(Type::U32), ra = f.reg(Type::U32);
+  Instr call = make(Op::Call, Type::None, {});
+  call.call_info = 0;
+  f.add(call, "call.uni f, ();");  // PC 0, in the entry
+  call.call_info = 1;
+  f.add(call, "call.uni f, ();");  // PC 1, in f: recursive
+  f.add(make(Op::Ret, Type::None, {}));  // PC 2
+  f.prog.funcs[0].end = 1;
+  ptx::FuncRange g;
+  g.name = "f";
+  g.begin = 1;
+  g.end = 3;
+  g.retaddr_reg = ra;
+  g.reg_begin = x;
+  g.reg_end = ra + 1;
+  g.scc = 1;
+  g.recursive = true;
+  f.prog.funcs.push_back(g);
+  ptx::CallInfo outer, inner;
+  outer.callee_pc = inner.callee_pc = 1;
+  outer.callee_func = inner.callee_func = 1;
+  outer.caller_func = 0;
+  inner.caller_func = 1;
+  f.prog.calls = {outer, inner};
+  f.build(2, 0, 0);
+  BOOST_TEST_REQUIRE(f.cta->local_bytes() == 0u);
+  f.run(0);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Call));
+  BOOST_TEST(f.cta->call_stack(0).empty());  // from outside the component: nothing saved
+  f.set_all(x, 7);
+  f.run(1);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Call));
+  BOOST_TEST(f.cta->call_stack(1).size() == 16u);  // x and the return address, no frame bytes
+  BOOST_TEST(f.r(ra, 1) == 2u);
+  f.set_all(x, 99);  // the inner activation changes x
+  f.run(2);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Ret));
+  for (uint32_t t = 0; t < 2; ++t) {
+    BOOST_TEST(f.r(x, t) == 7u);   // the outer activation's x is back
+    BOOST_TEST(f.r(ra, t) == 1u);  // and its return address
+    BOOST_TEST(f.cta->call_stack(t).empty());
+  }
+}
