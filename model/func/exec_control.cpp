@@ -1,7 +1,7 @@
 // Control flow: bra, call/ret (with argument/return copies through per-thread
 // local memory, indirect calls, and a per-thread call stack for recursion),
 // exit, trap, barriers, and the builtins nvcc calls as functions (vprintf,
-// __assertfail).
+// __assertfail, malloc, free).
 //
 // Call and ret name the threads that take them (StepResult::taken); at a
 // call the others wait at pc + 1, at a ret they go on at pc + 1. The stack
@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ostream>
 
+#include "func/device_heap.h"
 #include "func/device_printf.h"
 #include "func/exec_context.h"
 
@@ -30,7 +31,7 @@ bool local_copy(ExecContext& c, uint32_t t, uint32_t from, uint32_t to, uint32_t
     return false;
   }
   uint8_t* base = c.cta.local(t);
-  std::memmove(base + to, base + from, size);
+  if (size) std::memmove(base + to, base + from, size);  // base is null when the local area is empty
   return true;
 }
 
@@ -52,6 +53,20 @@ bool builtin_arg(ExecContext& c, const ptx::CallInfo& ci, size_t i, uint32_t t, 
   }
   const uint32_t size = ci.args[i].size < 8 ? ci.args[i].size : 8;
   return local_read(c, t, ci.args[i].from, &v, size);
+}
+
+// Writes builtin return value 0 of thread t: the low bytes of `v`, as many as
+// its slot holds (at most `max_bytes`, the C type's size). Nothing for a call
+// that takes no return value.
+bool builtin_ret(ExecContext& c, const ptx::CallInfo& ci, uint32_t t, uint64_t v, uint32_t max_bytes) {
+  if (ci.rets.empty()) return true;
+  const uint32_t size = ci.rets[0].size < max_bytes ? ci.rets[0].size : max_bytes;
+  if (uint64_t{ci.rets[0].to} + size > c.cta.local_bytes()) {
+    c.fail_at(t, ci.rets[0].to, "builtin return slot outside the local area");
+    return false;
+  }
+  std::memcpy(c.cta.local(t) + ci.rets[0].to, &v, size);
+  return true;
 }
 
 // Index of the function whose body holds `pc`.
@@ -98,15 +113,39 @@ void exec_vprintf(ExecContext& c, const ptx::CallInfo& ci) {
       return;
     }
     if (c.env.printf_out) c.env.printf_out->write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!ci.rets.empty()) {
-      const int32_t n = static_cast<int32_t>(text.size());
-      const uint32_t size = ci.rets[0].size < 4 ? ci.rets[0].size : 4;
-      if (uint64_t{ci.rets[0].to} + size > c.cta.local_bytes()) {
-        c.fail_at(t, ci.rets[0].to, "builtin return slot outside the local area");
-        return;
-      }
-      std::memcpy(c.cta.local(t) + ci.rets[0].to, &n, size);
+    builtin_ret(c, ci, t, static_cast<uint32_t>(text.size()), 4);  // an int
+  });
+}
+
+// malloc(size) -> pointer, 0 when the heap has no block that large (as CUDA).
+// Threads allocate in lane order, so addresses are the same every run.
+void exec_malloc(ExecContext& c, const ptx::CallInfo& ci) {
+  c.mask.for_each([&](uint32_t t) {
+    if (c.failed()) return;
+    uint64_t size;
+    if (!builtin_arg(c, ci, 0, t, size)) return;
+    if (!c.env.heap) {
+      c.fail(t, "device-side malloc needs a device heap, and this run provides none");
+      return;
     }
+    builtin_ret(c, ci, t, c.env.heap->malloc(size), 8);
+  });
+}
+
+// free(ptr): ptr must be a live block from malloc; free(0) does nothing.
+void exec_free(ExecContext& c, const ptx::CallInfo& ci) {
+  c.mask.for_each([&](uint32_t t) {
+    if (c.failed()) return;
+    uint64_t p;
+    if (!builtin_arg(c, ci, 0, t, p)) return;
+    if (p == 0) return;
+    if (!c.env.heap) {
+      c.fail(t, "device-side free needs a device heap, and this run provides none");
+      return;
+    }
+    if (!c.env.heap->free(p))
+      c.fail_at(t, p, "free of an address that is not a live block from device-side malloc (never "
+                          "allocated by it, already freed, or not the start of a block)");
   });
 }
 
@@ -164,7 +203,9 @@ bool push_frame(ExecContext& c, uint32_t t, const ptx::FuncRange& g) {
     const uint64_t v = static_cast<const CtaState&>(c.cta).reg(r, t);
     std::memcpy(d, &v, 8);
   }
-  std::memcpy(d, c.cta.local(t) + g.local_base, g.frame_bytes);
+  // An empty frame may sit in an empty local area, whose pointer is null:
+  // memcpy must not see it, even for 0 bytes.
+  if (g.frame_bytes) std::memcpy(d, c.cta.local(t) + g.local_base, g.frame_bytes);
   return true;
 }
 
@@ -178,7 +219,7 @@ bool pop_frame(ExecContext& c, uint32_t t, const ptx::FuncRange& g) {
   const size_t at = st.size() - need;
   const uint8_t* d = st.data() + at;
   for (uint32_t r = g.reg_begin; r < g.reg_end; ++r, d += 8) std::memcpy(&c.cta.reg(r, t), d, 8);
-  std::memcpy(c.cta.local(t) + g.local_base, d, g.frame_bytes);
+  if (g.frame_bytes) std::memcpy(c.cta.local(t) + g.local_base, d, g.frame_bytes);
   st.resize(at);
   return true;
 }
@@ -260,7 +301,9 @@ void exec_call(ExecContext& c) {
   switch (ci.builtin) {
     case ptx::Builtin::Vprintf: exec_vprintf(c, ci); return;
     case ptx::Builtin::AssertFail: exec_assertfail(c, ci); return;
-    default: break;  // Malloc/Free are refused when the Executor is built
+    case ptx::Builtin::Malloc: exec_malloc(c, ci); return;
+    case ptx::Builtin::Free: exec_free(c, ci); return;
+    case ptx::Builtin::None: break;
   }
   if (ci.callee_reg != ptx::kNoReg) return exec_indirect_call(c, ci);
   if (c.mask.none()) return;

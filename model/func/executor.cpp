@@ -69,8 +69,9 @@ std::string check_call(const ptx::Program& prog, const ptx::Instr& in) {
   if (ci.callee_reg != ptx::kNoReg)  // indirect: the target is checked when the call runs
     return ci.callee_reg < prog.num_regs() ? "" : "call target register out of range";
   switch (ci.builtin) {
-    case ptx::Builtin::Malloc: return "device-side malloc is not supported";
-    case ptx::Builtin::Free: return "device-side free is not supported";
+    case ptx::Builtin::Malloc:
+      return ci.args.size() == 1 && ci.rets.size() == 1 ? "" : "malloc takes one argument and returns one value";
+    case ptx::Builtin::Free: return ci.args.size() == 1 ? "" : "free takes one argument";
     case ptx::Builtin::Vprintf:
     case ptx::Builtin::AssertFail: return "";
     case ptx::Builtin::None: break;

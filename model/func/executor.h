@@ -20,11 +20,15 @@
 
 namespace simt::func {
 
+class DeviceHeap;  // func/device_heap.h
+
 // What an instruction can reach outside its CTA.
 struct ExecEnv {
   GlobalMemory* global = nullptr;
   const TextureTable* textures = nullptr;  // texture/surface objects; null: none
   std::ostream* printf_out = nullptr;  // device printf; nullptr discards
+  // Device-side malloc/free; null: a call to either is a kernel fault.
+  DeviceHeap* heap = nullptr;
   // shfl.sync reading a lane that is not executing it or not in membermask.
   ShflUndefined shfl_undefined = ShflUndefined::Zero;
   ShflUndefinedLog* shfl_log = nullptr;  // counts and warns; nullptr: neither

@@ -37,6 +37,7 @@ struct Kernel {
   std::unique_ptr<func::Executor> exec;
   std::vector<ptx::DefUse> du;   // per PC, shared by every SM (KernelContext::du)
   uint32_t regs_per_thread = 0;  // for occupancy in timing mode
+  bool uses_heap = false;        // calls malloc or free: its launches need the device heap
   func::ShflUndefinedLog shfl_log{&std::cerr};  // warns once per PC of this kernel, over all launches
   std::shared_ptr<const int> owner = std::make_shared<const int>(0);  // KernelContext::program_owner
 };
@@ -112,6 +113,8 @@ class Module {
     k->du.reserve(k->prog.code.size());
     for (const ptx::Instr& in : k->prog.code) k->du.push_back(ptx::def_use(in));
     k->regs_per_thread = std::max<uint32_t>(ptx::max_live_registers(k->prog, *k->cfg), 4);
+    for (const ptx::CallInfo& ci : k->prog.calls)
+      k->uses_heap |= ci.builtin == ptx::Builtin::Malloc || ci.builtin == ptx::Builtin::Free;
     return *kernels.emplace(name, std::move(k)).first->second;
   }
 };
@@ -244,9 +247,12 @@ const ptx::Module& Device::ptx_module(Module& m) const { return m.ir; }
 uint64_t Device::malloc(uint64_t bytes) { return mem_.allocate(bytes); }
 
 void Device::free(uint64_t addr) {
-  if (!mem_.release(addr))
-    throw input_error("free of 0x" + [&] { std::ostringstream s; s << std::hex << addr; return s.str(); }() +
-                      ", which is not a device allocation");
+  std::ostringstream what;
+  what << "free of 0x" << std::hex << addr;
+  if (heap_.overlaps(addr, 1))
+    throw input_error(what.str() + ", which lies in the device heap: only a kernel's free() releases "
+                      "device-side malloc memory");
+  if (!mem_.release(addr)) throw input_error(what.str() + ", which is not a device allocation");
 }
 
 void Device::copy_to_device(uint64_t dst, const void* src, uint64_t bytes) {
@@ -329,6 +335,7 @@ func::LaunchGeometry Device::prepare(Module& m, const std::string& kernel, Dim3 
   check_launch(k.prog, grid, block, args, dynamic_shared_bytes);
   params = args.bytes();
   params.resize(k.prog.param_bytes, 0);
+  if (k.uses_heap) heap_.reserve(mem_);  // as CUDA: at the first launch that needs it, then for good
   func::LaunchGeometry geom;
   geom.grid = grid;
   geom.block = block;
@@ -453,6 +460,7 @@ LaunchStats Device::launch_functional(Module& m, const std::string& kernel, cons
   env.global = &mem_;
   env.textures = &textures_;
   env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  env.heap = &heap_;
   env.call_stack_bytes = opts_.call_stack_bytes;
   env.shfl_undefined = shfl_policy();
   env.shfl_log = &k.shfl_log;
@@ -506,6 +514,7 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   ctx->env.global = &mem_;
   ctx->env.textures = &textures_;
   ctx->env.printf_out = opts_.printf_out ? opts_.printf_out : &std::cout;
+  ctx->env.heap = &heap_;
   ctx->env.call_stack_bytes = opts_.call_stack_bytes;
   ctx->env.shfl_undefined = shfl_policy();
   ctx->env.shfl_log = &k.shfl_log;

@@ -15,6 +15,7 @@
 #include <tlm>
 
 #include "func/cta_state.h"
+#include "func/device_heap.h"
 #include "func/global_memory.h"
 #include "func/shfl_undefined.h"
 #include "func/texture.h"
@@ -138,7 +139,18 @@ class Device {
 
   // Reserves address space only: pages take host memory when first touched.
   uint64_t malloc(uint64_t bytes);
+  // Throws simt::Error (BadInput) for an address malloc() did not return,
+  // including a block of the device heap (only a kernel's free() releases those).
   void free(uint64_t addr);
+
+  // cudaDeviceSetLimit(cudaLimitMallocHeapSize): the bytes of the heap that
+  // device-side malloc/free use (default 8 MiB, func::DeviceHeap). The heap
+  // is allocated in device memory at the first launch of a kernel that calls
+  // malloc or free and lasts as long as the device; from then on its size
+  // cannot change (simt::Error, BadInput), as in CUDA.
+  void set_malloc_heap_size(uint64_t bytes) { heap_.set_size(bytes); }
+  uint64_t malloc_heap_size() const { return heap_.size(); }
+  const func::DeviceHeap& heap() const { return heap_; }
   void copy_to_device(uint64_t dst, const void* src, uint64_t bytes);
   void copy_to_host(void* dst, uint64_t src, uint64_t bytes) const;
   void memset(uint64_t dst, uint8_t value, uint64_t bytes);
@@ -255,6 +267,7 @@ class Device {
   std::unique_ptr<Pending> pending_;
   uint64_t launches_ = 0;
   func::GlobalMemory mem_;
+  func::DeviceHeap heap_;  // device-side malloc; its region is part of mem_
   func::TextureTable textures_;
   std::vector<std::unique_ptr<Module>> modules_;
   LaunchStats totals_;

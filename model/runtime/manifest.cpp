@@ -414,8 +414,12 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   }
   Manifest m;
   m.file = path;
-  c.only(j, {"ptx", "buffers", "symbols", "textures", "surfaces", "launches", "outputs"}, "");
+  c.only(j, {"ptx", "buffers", "symbols", "textures", "surfaces", "launches", "outputs", "malloc_heap_size"}, "");
   m.ptx_path = c.path(c.str(c.need(j, "ptx", ""), "ptx"));
+  if (j.contains("malloc_heap_size")) {
+    m.malloc_heap_size = c.uint(j["malloc_heap_size"], "malloc_heap_size", uint64_t{1} << 40);
+    if (m.malloc_heap_size == 0) c.fail("malloc_heap_size", "must be at least 1 (bytes)");
+  }
 
   std::map<std::string, size_t> by_name;
   const json& bufs = c.need(j, "buffers", "");

@@ -117,6 +117,9 @@ struct Manifest {
   std::vector<ImageSpec> textures, surfaces;
   std::vector<LaunchSpec> launches;
   std::vector<OutputSpec> outputs;
+  // Bytes of the device heap for in-kernel malloc (cudaLimitMallocHeapSize);
+  // 0: the device's default (8 MiB).
+  uint64_t malloc_heap_size = 0;
 
   // Reads and validates a manifest; throws simt::Error(BadInput) naming the
   // file and the JSON path of the bad item (e.g. "launches[0].args[2]").

@@ -83,6 +83,7 @@ ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_
   std::vector<std::vector<uint8_t>> contents, symbol_contents;
   for (const auto& b : m.buffers) contents.push_back(make_contents(b, m.file));
   for (const auto& b : m.symbols) symbol_contents.push_back(make_contents(b, m.file));
+  if (m.malloc_heap_size) dev.set_malloc_heap_size(m.malloc_heap_size);
   Module& mod = dev.load_ptx_file(m.ptx_path);
   // Module variables by name, checked and filled before anything runs.
   std::map<std::string, uint64_t> symbol_addr;

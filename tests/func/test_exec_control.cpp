@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "exec_fixture.h"
+#include "func/device_heap.h"
 #include "util/error.h"
 
 using namespace simt;
@@ -264,9 +265,10 @@ BOOST_AUTO_TEST_CASE(unsupported_control_refused_with_line) {
     call.call_info = 0;
     f.add(call, "call.uni (retval0), malloc, (param0);");
     ptx::CallInfo ci;
-    ci.builtin = ptx::Builtin::Malloc;
+    ci.builtin = ptx::Builtin::Malloc;  // without its argument and return value
     f.prog.calls.push_back(ci);
-    expect_refused(f, "test.ptx:1: unsupported instruction 'call.uni (retval0), malloc", "malloc");
+    expect_refused(f, "test.ptx:1: unsupported instruction 'call.uni (retval0), malloc",
+                   "malloc takes one argument and returns one value");
   }
   {
     ExecFixture f;
@@ -280,5 +282,137 @@ BOOST_AUTO_TEST_CASE(unsupported_control_refused_with_line) {
     f.add(make(Op::Ld, Type::U32, {R(r), Addr(ptx::kNoReg)}, Space::Global));
     f.add(make(Op::Ld, Type::U32, {R(r + 5), Addr(ptx::kNoReg)}, Space::Global), "ld.global.u32 %bad, [0];");
     expect_refused(f, "test.ptx:2:", "register index out of range");
+  }
+}
+
+namespace {
+// PC 0: p = malloc(size) (size in local slot 0, p to slot 8); PC 1: free(slot 8).
+struct HeapProgram {
+  ExecFixture f;
+  func::DeviceHeap heap;
+  HeapProgram() {
+    Instr call = make(Op::Call, Type::None, {});
+    call.call_info = 0;
+    f.add(call, "call.uni (retval0), malloc, (param0);");
+    call.call_info = 1;
+    f.add(call, "call.uni free, (param0);");
+    ptx::CallInfo m, fr;
+    m.builtin = ptx::Builtin::Malloc;
+    m.args = {{0, 0, 8}};
+    m.rets = {{0, 8, 8}};
+    fr.builtin = ptx::Builtin::Free;
+    fr.args = {{8, 0, 8}};
+    f.prog.calls = {m, fr};
+    f.build(4, 0, 16);
+    heap.set_size(4096);
+    heap.reserve(f.mem);
+    f.env.heap = &heap;
+  }
+  uint64_t ptr(uint32_t t) {
+    uint64_t v;
+    std::memcpy(&v, f.cta->local(t) + 8, 8);
+    return v;
+  }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(malloc_and_free_use_the_device_heap) {
+  HeapProgram h;
+  auto& f = h.f;
+  const uint64_t sizes[] = {40, 0, 16, 5000};  // the last is more than the heap holds
+  for (uint32_t t = 0; t < 4; ++t) set_local_u64(f, t, 0, sizes[t]);
+  f.run(0);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Next));
+  BOOST_TEST(h.ptr(0) == h.heap.base());  // lane order, first fit
+  BOOST_TEST(h.ptr(1) == h.heap.base() + 48);
+  BOOST_TEST(h.ptr(2) == h.heap.base() + 64);
+  BOOST_TEST(h.ptr(3) == 0u);  // exhausted: NULL, as CUDA
+  BOOST_TEST(h.heap.blocks_in_use() == 3u);
+  // The blocks are ordinary global memory to loads and stores.
+  BOOST_TEST(f.mem.mapped(h.ptr(0), 40));
+  f.run(1);  // thread 3 frees NULL: nothing happens
+  BOOST_TEST((f.out.control == Control::Next));
+  BOOST_TEST(h.heap.blocks_in_use() == 0u);
+  // Guarded-off threads neither allocate nor free.
+  f.run(0, lanes({2}));
+  BOOST_TEST(h.ptr(2) == h.heap.base());
+  BOOST_TEST(h.heap.blocks_in_use() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(free_of_a_pointer_malloc_did_not_return_faults) {
+  HeapProgram h;
+  auto& f = h.f;
+  for (uint32_t t = 0; t < 4; ++t) set_local_u64(f, t, 0, 32);
+  f.run(0);
+  const uint64_t inside = h.ptr(2) + 16;
+  set_local_u64(f, 2, 8, inside);
+  f.run(1);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Fault));
+  BOOST_TEST(f.out.fault.tid == 2u);
+  BOOST_TEST(f.out.fault.has_addr);
+  BOOST_TEST(f.out.fault.addr == inside);
+  BOOST_TEST(f.out.fault.message.find("not a live block from device-side malloc") != std::string::npos,
+             f.out.fault.message);
+  // Freed twice: the second free faults too.
+  set_local_u64(f, 0, 8, h.heap.base());
+  f.run(1, lanes({0}));
+  BOOST_TEST((f.out.control == Control::Fault));
+  BOOST_TEST(f.out.fault.tid == 0u);
+  // Without a heap (an executor driven outside runtime::Device) the call is a fault, not a crash.
+  f.env.heap = nullptr;
+  f.run(0, lanes({3}));
+  BOOST_TEST((f.out.control == Control::Fault));
+  BOOST_TEST(f.out.fault.tid == 3u);
+  BOOST_TEST(f.out.fault.message.find("device heap") != std::string::npos, f.out.fault.message);
+}
+
+// A recursive function with no parameters, return values or locals has an
+// empty frame, and a program of only such functions an empty local area
+// (CtaState::local() is then null): the call still saves and restores the
+// callee's registers. (Copying the empty frame from the null area was
+// undefined behaviour the sanitizer build reports.)
+BOOST_AUTO_TEST_CASE(recursive_call_with_an_empty_frame_saves_the_registers) {
+  ExecFixture f;
+  const uint32_t x = f.reg(Type::U32), ra = f.reg(Type::U32);
+  Instr call = make(Op::Call, Type::None, {});
+  call.call_info = 0;
+  f.add(call, "call.uni f, ();");  // PC 0, in the entry
+  call.call_info = 1;
+  f.add(call, "call.uni f, ();");  // PC 1, in f: recursive
+  f.add(make(Op::Ret, Type::None, {}));  // PC 2
+  f.prog.funcs[0].end = 1;
+  ptx::FuncRange g;
+  g.name = "f";
+  g.begin = 1;
+  g.end = 3;
+  g.retaddr_reg = ra;
+  g.reg_begin = x;
+  g.reg_end = ra + 1;
+  g.scc = 1;
+  g.recursive = true;
+  f.prog.funcs.push_back(g);
+  ptx::CallInfo outer, inner;
+  outer.callee_pc = inner.callee_pc = 1;
+  outer.callee_func = inner.callee_func = 1;
+  outer.caller_func = 0;
+  inner.caller_func = 1;
+  f.prog.calls = {outer, inner};
+  f.build(2, 0, 0);
+  BOOST_TEST_REQUIRE(f.cta->local_bytes() == 0u);
+  f.run(0);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Call));
+  BOOST_TEST(f.cta->call_stack(0).empty());  // from outside the component: nothing saved
+  f.set_all(x, 7);
+  f.run(1);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Call));
+  BOOST_TEST(f.cta->call_stack(1).size() == 16u);  // x and the return address, no frame bytes
+  BOOST_TEST(f.r(ra, 1) == 2u);
+  f.set_all(x, 99);  // the inner activation changes x
+  f.run(2);
+  BOOST_TEST_REQUIRE((f.out.control == Control::Ret));
+  for (uint32_t t = 0; t < 2; ++t) {
+    BOOST_TEST(f.r(x, t) == 7u);   // the outer activation's x is back
+    BOOST_TEST(f.r(ra, t) == 1u);  // and its return address
+    BOOST_TEST(f.cta->call_stack(t).empty());
   }
 }
