@@ -56,7 +56,8 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
     const func::CtaState& cta = *c.state;
     const ptx::Program& prog = *c.info->kernel->prog;
     const uint32_t live = cta.threads() - cta.exited().count();
-    s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_text(cta.ctaid()) << ": " << live << " live threads";
+    // Not exited: running, or waiting to reconverge, at a barrier or asleep.
+    s << "\n  kernel '" << prog.kernel << "' CTA " << dim3_text(cta.ctaid()) << ": " << live << " threads not exited";
     for (uint32_t id = 0; id < kNumBarriers; ++id)
       if (c.barriers.arrived(id))
         s << "; barrier " << id << ": " << c.barriers.arrived(id) << " of " << c.barriers.expected(id, live)
@@ -71,7 +72,12 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
       if (ws.state == SlotState::Running) {
         s << "; PC " << ws.pc;
         if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << " of " << prog.source_path << ")";
-        s << "; " << ws.mask.minus(ctas_[own].state->exited()).count() << " threads";
+        const func::ThreadMask& exited = ctas_[own].state->exited();
+        const uint32_t here = ws.mask.minus(exited).count();
+        s << "; " << here << (here == 1 ? " thread" : " threads") << " at this PC";
+        // The rest of its scope waits on its stack (e.g. to reconverge).
+        const uint32_t parked = ws.scope.minus(exited).minus(ws.mask).count();
+        if (parked) s << ", " << parked << " more of its threads waiting on its stack";
         if (own != ci) s << " of CTA " << dim3_text(ctas_[own].state->ctaid());
         if (!ws.others.empty()) s << " and threads of " << ws.others.size() << " more CTA(s)";
         s << "; stack depth " << ws.depth;
