@@ -73,17 +73,15 @@ std::string Progress::line(uint64_t ctas_done, uint64_t ctas_total, uint64_t cyc
   // k with a share f of its CTAs done puts the run (k - 1 + f) / N of the way
   // through, and the rest is assumed to go at the run's rate so far, i.e.
   // later launches are taken to cost what the earlier ones cost on average
-  // (exact for repeated steps such as hotspot's; rough where launches differ,
+  // (close for repeated steps such as hotspot's; rough where launches differ,
   // such as bfs levels, whose frontiers grow and shrink). With N unknown,
   // nothing tells how many launches follow: only this launch's time left can
   // be estimated (at its rate so far), and the line says so.
-  if (frac > 0) {
-    if (count_known) {
-      const double run_frac = (static_cast<double>(k - 1) + frac) / launch_count_;
-      s += ", ETA " + duration_text(run_seconds * (1 - run_frac) / run_frac);
-    } else {
-      s += ", ETA " + duration_text(launch_seconds * (1 - frac) / frac) + (k ? " for this launch" : "");
-    }
+  if (count_known) {
+    const double run_frac = (static_cast<double>(k - 1) + frac) / launch_count_;
+    if (run_frac > 0) s += ", ETA " + duration_text(run_seconds * (1 - run_frac) / run_frac);
+  } else if (frac > 0) {
+    s += ", ETA " + duration_text(launch_seconds * (1 - frac) / frac) + (k ? " for this launch" : "");
   }
   if (cycles) {
     std::snprintf(buf, sizeof buf, ", cycle %" PRIu64 ", %.3g cycles/s", cycles, cycles_per_second);

@@ -25,6 +25,9 @@ std::string size_text(double bytes) {
 VcdEstimate estimate_vcd_size(uint64_t bytes_now, uint64_t bytes_at_launch_start, double launch_frac,
                               uint64_t launch, uint64_t launches) {
   VcdEstimate e;
+  e.launch = launch;
+  e.launches = launches;
+  e.launch_frac = launch_frac;
   if (!(launch_frac > 0) || launch == 0) return e;
   e.known = true;
   if (launches && launch <= launches) {
@@ -72,17 +75,31 @@ bool VcdSizeWatch::check(double launch_frac, uint64_t launch, uint64_t launches,
 }
 
 std::string VcdSizeWatch::warning(uint64_t bytes_now, uint64_t cycles, const VcdEstimate& e) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%" PRIu64, cycles);
-  std::string s = "--vcd records every cycle of the run (no --vcd-window): the file holds " +
-                  size_text(static_cast<double>(bytes_now)) + " after " + buf + " cycles";
-  if (e.known && e.bytes > static_cast<double>(bytes_now))
-    s += std::string(" and will reach ") + (e.lower_bound ? "at least " : "") + "about " + size_text(e.bytes) +
-         " (an estimate from the share of " +
-         (e.lower_bound ? "this launch's CTAs done; the number of launches is not known in advance)"
-                        : "the run's CTAs done, counting every launch alike)");
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "after %" PRIu64 " cycles the file holds %s", cycles,
+                size_text(static_cast<double>(bytes_now)).c_str());
+  std::string s = std::string("--vcd records every cycle of the run (no --vcd-window): ") + buf;
+  if (cycles) {
+    const double rate = static_cast<double>(bytes_now) / static_cast<double>(cycles);
+    std::snprintf(buf, sizeof buf, rate < 10 ? " (about %.1f bytes per cycle)" : " (about %.0f bytes per cycle)", rate);
+    s += buf;
+  }
+  if (e.known && e.bytes > static_cast<double>(bytes_now)) {
+    const int pct = static_cast<int>(100 * e.launch_frac + 0.5);
+    if (e.lower_bound) {
+      std::snprintf(buf, sizeof buf, "launch %" PRIu64 " so far (%d%% of its CTAs)", e.launch, pct);
+      s += std::string("; an estimate from ") + buf + ", the number of launches not being known in advance, puts the "
+           "whole run at " + size_text(e.bytes) + " or more";
+    } else {
+      std::snprintf(buf, sizeof buf, "launch %" PRIu64 " of %" PRIu64 ", %d%% of its CTAs", e.launch, e.launches, pct);
+      s += std::string("; an estimate from the share of the run done (") + buf +
+           (e.launches > 1 ? "; later launches taken to cost what the earlier ones did" : "") +
+           ") puts the whole run at about " + size_text(e.bytes) +
+           (e.launches > 1 ? ", more if later launches do more work" : "");
+    }
+  }
   return s +
-         "; recording also slows the run several times. To record a slice, give --vcd-window START:END in cycles "
+         ". Recording also slows the run several times. To record a slice, give --vcd-window START:END in cycles "
          "(e.g. --vcd-window 0:100000) and/or fewer signals with --vcd-signals GLOBS";
 }
 

@@ -23,6 +23,9 @@ struct VcdEstimate {
   bool known = false;        // false: no CTA done yet, nothing to project from
   double bytes = 0;
   bool lower_bound = false;  // the number of launches is unknown
+  // What it was made from, for the warning's text.
+  uint64_t launch = 0, launches = 0;
+  double launch_frac = 0;
 };
 VcdEstimate estimate_vcd_size(uint64_t bytes_now, uint64_t bytes_at_launch_start, double launch_frac,
                               uint64_t launch, uint64_t launches);
@@ -42,7 +45,9 @@ class VcdSizeWatch {
   bool check(double launch_frac, uint64_t launch, uint64_t launches, uint64_t cycles);
   bool done() const { return done_; }
 
-  // The warning's text (without the "simtlab: warning: " prefix).
+  // The warning's text (without the "simtlab: warning: " prefix). Launches
+  // may differ (bfs's first levels are light, its middle ones heavy), so the
+  // text says what the estimate assumed, not only its result.
   static std::string warning(uint64_t bytes_now, uint64_t cycles, const VcdEstimate& e);
 
  private:

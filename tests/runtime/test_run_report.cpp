@@ -17,6 +17,7 @@
 #include "gpu/machine_config.h"
 #include "runtime/device.h"
 #include "runtime/run_report.h"
+#include "common/simtlab_process.h"
 #include "stats/stats.h"
 
 using namespace simt;
@@ -116,4 +117,24 @@ BOOST_AUTO_TEST_CASE(registry_reports_command_line_assignments_in_order) {
   const std::vector<P> want = {{"l1d.assoc", "16"}, {"l1d.assoc", "4"}, {"l1d.size", "32768"}};
   BOOST_TEST((reg.cli_assignments() == want));
   BOOST_TEST(reg.to_json()["l1d.assoc"].get<uint32_t>() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(simtlab_run_writes_what_ran_into_the_csv_and_stats) {
+  const fs::path d = fs::temp_directory_path() / ("simt-run-report-e2e-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  const test::ProcessRun r = test::run_simtlab(
+      "run --workload saxpy --mode functional --quiet --config " SIMT_SOURCE_DIR "/configs/vws-baseline.toml "
+      "--set l1d.size=32768 --sm.policy lrr --warp-size 16 --csv " + (d / "r.csv").string() + " --stats " +
+          (d / "s.json").string(),
+      d);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const std::string csv = slurp(d / "r.csv");
+  const std::string want = "workload saxpy (small),functional," SIMT_SOURCE_DIR
+                           "/configs/vws-baseline.toml,l1d.size=32768;sm.policy=lrr,16,simtlab ";
+  BOOST_TEST(csv.find("\n" + want) != std::string::npos, csv);
+  BOOST_TEST(csv.find(",true,,") != std::string::npos, csv);  // verified, then no cycles in functional mode
+  const nlohmann::json s = nlohmann::json::parse(slurp(d / "s.json"));
+  BOOST_TEST(s["sets"] == nlohmann::json({"l1d.size=32768", "sm.policy=lrr"}));
+  BOOST_TEST(s["warp_size"].get<uint32_t>() == 16u);
+  fs::remove_all(d);
 }

@@ -109,8 +109,12 @@ BOOST_AUTO_TEST_CASE(progress_shows_launch_percent_and_eta) {
   p.begin_launch("k3");
   BOOST_TEST(p.line(4, 8, 0, 0, 2e6, 30, 90) ==
              "launch 2/4 (k3), CTAs 4/8 (50%), ETA 2 min 30 s, 2e+06 thread instructions/s");
+  // Launch 3 of 4 not yet past its first CTA, 120 s in: the run is half done, 120 s left.
+  p.begin_launch("k4");
+  BOOST_TEST(p.line(0, 8, 0, 0, 2e6, 0, 120) ==
+             "launch 3/4 (k4), CTAs 0/8 (0%), ETA 2 min 0 s, 2e+06 thread instructions/s");
   // More launches than announced: no total, and the ETA is the launch's own again.
-  for (const char* k : {"k4", "k5", "k6"}) p.begin_launch(k);
+  for (const char* k : {"k5", "k6"}) p.begin_launch(k);
   BOOST_TEST(p.line(4, 8, 0, 0, 2e6, 30, 90) ==
              "launch 5 (k6), CTAs 4/8 (50%), ETA 30 s for this launch, 2e+06 thread instructions/s");
   // Long estimates are in hours and minutes.
