@@ -125,6 +125,7 @@ void write_outputs(const RunOptions& o, const runtime::Device& dev, const Machin
   info.what = what;
   info.mode = o.mode;
   info.config_files = o.configs;
+  for (const auto& [key, value] : m.registry.cli_assignments()) info.sets.push_back(key + "=" + value);
   info.machine = machine_name(o);
   info.verified = verified;
   info.warp_size = m.config->sm.issue.warp_size;
@@ -140,7 +141,11 @@ int with_device(const RunOptions& o, Machine& m, tb::RunOutputs& outs, Body body
   int rc = 0;
   std::unique_ptr<Error> fault;
   {
-    runtime::Device dev(device_options(o, m, outs));
+    const runtime::DeviceOptions opts = device_options(o, m, outs);
+    runtime::Device dev(opts);
+    // No --vcd-window: the whole run is recorded; warn once if that gets large.
+    if (!opts.waveform.path.empty() && opts.waveform.start == 0 && opts.waveform.end == UINT64_MAX)
+      dev.progress().watch_waveform(opts.waveform.path);
     try {
       rc = body(dev);
     } catch (const Error& e) {

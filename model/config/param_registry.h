@@ -50,6 +50,9 @@ class ParamRegistry {
   // given on the command line after the config files (call apply_cli() after parsing).
   void bind_cli(CLI::App& app);
   void apply_cli();
+  // What apply_cli() applied, as (name, value) in command-line order: each
+  // --set KEY=VALUE and --KEY VALUE flag (the stats file and CSV row record them).
+  const std::vector<std::pair<std::string, std::string>>& cli_assignments() const { return cli_values_; }
 
   bool has(const std::string& name) const;
   // True once a file, --set or a flag gave `name` a value (derived values

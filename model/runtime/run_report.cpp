@@ -220,7 +220,11 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"run", "what ran: a built-in workload and size, or a manifest"},
       {"mode", "timing (cycle-level model) or functional (results only)"},
       {"machine", "the machine: its config files, or the built-in vws-baseline"},
-      {"config_files", "--config files, in the order applied"},
+      {"config_files", "--config files (machine baseline, then overlays), in the order applied"},
+      {"sets",
+       "command-line parameter assignments (--set KEY=VALUE and --KEY VALUE flags) as KEY=VALUE, in command-line "
+       "order, applied after config_files"},
+      {"warp_size", "threads per warp of the run (sm.warp_size)"},
       {"verified", "the workload's results matched its CPU reference (manifests: true)"},
       {"config", "every machine parameter's effective value"},
       {"warp_instructions", "warp instructions executed (issued with at least one active thread)"},
@@ -287,6 +291,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
   r["mode"] = info.mode;
   r["machine"] = info.machine.empty() ? "built-in vws-baseline" : info.machine;
   r["config_files"] = info.config_files;
+  r["sets"] = info.sets;
+  r["warp_size"] = info.warp_size;
   r["verified"] = info.verified;
   r["config"] = config;
   r["warp_instructions"] = t.warp_instructions;
@@ -353,8 +359,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
 
 const std::vector<std::string>& csv_columns() {
   static const std::vector<std::string> cols = {
-      "run", "mode", "config_files", "verified", "cycles", "thread_instructions", "warp_instructions",
-      "ipc", "simd_efficiency", "wall_seconds"};
+      "run", "mode", "config_files", "sets", "warp_size", "simulator", "verified", "cycles",
+      "thread_instructions", "warp_instructions", "ipc", "simd_efficiency", "wall_seconds"};
   return cols;
 }
 
@@ -363,13 +369,11 @@ nlohmann::json csv_row(const nlohmann::json& report) {
   for (const auto& c : csv_columns()) {
     if (!report.contains(c)) {
       row[c] = "";
-    } else if (c == "config_files") {
+    } else if (report[c].is_array()) {  // config_files, sets
       std::string joined;
       for (const auto& f : report[c]) joined += (joined.empty() ? "" : ";") + f.get<std::string>();
       row[c] = joined;
-    } else if (c == "verified") {
-      row[c] = report[c].get<bool>() ? "yes" : "no";
-    } else {
+    } else {  // verified stays a bool: the CSV writer prints true / false
       row[c] = report[c];
     }
   }

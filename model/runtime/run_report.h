@@ -19,7 +19,10 @@ namespace simt::runtime {
 struct RunInfo {
   std::string what;                      // "workload bfs (small)" or the manifest path
   std::string mode;                      // "functional" | "timing"
-  std::vector<std::string> config_files;
+  std::vector<std::string> config_files;  // --config files (baseline, then overlays), in order
+  // Every command-line parameter assignment, "key=value", in command-line
+  // order: --set KEY=VALUE and the per-parameter flags (--l1d.size 32768).
+  std::vector<std::string> sets;
   std::string machine;                   // "built-in vws-baseline" or the config files
   bool verified = true;                  // workload runs: the CPU reference agreed
   uint32_t warp_size = 32;
@@ -27,7 +30,10 @@ struct RunInfo {
 
 nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann::json& config);
 
-// The columns of the CSV row (a stable subset of the report).
+// The columns of the CSV row (a stable subset of the report): first what ran
+// (run, mode, config_files, sets, warp_size, simulator), so that two rows of
+// a sweep differing only in a --set differ in their leading columns, then
+// the headline numbers. Lists (config_files, sets) are joined with ';'.
 const std::vector<std::string>& csv_columns();
 nlohmann::json csv_row(const nlohmann::json& report);
 

@@ -32,22 +32,36 @@ void Progress::begin_launch(const std::string& kernel) {
   ++launch_;
   kernel_ = kernel;
   launch_start_ = Clock::now();
-  if (launch_ == 1) run_start_ = launch_start_;
+  if (launch_ == base_ + 1) run_start_ = launch_start_;
+  if (watch_) watch_->begin_launch();
+}
+
+void Progress::watch_waveform(const std::string& path, uint64_t threshold, double check_seconds) {
+  watch_ = std::make_unique<VcdSizeWatch>(path, threshold, out_);
+  watch_period_ = check_seconds;
+  last_watch_ = Clock::now();
+  if (launch_) watch_->begin_launch();
 }
 
 bool Progress::due() {
-  return enabled_ && std::chrono::duration<double>(Clock::now() - last_).count() >= period_;
+  const Clock::time_point now = Clock::now();
+  return (enabled_ && std::chrono::duration<double>(now - last_).count() >= period_) ||
+         (watch_ && std::chrono::duration<double>(now - last_watch_).count() >= watch_period_);
 }
 
 std::string Progress::line(uint64_t ctas_done, uint64_t ctas_total, uint64_t cycles, double cycles_per_second,
                            double instructions_per_second, double launch_seconds, double run_seconds) const {
   std::string s;
   char buf[160];
-  if (launch_) {
-    if (launch_count_)
-      std::snprintf(buf, sizeof buf, "launch %" PRIu64 "/%" PRIu64, launch_, launch_count_);
+  // Launch k of N, counted from set_launch_count(); a run that makes more
+  // launches than it announced falls back to "launch k".
+  const uint64_t k = launch_ - base_;
+  const bool count_known = launch_count_ && k >= 1 && k <= launch_count_;
+  if (k) {
+    if (count_known)
+      std::snprintf(buf, sizeof buf, "launch %" PRIu64 "/%" PRIu64, k, launch_count_);
     else
-      std::snprintf(buf, sizeof buf, "launch %" PRIu64, launch_);
+      std::snprintf(buf, sizeof buf, "launch %" PRIu64, k);
     s += buf;
     if (!kernel_.empty()) s += " (" + kernel_ + ")";
     s += ", ";
@@ -55,15 +69,19 @@ std::string Progress::line(uint64_t ctas_done, uint64_t ctas_total, uint64_t cyc
   const double frac = ctas_total ? std::min(1.0, static_cast<double>(ctas_done) / ctas_total) : 0.0;
   std::snprintf(buf, sizeof buf, "CTAs %" PRIu64 "/%" PRIu64 " (%.0f%%)", ctas_done, ctas_total, 100 * frac);
   s += buf;
-  // Time left: this launch's rate so far; with the number of launches known,
-  // the whole run's, assuming later launches take as long as earlier ones.
-  if (frac > 0) {
-    double left = launch_seconds * (1 - frac) / frac;
-    if (launch_count_ > 1 && launch_ >= 1 && launch_ <= launch_count_) {
-      const double run_frac = (static_cast<double>(launch_ - 1) + frac) / launch_count_;
-      left = run_seconds * (1 - run_frac) / run_frac;
-    }
-    s += ", ETA " + duration_text(left);
+  // Time left. With the number of launches N known, for the whole run: launch
+  // k with a share f of its CTAs done puts the run (k - 1 + f) / N of the way
+  // through, and the rest is assumed to go at the run's rate so far, i.e.
+  // later launches are taken to cost what the earlier ones cost on average
+  // (close for repeated steps such as hotspot's; rough where launches differ,
+  // such as bfs levels, whose frontiers grow and shrink). With N unknown,
+  // nothing tells how many launches follow: only this launch's time left can
+  // be estimated (at its rate so far), and the line says so.
+  if (count_known) {
+    const double run_frac = (static_cast<double>(k - 1) + frac) / launch_count_;
+    if (run_frac > 0) s += ", ETA " + duration_text(run_seconds * (1 - run_frac) / run_frac);
+  } else if (frac > 0) {
+    s += ", ETA " + duration_text(launch_seconds * (1 - frac) / frac) + (k ? " for this launch" : "");
   }
   if (cycles) {
     std::snprintf(buf, sizeof buf, ", cycle %" PRIu64 ", %.3g cycles/s", cycles, cycles_per_second);
@@ -75,6 +93,13 @@ std::string Progress::line(uint64_t ctas_done, uint64_t ctas_total, uint64_t cyc
 
 void Progress::report(uint64_t ctas_done, uint64_t ctas_total, uint64_t cycles, uint64_t thread_instructions) {
   const Clock::time_point now = Clock::now();
+  if (watch_ && std::chrono::duration<double>(now - last_watch_).count() >= watch_period_) {
+    last_watch_ = now;
+    const uint64_t k = launch_ - base_;
+    const double frac = ctas_total ? std::min(1.0, static_cast<double>(ctas_done) / ctas_total) : 0.0;
+    if (watch_->check(frac, k, launch_count_, cycles)) watch_.reset();  // warned once (or cannot measure)
+  }
+  if (!enabled_ || std::chrono::duration<double>(now - last_).count() < period_) return;
   const double dt = std::max(1e-9, std::chrono::duration<double>(now - last_).count());
   const std::string text =
       line(ctas_done, ctas_total, cycles, (cycles - last_cycles_) / dt, (thread_instructions - last_instr_) / dt,

@@ -80,7 +80,9 @@ inline nlohmann::json record(int exit_code, const std::string& error_line, const
     return r;
   }
   nlohmann::json rest = stats;
-  for (const char* k : {"wall_seconds", "speed", "simulator", "descriptions"}) rest.erase(k);
+  // Not results of the model: host time, version, prose, and how the command line said what the
+  // config (digested below) holds (sets, warp_size).
+  for (const char* k : {"wall_seconds", "speed", "simulator", "descriptions", "sets", "warp_size"}) rest.erase(k);
   r["counters"] = summed_counters(rest["counters"]);
   r["histograms"] = summed_histograms(rest["histograms"]);
   nlohmann::json& d = r["digest"];

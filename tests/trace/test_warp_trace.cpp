@@ -97,14 +97,26 @@ BOOST_AUTO_TEST_CASE(progress_shows_launch_percent_and_eta) {
   // Before any launch: no launch number; nothing done yet: no estimate.
   BOOST_TEST(p.line(0, 8, 0, 0, 1e6, 0, 0) == "CTAs 0/8 (0%), 1e+06 thread instructions/s");
   p.begin_launch("k1");
-  // A quarter done in 10 s: 30 s left (the number of launches is unknown).
+  // A quarter done in 10 s: 30 s left of this launch; the number of launches
+  // is unknown, so the line says the estimate covers this launch only.
   BOOST_TEST(p.line(2, 8, 500, 50, 1e6, 10, 10) ==
-             "launch 1 (k1), CTAs 2/8 (25%), ETA 30 s, cycle 500, 50 cycles/s, 1e+06 thread instructions/s");
-  // Launch 2 of 4, half done, 90 s into the run: 1.5 of 4 launches in 90 s, 150 s left.
+             "launch 1 (k1), CTAs 2/8 (25%), ETA 30 s for this launch, cycle 500, 50 cycles/s, "
+             "1e+06 thread instructions/s");
+  // A workload says 4 launches follow: they count from 1 again (the device ran k1 before).
+  // Launch 2 of 4, half done, 90 s into the run: 1.5 of 4 launches in 90 s, 150 s left for the run.
   p.set_launch_count(4);
   p.begin_launch("k2");
+  p.begin_launch("k3");
   BOOST_TEST(p.line(4, 8, 0, 0, 2e6, 30, 90) ==
-             "launch 2/4 (k2), CTAs 4/8 (50%), ETA 2 min 30 s, 2e+06 thread instructions/s");
+             "launch 2/4 (k3), CTAs 4/8 (50%), ETA 2 min 30 s, 2e+06 thread instructions/s");
+  // Launch 3 of 4 not yet past its first CTA, 120 s in: the run is half done, 120 s left.
+  p.begin_launch("k4");
+  BOOST_TEST(p.line(0, 8, 0, 0, 2e6, 0, 120) ==
+             "launch 3/4 (k4), CTAs 0/8 (0%), ETA 2 min 0 s, 2e+06 thread instructions/s");
+  // More launches than announced: no total, and the ETA is the launch's own again.
+  for (const char* k : {"k5", "k6"}) p.begin_launch(k);
+  BOOST_TEST(p.line(4, 8, 0, 0, 2e6, 30, 90) ==
+             "launch 5 (k6), CTAs 4/8 (50%), ETA 30 s for this launch, 2e+06 thread instructions/s");
   // Long estimates are in hours and minutes.
   Progress q(true, 0.0, stderr);
   q.begin_launch("k");

@@ -76,6 +76,9 @@ Result run(runtime::Device& dev, Size size) {
 
   const uint32_t block = 256;
   const uint32_t grid = (n + block - 1) / block;
+  // One launch per level of the CPU reference, up to its deepest (progress lines show k/N).
+  const std::vector<int32_t> want = reference_bfs(g, n, source);
+  dev.progress().set_launch_count(static_cast<uint64_t>(*std::max_element(want.begin(), want.end())) + 1);
   int level = 0;
   for (;; ++level) {
     if (level > n) return {false, "bfs: more levels than nodes (kernel never stops discovering)"};
@@ -87,7 +90,6 @@ Result run(runtime::Device& dev, Size size) {
   }
 
   auto got = dev.download<int32_t>(d_dist, n);
-  auto want = reference_bfs(g, n, source);
   Result r = compare_exact(got, want, "dist");
   int reached = static_cast<int>(std::count_if(want.begin(), want.end(), [](int32_t d) { return d >= 0; }));
   r.message += " (" + std::to_string(level + 1) + " launches, " + std::to_string(reached) + " of " +

@@ -55,6 +55,7 @@ Result run(runtime::Device& dev, Size size) {
 
   const uint32_t block = 16;
   const uint32_t gx = (s.cols + block - 1) / block, gy = (s.rows + block - 1) / block;
+  dev.progress().set_launch_count(static_cast<uint64_t>(s.steps));
   for (int step = 0; step < s.steps; ++step) {
     runtime::KernelArgs args;
     args.push<uint64_t>(d_power).push<uint64_t>(d_cur).push<uint64_t>(d_next).push<int32_t>(s.rows)

@@ -42,6 +42,7 @@ Result run(runtime::Device& dev, Size size) {
   const uint64_t d_counts = dev.malloc(static_cast<uint64_t>(kRadix) * tiles * sizeof(uint32_t));
   const uint32_t scan_threads = 512;
 
+  dev.progress().set_launch_count(3 * 32 / kRadixBits);  // histogram, scan, scatter per digit
   for (int shift = 0; shift < 32; shift += kRadixBits) {
     runtime::KernelArgs hist;
     hist.push<uint64_t>(d_src).push<uint64_t>(d_counts).push<int32_t>(s.n).push<int32_t>(shift);
