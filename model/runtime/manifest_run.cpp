@@ -142,7 +142,7 @@ std::vector<std::string> output_targets(const Manifest& m, const std::string& ou
     const std::string w = m.file + ": outputs[" + std::to_string(i) + "].path";
     const std::string why = util::outside_reason(o.path, out_dir);
     if (!why.empty() && !opts.allow_outside_out_dir)
-      throw input_error(w + ": " + o.path + " " + why + "; outputs go below --out-dir " + out_dir +
+      throw input_error(w + ": " + o.path + " " + why + ": outputs must stay below --out-dir " + out_dir +
                         " (pass --allow-outside-out-dir if you trust this manifest)");
     const fs::path target = fs::path(o.path).is_absolute() ? fs::path(o.path) : fs::path(out_dir) / o.path;
     targets.push_back(target.string());

@@ -58,7 +58,7 @@ std::string outside_reason(const std::string& path, const std::string& dir) {
     if (part == "..") return "has a \"..\" component";
   const fs::path root = landing_place(dir);
   const fs::path lands = landing_place((fs::path(dir) / p).string());
-  if (!within(lands, root)) return "leads out of it through a symlink, to " + lands.string();
+  if (!within(lands, root)) return "leads out of the folder through a symlink (to " + lands.string() + ")";
   return "";
 }
 

@@ -20,8 +20,8 @@ namespace simt::util {
 std::filesystem::path landing_place(const std::string& path, bool* stream = nullptr);
 
 // Why `path`, taken relative to the folder `dir` unless absolute, could be
-// written outside `dir`: it is absolute, has a ".." component, or leads out
-// through a symlink (in its folders or as the file itself); "" when not.
+// written outside `dir` ("is an absolute path", "has a \"..\" component",
+// "leads out of the folder through a symlink (to ...)"); "" when it cannot.
 std::string outside_reason(const std::string& path, const std::string& dir);
 
 // One output of a run: `name` says where it was given ("--stats",

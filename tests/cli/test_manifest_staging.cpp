@@ -44,7 +44,7 @@ fs::path scratch() {
 // Odd counts and every kind of init, so pieces end inside and across elements.
 std::string manifest_text() {
   return R"({"ptx": "k.ptx",
-  "buffers": [{"name": "iota", "type": "u8", "count": 1001, "init": {"kind": "iota", "start": 0}},
+  "buffers": [{"name": "iota", "type": "u16", "count": 1001, "init": {"kind": "iota", "start": 0}},
               {"name": "rnd", "type": "i32", "count": 777, "init": {"kind": "random", "seed": 9, "min": -50, "max": 50}},
               {"name": "rf", "type": "f64", "count": 333, "init": {"kind": "random", "seed": 4}},
               {"name": "fill", "type": "u16", "count": 555, "init": {"kind": "fill", "value": 48879}},
@@ -80,9 +80,9 @@ BOOST_AUTO_TEST_CASE(contents_do_not_depend_on_the_piece_size) {
       runtime::ManifestRunOptions o;
       o.staging_bytes = piece;
       runtime::run_manifest(m, dev, out.string(), o);
-      const auto iota = read_as<uint8_t>(out / "iota.bin");
+      const auto iota = read_as<uint16_t>(out / "iota.bin");
       BOOST_TEST_REQUIRE(iota.size() == 1001u);
-      for (size_t i = 0; i < iota.size(); ++i) BOOST_TEST_REQUIRE(iota[i] == static_cast<uint8_t>(i));
+      for (size_t i = 0; i < iota.size(); ++i) BOOST_TEST_REQUIRE(iota[i] == i);
       const auto rnd = read_as<int32_t>(out / "rnd.bin");
       util::Rng rng(9);
       BOOST_TEST_REQUIRE(rnd.size() == 777u);
