@@ -98,7 +98,7 @@ void refuse_unused_options(const CLI::App& run, const RunOptions& o) {
       {"--stats", &o.stats_file}, {"--csv", &o.csv_file}, {"--vcd", &o.vcd},
       {"--trace-warps", &o.trace_warps}, {"--out-dir", &o.out_dir}};
   for (const auto& [name, value] : files)
-    if (run.count(name) && value->empty()) throw input_error(std::string(name) + ": empty file name; give a path");
+    if (run.count(name) && value->empty()) throw input_error(std::string(name) + ": empty path; give a name");
   for (const char* name : {"--vcd-window", "--vcd-signals"})
     if (run.count(name) && o.vcd.empty()) throw input_error(std::string(name) + ": give --vcd FILE too");
   if (o.allow_outside_out_dir && o.manifest.empty())
