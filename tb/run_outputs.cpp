@@ -7,6 +7,10 @@ namespace simt::tb {
 using util::OutputFile;
 
 RunOutputs::RunOutputs(const OutputPaths& p, const std::string& csv_header) {
+  std::vector<util::NamedOutput> all = {
+      {"--stats", p.stats}, {"--csv", p.csv}, {"--vcd", p.vcd}, {"--trace-warps", p.trace_warps}};
+  all.insert(all.end(), p.manifest_outputs.begin(), p.manifest_outputs.end());
+  util::refuse_shared_outputs(all);
   if (!p.stats.empty()) stats_ = std::make_unique<OutputFile>("--stats", p.stats);
   if (!p.csv.empty()) {
     csv_ = std::make_unique<OutputFile>("--csv", p.csv, OutputFile::Mode::Append);

@@ -10,7 +10,8 @@
 //   success          stats, CSV row, VCD and warp trace, all complete;
 //   kernel fault     VCD and warp trace up to the fault (for debugging it);
 //                    no stats and no CSV row (a previous stats file stays);
-//   SIGINT/SIGTERM   nothing new; temporaries removed (util::OutputFile);
+//   a stop signal    (SIGINT, SIGTERM, SIGHUP, ...) temporaries removed; the
+//                    files already complete are listed (util::OutputFile);
 //   write failure    exit 4; the failed file keeps its previous contents.
 #pragma once
 
@@ -21,16 +22,21 @@
 #include <nlohmann/json.hpp>
 
 #include "util/output_file.h"
+#include "util/output_paths.h"
 
 namespace simt::tb {
 
 struct OutputPaths {
   std::string stats, csv, vcd, trace_warps;  // empty = not asked for
+  // Files the run's manifest writes (named "m.json: outputs[i].path"): none
+  // of the outputs above may be one of them.
+  std::vector<util::NamedOutput> manifest_outputs;
 };
 
 class RunOutputs {
  public:
-  // Checks every path; `csv_header` is the header the CSV file must start with.
+  // Checks every path, and that no two outputs are the same file (exit 2
+  // naming both); `csv_header` is the header the CSV file must start with.
   RunOutputs(const OutputPaths& paths, const std::string& csv_header);
 
   // Where the model writes the waveform / the warp trace ("" when off).

@@ -3,7 +3,7 @@
 //               [--config FILE]... [--set key=value]... [--<parameter> VALUE]...
 //               [--stats FILE.json] [--csv FILE] [--vcd FILE ...]
 //               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
-//   simtlab run --manifest FILE.json --out-dir DIR
+//   simtlab run --manifest FILE.json --out-dir DIR [--allow-outside-out-dir]
 //   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw | --load]
 //   simtlab list
 //   simtlab params [--markdown]
@@ -11,7 +11,8 @@
 // Exit codes (docs/exit-codes.md, util/error.h): 0 ok, 1 a workload failed
 // verification, 2 bad input (options, PTX, manifest, an output path that
 // cannot be written), 3 the kernel faulted, 4 writing an output failed,
-// 5 out of host memory, 6 internal error, 130 interrupted.
+// 5 out of host memory, 6 internal error, 128 + N stopped by signal N
+// (130 for Ctrl-C).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -62,6 +63,7 @@ struct RunOptions {
   std::string vcd, vcd_signals = "*", vcd_window = "0:";
   std::string trace_warps, trace_filter;
   bool quiet = false;
+  bool allow_outside_out_dir = false;
 };
 
 // The machine and every parameter bound to its name; configs and flags are
@@ -86,7 +88,22 @@ std::string machine_name(const RunOptions& o) {
   return s;
 }
 
-tb::OutputPaths output_paths(const RunOptions& o) { return {o.stats_file, o.csv_file, o.vcd, o.trace_warps}; }
+tb::OutputPaths output_paths(const RunOptions& o) { return {o.stats_file, o.csv_file, o.vcd, o.trace_warps, {}}; }
+
+// Options that CLI11 takes but the run would ignore or misread: an empty
+// file name (taken as "not asked for"), a setting of an output not asked
+// for. Each is exit 2 with a one-line reason.
+void refuse_unused_options(const CLI::App& run, const RunOptions& o) {
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--stats", &o.stats_file}, {"--csv", &o.csv_file}, {"--vcd", &o.vcd},
+      {"--trace-warps", &o.trace_warps}, {"--out-dir", &o.out_dir}};
+  for (const auto& [name, value] : files)
+    if (run.count(name) && value->empty()) throw input_error(std::string(name) + ": empty path; give a name");
+  for (const char* name : {"--vcd-window", "--vcd-signals"})
+    if (run.count(name) && o.vcd.empty()) throw input_error(std::string(name) + ": give --vcd FILE too");
+  if (o.allow_outside_out_dir && o.manifest.empty())
+    throw input_error("--allow-outside-out-dir: only a manifest's outputs go to --out-dir; give --manifest FILE");
+}
 
 runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m, const tb::RunOutputs& outs) {
   runtime::DeviceOptions d;
@@ -203,9 +220,17 @@ int run_manifest(const RunOptions& o, Machine& m) {
   std::filesystem::create_directories(o.out_dir, ec);
   if (ec || !std::filesystem::is_directory(o.out_dir))
     throw input_error("--out-dir " + o.out_dir + ": cannot create the folder" + (ec ? ": " + ec.message() : ""));
-  tb::RunOutputs outs(output_paths(o), stats::csv_header(runtime::csv_columns()));
+  // The manifest's outputs are checked (inside --out-dir) and claimed, so
+  // no other output of the run may write the same file.
+  runtime::ManifestRunOptions mo;
+  mo.allow_outside_out_dir = o.allow_outside_out_dir;
+  tb::OutputPaths paths = output_paths(o);
+  const std::vector<std::string> targets = runtime::output_targets(man, o.out_dir, mo);
+  for (size_t i = 0; i < targets.size(); ++i)
+    paths.manifest_outputs.push_back({man.file + ": outputs[" + std::to_string(i) + "].path", targets[i]});
+  tb::RunOutputs outs(paths, stats::csv_header(runtime::csv_columns()));
   return with_device(o, m, outs, [&](runtime::Device& dev) {
-    runtime::ManifestRun run = runtime::run_manifest(man, dev, o.out_dir);
+    runtime::ManifestRun run = runtime::run_manifest(man, dev, o.out_dir, mo);
     std::printf("simtlab: manifest %s: %zu launch(es) done\n", o.manifest.c_str(), run.launches.size());
     for (const auto& f : run.written) std::printf("  wrote %s\n", f.c_str());
     print_totals(dev.totals(), o.mode == "timing", machine_name(o));
@@ -343,6 +368,9 @@ int sc_main(int argc, char* argv[]) {
   wopt->excludes(mopt);
   run->add_option("--size", ro.size, "Workload size: small, medium or large")->capture_default_str();
   run->add_option("--out-dir", ro.out_dir, "Where a manifest's outputs are written (created if missing)")->capture_default_str();
+  run->add_flag("--allow-outside-out-dir", ro.allow_outside_out_dir,
+                "Let the manifest write outputs outside --out-dir (absolute paths, \"..\", symlinks out of it); "
+                "only for a manifest you trust");
   run->add_option("--mode", ro.mode, "timing: the cycle-level SM model; functional: results only, fast")
       ->check(CLI::IsMember({"timing", "functional"}))->capture_default_str();
   run->add_option("--config", ro.configs, "Machine file (TOML); repeat to overlay: later files win")
@@ -424,6 +452,7 @@ int sc_main(int argc, char* argv[]) {
     if (*run) {
       if (ro.workload.empty() == ro.manifest.empty())
         throw input_error("run: give exactly one of --workload NAME or --manifest FILE");
+      refuse_unused_options(*run, ro);
       machine.load(ro);
       return ro.workload.empty() ? run_manifest(ro, machine) : run_workload(ro, machine);
     }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -559,7 +560,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   if (j.contains("outputs")) {
     const json& outs = j["outputs"];
     if (!outs.is_array()) c.fail("outputs", "expected an array");
-    std::set<std::string> paths;
+    std::map<std::string, size_t> paths;  // as written; runtime::output_targets() compares them normalised
     for (size_t i = 0; i < outs.size(); ++i) {
       std::string w = "outputs[" + std::to_string(i) + "]";
       const bool symbol = outs[i].is_object() && outs[i].contains("symbol");
@@ -574,7 +575,8 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
         if (!by_name.count(o.buffer)) c.fail(w + ".buffer", "no buffer named \"" + o.buffer + "\"");
       }
       o.path = c.str(c.need(outs[i], "path", w), w + ".path");
-      if (!paths.insert(o.path).second) c.fail(w + ".path", "two outputs write " + o.path);
+      if (auto [at, fresh] = paths.emplace(o.path, i); !fresh)
+        c.fail(w + ".path", o.path + " is written by outputs[" + std::to_string(at->second) + "] too; give each its own file");
       m.outputs.push_back(o);
     }
   }

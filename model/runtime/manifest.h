@@ -106,7 +106,7 @@ struct LaunchSpec {
 struct OutputSpec {
   std::string buffer;  // a buffer's name, or a symbol's (symbol = true)
   bool symbol = false;
-  std::string path;  // relative to --out-dir unless absolute
+  std::string path;  // relative to --out-dir (absolute or outside it only if allowed: ManifestRunOptions)
 };
 
 struct Manifest {
@@ -132,9 +132,31 @@ struct ManifestRun {
   std::vector<std::string> written;  // output files, in order
 };
 
+struct ManifestRunOptions {
+  // Outputs may be written outside --out-dir (an absolute path, "..", a
+  // symlink out of it): simtlab's --allow-outside-out-dir. Off, such an
+  // output is refused, so a manifest from elsewhere cannot overwrite any
+  // file the user can write.
+  bool allow_outside_out_dir = false;
+  // Host memory a buffer's initial contents are made in, piece by piece
+  // (a multiple of the element size is used), however large the buffer.
+  uint64_t staging_bytes = uint64_t{64} << 20;
+};
+
+// Where each of m.outputs is written (--out-dir/path), in order. Throws
+// input_error naming "outputs[i].path" for a path that leaves `out_dir`
+// (unless opts allow it) and for two outputs that land on the same file.
+// Creates the sub-folders below `out_dir` that the paths name; `out_dir`
+// itself must exist.
+std::vector<std::string> output_targets(const Manifest& m, const std::string& out_dir,
+                                        const ManifestRunOptions& opts = {});
+
 // Creates and fills the buffers, runs the launches in order and, only after
 // all of them succeeded, writes every output (each through a temporary file
 // renamed into place, so no half-written output is ever left behind).
-ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_dir);
+// Initialised buffers that cannot fit in the device memory the run may
+// touch (--max-device-memory) are refused (exit 5) before any is made.
+ManifestRun run_manifest(const Manifest& m, Device& dev, const std::string& out_dir,
+                         const ManifestRunOptions& opts = {});
 
 }  // namespace simt::runtime

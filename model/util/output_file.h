@@ -11,11 +11,13 @@
 //    reached through /dev/stdout) is written in place, appending.
 //  - Every write error is simt::output_error (exit 4); nothing is ignored.
 //  - A temporary that was not committed is removed by the destructor and, on
-//    SIGINT/SIGTERM, by the handler install_interrupt_cleanup() sets, so an
-//    interrupted or failed run leaves no partial file under a final name
-//    and never clobbers a previous one.
-// Header-only: model/util has no library, and both model/stats and
-// model/trace use it.
+//    a stop signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM, SIGUSR1 ...),
+//    by the handler install_interrupt_cleanup() sets, so an interrupted or
+//    failed run leaves no partial file under a final name and never
+//    clobbers a previous one. The handler also says which outputs were
+//    already complete when the signal came and which were not.
+// Header-only, so model/stats and model/trace use it without linking
+// simt_util; the checks that compare paths are util/output_paths.h.
 #pragma once
 
 #include <fcntl.h>
@@ -29,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <string>
 
 #include "util/error.h"
@@ -37,49 +40,116 @@ namespace simt::util {
 
 namespace output_detail {
 
-// Temporary files that exist right now, for the signal handler: fixed slots
-// of malloc'd names, so the handler reads them without locks or allocation.
-constexpr int kMaxTemps = 64;
-inline std::atomic<char*> g_temps[kMaxTemps];
+// Every output of this process, for the signal handler: fixed slots of
+// records made outside it, so the handler reads them without locks or
+// allocation.
+// A record stays after its file is complete (done), so an interrupt that
+// comes later (while another output is renamed) can say it is in place.
+struct Record {
+  char* path;              // the final name, as given
+  char* temp;              // the hidden temporary, or null (appended or written in place)
+  std::atomic<bool> done;  // complete under its final name
+};
+constexpr int kMaxRecords = 256;
+inline std::atomic<Record*> g_records[kMaxRecords];
+// Signals that stop a run cleanly: every one whose default action ends the
+// process without a core dump, and that a user, a terminal, a batch system
+// or a closed pipe may send. SIGQUIT and the fault signals keep their core dump.
+constexpr int kStopSignals[] = {SIGHUP, SIGINT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ};
 
-inline void track(const std::string& path) {
-  char* copy = strdup(path.c_str());
-  for (auto& slot : g_temps) {
-    char* expected = nullptr;
-    if (slot.compare_exchange_strong(expected, copy)) return;
+inline const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGALRM: return "SIGALRM";
+    case SIGTERM: return "SIGTERM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    default: return "a signal";
   }
-  std::free(copy);  // more than kMaxTemps at once: the destructor still removes it
 }
 
-inline void untrack(const std::string& path) {
-  for (auto& slot : g_temps) {
-    char* p = slot.load();
-    if (p && path == p && slot.compare_exchange_strong(p, nullptr)) {
-      std::free(p);
-      return;
+inline void free_record(Record* r) {
+  std::free(r->path);
+  std::free(r->temp);
+  delete r;
+}
+
+// Lists a file; null when every slot is taken by a file still in progress
+// (the destructor still removes its temporary; an interrupt cannot). A slot
+// of a finished file is reused when no slot is free.
+inline Record* enlist(const std::string& path, const std::string& temp) {
+  Record* r = new (std::nothrow) Record{strdup(path.c_str()), temp.empty() ? nullptr : strdup(temp.c_str()), {false}};
+  if (!r) return nullptr;
+  for (auto& slot : g_records) {
+    Record* expected = nullptr;
+    if (slot.compare_exchange_strong(expected, r)) return r;
+  }
+  for (auto& slot : g_records) {
+    Record* old = slot.load();
+    if (old && old->done.load() && slot.compare_exchange_strong(old, r)) {
+      free_record(old);
+      return r;
     }
   }
+  free_record(r);
+  return nullptr;
 }
 
-inline void on_interrupt(int) {
-  for (auto& slot : g_temps)
-    if (char* p = slot.load()) ::unlink(p);
-  static const char msg[] =
-      "\nsimtlab: interrupted: stopped; temporary files removed, no output written under its final name\n";
-  ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+// Forgets a file that was not completed (its temporary is gone).
+inline void delist(Record* r) {
+  if (!r) return;
+  for (auto& slot : g_records) {
+    Record* p = r;
+    if (slot.compare_exchange_strong(p, nullptr)) break;
+  }
+  free_record(r);
+}
+
+inline void say(const char* s) {
+  ssize_t ignored = ::write(2, s, std::strlen(s));
   (void)ignored;
-  ::_exit(130);
 }
 
-// Holds SIGINT/SIGTERM back while a file is renamed or appended to, so an
-// interrupt lands before or after, never in the middle.
+// Lists the files that are (done) or are not complete under their final name.
+inline bool say_files(bool done) {
+  bool any = false;
+  for (auto& slot : g_records) {
+    const Record* r = slot.load();
+    if (!r || r->done.load() != done) continue;
+    say(any ? ", " : done ? "\nsimtlab: complete and in place (written before the interrupt): "
+                          : "\nsimtlab: not written (a previous file keeps its contents): ");
+    say(r->path);
+    any = true;
+  }
+  return any;
+}
+
+// Removes every temporary, says which outputs are in place and which are
+// not, and exits 128 + the signal's number (130 for SIGINT).
+inline void on_interrupt(int sig) {
+  for (auto& slot : g_records)
+    if (const Record* r = slot.load(); r && !r->done.load() && r->temp) ::unlink(r->temp);
+  say("\nsimtlab: interrupted by ");
+  say(signal_name(sig));
+  say(": stopped; temporary files removed");
+  if (!say_files(true)) say(", no output written under its final name");
+  say_files(false);
+  say("\n");
+  ::_exit(128 + sig);
+}
+
+// Holds the stop signals back while a file is renamed or appended to, so a
+// signal lands before or after, never in the middle.
 class BlockInterrupts {
  public:
   BlockInterrupts() {
     sigset_t s;
     sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
+    for (int sig : kStopSignals) sigaddset(&s, sig);
     sigprocmask(SIG_BLOCK, &s, &old_);
   }
   ~BlockInterrupts() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
@@ -94,14 +164,22 @@ inline std::string errno_text(int e) { return std::strerror(e); }
 
 }  // namespace output_detail
 
-// SIGINT and SIGTERM remove every tracked temporary file, print a message
-// and exit 130 (simt::ExitCode::Interrupted). Call once at startup.
+// Each stop signal (output_detail::kStopSignals: SIGINT, SIGTERM, SIGHUP,
+// SIGPIPE, SIGALRM, SIGUSR1 ...) removes every listed temporary file, says
+// which outputs were already complete and which were not, and exits with
+// 128 + the signal's number (SIGINT: 130, simt::ExitCode::Interrupted).
+// A signal the process was started with ignored (nohup's SIGHUP) stays
+// ignored. Call once at startup.
 inline void install_interrupt_cleanup() {
   struct sigaction sa {};
   sa.sa_handler = output_detail::on_interrupt;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  for (int sig : output_detail::kStopSignals) sigaddset(&sa.sa_mask, sig);
+  for (int sig : output_detail::kStopSignals) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
 }
 
 class OutputFile {
@@ -143,6 +221,7 @@ class OutputFile {
     }
     if (in_place_ && mode_ == Mode::ReplaceByName)
       temp_ = make_temp(fs::temp_directory_path().string(), "simtlab-stage", temp_suffix, nullptr);
+    if (!record_) record_ = output_detail::enlist(path_, "");
   }
 
   ~OutputFile() { discard(); }
@@ -189,29 +268,33 @@ class OutputFile {
       }
       throw;
     }
+    if (record_) record_->done = true;
   }
 
   // Puts what was written to write_path() under the final name: a rename, or
   // for a staged device/FIFO target a checked copy. Throws output_error.
   void commit() {
-    if (temp_.empty() || committed_) return;
+    if (committed_ || mode_ == Mode::Append) return;
     output_detail::BlockInterrupts hold;
-    if (mode_ == Mode::ReplaceByName) check_not_full();
-    if (in_place_) {
-      copy_into_target();
-      ::unlink(temp_.c_str());
-    } else if (::rename(temp_.c_str(), target_.c_str()) != 0) {
-      failed(errno);
+    if (!temp_.empty()) {  // else it was written in place
+      if (mode_ == Mode::ReplaceByName) check_not_full();
+      if (in_place_) {
+        copy_into_target();
+        ::unlink(temp_.c_str());
+      } else if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+        failed(errno);
+      }
     }
-    output_detail::untrack(temp_);
+    if (record_) record_->done = true;  // the interrupt handler now lists it as in place
     committed_ = true;
   }
 
   // Removes the temporary (nothing appears under the final name).
   void discard() {
-    if (temp_.empty() || committed_) return;
-    ::unlink(temp_.c_str());
-    output_detail::untrack(temp_);
+    if (committed_ || (record_ && record_->done)) return;
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    output_detail::delist(record_);
+    record_ = nullptr;
     committed_ = true;
   }
 
@@ -248,11 +331,12 @@ class OutputFile {
     const std::string t = (std::filesystem::path(folder) /
                            ("." + name + ".simtlab-" + std::to_string(::getpid()) + "-" +
                             std::to_string(serial++) + suffix)).string();
-    output_detail::track(t);
+    record_ = output_detail::enlist(path_, t);  // before the file exists, so an interrupt never misses it
     const int fd = ::open(t.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
       const int e = errno;
-      output_detail::untrack(t);
+      output_detail::delist(record_);
+      record_ = nullptr;
       bad("cannot create a file in " + folder + ": " + output_detail::errno_text(e));
     }
     struct stat st {};
@@ -321,6 +405,7 @@ class OutputFile {
   std::string option_, path_, target_, temp_;
   Mode mode_;
   bool in_place_ = false, existed_ = false, committed_ = false;
+  output_detail::Record* record_ = nullptr;  // this file in the interrupt handler's list
 };
 
 }  // namespace simt::util

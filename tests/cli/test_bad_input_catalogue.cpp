@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,7 @@ struct Case {
   std::vector<std::string> says, absent, present, unchanged;
   int64_t interrupt_after_ms = 0;
   int64_t timeout_s = 60;
+  int64_t max_rss_mb = 0;  // > 0: the run's peak resident memory must stay below this
   std::map<std::string, std::string> files;
 };
 
@@ -77,7 +79,7 @@ Case load_case(const fs::path& file, const fs::path& tmp) {
   toml::table t = toml::parse_file(file.string());
   static const std::set<std::string> known = {"about",   "args",      "exit",      "says",
                                               "absent",  "present",   "unchanged", "interrupt_after_ms",
-                                              "timeout_s", "files"};
+                                              "timeout_s", "max_rss_mb", "files"};
   for (const auto& [key, node] : t)
     if (!known.count(std::string(key.str()))) throw std::runtime_error("unknown key '" + std::string(key.str()) + "'");
   Case c;
@@ -94,6 +96,7 @@ Case load_case(const fs::path& file, const fs::path& tmp) {
   c.unchanged = strings(t, "unchanged", tmp);
   c.interrupt_after_ms = t["interrupt_after_ms"].value_or(int64_t{0});
   c.timeout_s = t["timeout_s"].value_or(int64_t{60});
+  c.max_rss_mb = t["max_rss_mb"].value_or(int64_t{0});
   if (const toml::table* f = t["files"].as_table())
     for (const auto& [name, node] : *f) {
       auto text = node.value<std::string>();
@@ -107,6 +110,7 @@ struct Outcome {
   int code = -1;       // exit code, -1 if killed by a signal
   int signal = 0;      // the signal that ended it
   bool timed_out = false;
+  int64_t peak_rss_kb = 0;  // the run's peak resident memory
   std::string out, err;
 };
 
@@ -134,8 +138,9 @@ Outcome run(const Case& c, const fs::path& logs) {
   const auto start = std::chrono::steady_clock::now();
   bool interrupted = false;
   int status = 0;
+  struct rusage usage {};
   for (;;) {
-    if (waitpid(pid, &status, WNOHANG) == pid) break;
+    if (wait4(pid, &status, WNOHANG, &usage) == pid) break;
     const auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     if (c.interrupt_after_ms > 0 && !interrupted && ms >= c.interrupt_after_ms) {
@@ -144,12 +149,13 @@ Outcome run(const Case& c, const fs::path& logs) {
     }
     if (ms >= c.timeout_s * 1000) {
       kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      wait4(pid, &status, 0, &usage);
       r.timed_out = true;
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  r.peak_rss_kb = usage.ru_maxrss;
   if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   r.out = simt::test::slurp(out);
@@ -193,6 +199,8 @@ BOOST_DATA_TEST_CASE(bad_input, bdata::make(case_names()), name) {
     BOOST_TEST(!r.timed_out, "did not finish within " << c.timeout_s << " s");
     BOOST_TEST(r.signal == 0, "killed by signal " << r.signal);
     BOOST_TEST(r.code == c.exit);
+    if (c.max_rss_mb > 0)
+      BOOST_TEST(r.peak_rss_kb < c.max_rss_mb * 1024, "peak resident memory " << r.peak_rss_kb / 1024 << " MB");
     for (const auto& w : c.says)
       BOOST_TEST((r.err.find(w) != std::string::npos || r.out.find(w) != std::string::npos),
                  "the output does not say '" << w << "'");

@@ -317,7 +317,8 @@ BOOST_AUTO_TEST_CASE(write_errors_on_every_output_exit_4) {
   write(d / "m.json", manifest(R"({"kernel": "nested", "grid": [2,1,1], "block": [128,1,1],
       "args": [{"buffer": "in"}, {"buffer": "out"}, {"i32": 256}, {"f32": 0.5}]})",
                                R"(, {"buffer": "in", "path": "/dev/full"})"));
-  Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", (d / "o").string(), "--quiet"}, d);
+  Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", (d / "o").string(), "--quiet",
+                     "--allow-outside-out-dir"}, d);
   BOOST_TEST(r.code == 4, r.err);
   BOOST_TEST(has(r.err, "outputs[1] /dev/full"), r.err);
   fs::remove_all(d);
@@ -400,22 +401,116 @@ BOOST_AUTO_TEST_CASE(option_values_out_of_range_exit_2_naming_the_option) {
   BOOST_TEST(has(r.err, "sm.max_warps"), r.err);
 }
 
-BOOST_AUTO_TEST_CASE(sigint_leaves_no_partial_file_and_exits_130) {
-  for (int sig : {SIGINT, SIGTERM}) {
+// Every signal that would end the run (issue 35 item 4: SIGHUP left a 97 MB
+// hidden VCD temporary) removes the temporaries and exits 128 + its number.
+BOOST_AUTO_TEST_CASE(stop_signals_leave_no_partial_file_and_exit_128_plus_the_signal) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGALRM}) {
+    BOOST_TEST_CONTEXT("signal " << sig) {
     fs::path d = scratch("sigint");
     write(d / "s.json", "previous stats");
     Spawned r = spawn({"run", "--workload", "bfs", "--size", "large", "--stats", (d / "s.json").string(), "--vcd",
                        (d / "t.vcd").string(), "--trace-warps", (d / "w.txt").string()},
                       d, 1500, 120, sig);
     BOOST_TEST(!r.timed_out);
-    BOOST_TEST(r.code == 130, r.err);
-    BOOST_TEST(has(r.err, "interrupted"), r.err);
+    BOOST_TEST(r.code == 128 + sig, r.err);
+    BOOST_TEST(has(r.err, "interrupted by SIG"), r.err);
+    BOOST_TEST(has(r.err, "no output written under its final name"), r.err);
     BOOST_TEST(slurp(d / "s.json") == "previous stats");
     BOOST_TEST(!fs::exists(d / "t.vcd"));
     BOOST_TEST(!fs::exists(d / "w.txt"));
     BOOST_TEST(temporaries(d).empty());
     fs::remove_all(d);
+    }
   }
+}
+
+// Issue 35 item 1: a manifest's outputs stay inside --out-dir ("..", an
+// absolute path, a symlink out of it are refused) unless the user allows it.
+BOOST_AUTO_TEST_CASE(manifest_outputs_stay_inside_out_dir_unless_allowed) {
+  fs::path d = scratch("escape");
+  std::vector<int32_t> in(2048, 3);
+  std::ofstream(d / "in.bin", std::ios::binary).write(reinterpret_cast<const char*>(in.data()), 2048 * 4);
+  const std::string launch = R"({"kernel": "nested", "grid": [2,1,1], "block": [128,1,1],
+      "args": [{"buffer": "in"}, {"buffer": "out"}, {"i32": 256}, {"f32": 0.5}]})";
+  const fs::path out = d / "out";
+  fs::create_directories(out);
+  fs::create_directories(d / "elsewhere");
+  write(d / "victim", "precious");
+  fs::create_symlink(d / "elsewhere", out / "linkdir");
+  fs::create_symlink("../victim", out / "link.bin");
+  fs::create_symlink(d / "created.bin", out / "dangling.bin");
+  struct Case { std::string path, why; };
+  const std::vector<Case> cases = {{"../up.bin", "\"..\""},
+                                   {"sub/../../up.bin", "\"..\""},
+                                   {(d / "abs.bin").string(), "absolute"},
+                                   {"linkdir/o.bin", "symlink"},
+                                   {"link.bin", "symlink"},
+                                   {"dangling.bin", "symlink"}};
+  for (const auto& c : cases) {
+    write(d / "m.json", manifest(launch, R"(, {"buffer": "in", "path": ")" + c.path + R"("})"));
+    Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", out.string(), "--quiet"}, d);
+    BOOST_TEST(r.code == 2, c.path << ": " << r.err);
+    BOOST_TEST(has(r.err, "outputs[1].path"), r.err);
+    BOOST_TEST(has(r.err, c.why), r.err);
+    BOOST_TEST(has(r.err, "--allow-outside-out-dir"), r.err);
+    BOOST_TEST(!has(r.out, "launch(es) done"), r.out);
+    BOOST_TEST(!fs::exists(out / "out.bin"));
+  }
+  BOOST_TEST(!fs::exists(d / "up.bin"));
+  BOOST_TEST(!fs::exists(d / "abs.bin"));
+  BOOST_TEST(!fs::exists(d / "elsewhere" / "o.bin"));
+  BOOST_TEST(!fs::exists(d / "created.bin"));
+  BOOST_TEST(slurp(d / "victim") == "precious");
+  // A sub-folder is fine (created), and so is a symlink that stays inside.
+  fs::create_symlink("sub", out / "insidelink");
+  write(d / "m.json", manifest(launch, R"(, {"buffer": "in", "path": "./insidelink/in.bin"})"));
+  fs::create_directories(out / "sub");
+  Spawned r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", out.string(), "--quiet"}, d);
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(fs::file_size(out / "sub" / "in.bin") == 2048u * 4);
+  write(d / "m.json", manifest(launch, R"(, {"buffer": "in", "path": "new/deeper/in.bin"})"));
+  r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", out.string(), "--quiet"}, d);
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(fs::file_size(out / "new" / "deeper" / "in.bin") == 2048u * 4);
+  // The user may allow it.
+  write(d / "m.json", manifest(launch, R"(, {"buffer": "in", "path": "../up.bin"})"));
+  r = spawn({"run", "--manifest", (d / "m.json").string(), "--out-dir", out.string(), "--quiet",
+             "--allow-outside-out-dir"}, d);
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(fs::file_size(d / "up.bin") == 2048u * 4);
+  // Only with a manifest.
+  r = spawn({"run", "--workload", "saxpy", "--quiet", "--allow-outside-out-dir"}, d);
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(has(r.err, "--allow-outside-out-dir"), r.err);
+  BOOST_TEST(temporaries(d).empty());
+  fs::remove_all(d);
+}
+
+// Issue 35 item 2: two outputs of one run on the same file (after
+// normalisation and symlinks) are refused before anything runs.
+BOOST_AUTO_TEST_CASE(two_outputs_on_one_file_are_refused) {
+  fs::path d = scratch("clash");
+  write(d / "x", "previous");
+  fs::create_symlink("x", d / "alias");
+  struct Case { std::string a, pa, b, pb; };
+  const std::string x = (d / "x").string();
+  const std::vector<Case> cases = {{"--stats", x, "--csv", (d / "." / "x").string()},
+                                   {"--stats", x, "--vcd", x},
+                                   {"--vcd", x, "--trace-warps", (d / "alias").string()},
+                                   {"--stats", (d / "alias").string(), "--trace-warps", x}};
+  for (const auto& c : cases) {
+    Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", c.a, c.pa, c.b, c.pb}, d);
+    BOOST_TEST(r.code == 2, c.a << " " << c.b << ": " << r.err);
+    BOOST_TEST(has(r.err, c.a + " " + c.pa), r.err);
+    BOOST_TEST(has(r.err, c.b + " " + c.pb), r.err);
+    BOOST_TEST(!has(r.out, "PASSED"), r.out);
+    BOOST_TEST(slurp(d / "x") == "previous");
+  }
+  // Devices and streams are written in place, appending: sharing one is fine.
+  Spawned r = spawn({"run", "--workload", "saxpy", "--quiet", "--stats", "/dev/null", "--trace-warps", "/dev/null"}, d);
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(temporaries(d).empty());
+  fs::remove_all(d);
 }
 
 BOOST_AUTO_TEST_CASE(kernel_fault_keeps_traces_and_writes_no_stats) {
