@@ -57,6 +57,7 @@ struct RunOptions {
   uint64_t seed = 1;
   uint64_t max_warp_instructions = runtime::kDefaultMaxWarpInstructions;
   uint64_t max_cycles = runtime::kDefaultMaxCycles;
+  uint64_t max_spin_cycles = runtime::kDefaultMaxSpinCycles;
   uint64_t max_device_memory = 0;
   uint32_t call_stack = func::kDefaultCallStackBytes;
   std::string stats_file, csv_file;
@@ -114,6 +115,7 @@ runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m, con
   d.grouping_seed = o.seed;
   d.max_warp_instructions = o.max_warp_instructions;
   d.max_cycles = o.max_cycles;
+  d.max_spin_cycles = o.max_spin_cycles;
   d.max_device_memory = o.max_device_memory;
   d.call_stack_bytes = o.call_stack;
   if (!o.vcd.empty()) {
@@ -388,6 +390,12 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--max-cycles", ro.max_cycles,
                   "Runaway guard, timing mode: a launch that runs longer than this many cycles stops the run "
                   "(exit 3, naming the warps' PCs); raise it for very long kernels, 0 = no limit")
+      ->capture_default_str();
+  run->add_option("--max-spin-cycles", ro.max_spin_cycles,
+                  "Runaway guard, timing mode: a launch in which for this many cycles no thread stores, runs an "
+                  "atomic, exits or reaches a barrier while its loads re-read the same few lines is a spin-wait "
+                  "that cannot end (exit 3, naming the warps' PCs); raise it for kernels that wait that long, "
+                  "0 = off")
       ->capture_default_str();
   run->add_option("--max-device-memory", ro.max_device_memory,
                   "Bytes of device memory the run may touch (pages are allocated on first touch); more is exit 5. "

@@ -49,6 +49,12 @@ enum class Mode : uint8_t {
 // run longer raises them (--max-warp-instructions, --max-cycles).
 inline constexpr uint64_t kDefaultMaxWarpInstructions = 50'000'000;
 inline constexpr uint64_t kDefaultMaxCycles = 2'000'000'000;
+// Timing mode: a launch in which for this many cycles no thread stored,
+// ran an atomic, exited or reached a barrier while its loads kept
+// re-reading the same few lines is a spin-wait on a value nothing changes
+// (sm/spin_watch.h). About 30 s of simulation on a fully loaded 15-SM
+// machine; no built-in workload comes near it (--max-spin-cycles).
+inline constexpr uint64_t kDefaultMaxSpinCycles = 1'500'000;
 
 // CUDA's launch limits per dimension (x, y, z); with them the CTA count of a
 // grid fits in 63 bits and never wraps.
@@ -74,6 +80,7 @@ struct DeviceOptions {
   // cycles per launch (timing mode); exceeding one is a kernel fault.
   uint64_t max_warp_instructions = kDefaultMaxWarpInstructions;
   uint64_t max_cycles = kDefaultMaxCycles;
+  uint64_t max_spin_cycles = kDefaultMaxSpinCycles;  // timing mode, 0 = off
   // Device memory is materialised in 64 KiB pages on first touch; more than
   // this many bytes of them is a resource error (exit 5) rather than the
   // host's out-of-memory killer. 0 = 3/4 of the host's physical memory.

@@ -426,6 +426,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // Runaway limits (KernelContext::max_warp_instructions, cycle_limit).
   [[noreturn]] void runaway_instructions(uint32_t cta) const;
   [[noreturn]] void runaway_cycles(uint64_t now) const;
+  [[noreturn]] void runaway_spin(uint64_t now) const;
   void describe_warps(std::ostream& s, uint32_t only_cta) const;
   std::string waiting_reason(uint32_t w) const;
 
@@ -562,6 +563,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   uint64_t next_wake_ = ~uint64_t{0};  // the earliest wake_at among them
   uint64_t cycle_limit_ = 0;     // the resident kernel's runaway deadline (0 = none)
   uint64_t max_cycles_ = 0;      // and the limit it came from, for the message
+  std::shared_ptr<SpinWatch> spin_;  // the resident kernel's spin-wait watch (null = off)
+  // What an executed instruction tells the launch's spin watch.
+  void note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint64_t now);
   bool sleeping_ = false;        // asleep (waiting for a socket) after last_tick_
   // Asleep with instructions latched: every pipe refused with a known
   // retry cycle (drain_latches), the earliest being latch_wait_until_;

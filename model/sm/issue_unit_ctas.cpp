@@ -148,6 +148,7 @@ void IssueUnit::start_launches(uint64_t now) {
     c.issued = 0;
     cycle_limit_ = k.cycle_limit;
     max_cycles_ = k.max_cycles;
+    spin_ = k.spin;
     c.warps_left = slots;
     c.inflight = 0;
     c.slots.clear();

@@ -117,9 +117,39 @@ void IssueUnit::runaway_cycles(uint64_t now) const {
   throw kernel_fault(s.str());
 }
 
+void IssueUnit::note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint64_t now) {
+  SpinWatch& w = *k.spin;
+  if (r.is_store || r.is_atomic || r.control == func::Control::Barrier ||
+      (r.control == func::Control::Exit && r.taken.any()))
+    return w.progress(now);
+  if (!r.is_load) return;
+  // Lines another thread could write: global, or this CTA's shared memory.
+  // One look per line, not per thread: a warp's accesses come in thread order.
+  uint64_t last = ~uint64_t{0};
+  for (const func::MemAccess& a : r.accesses) {
+    uint64_t key;
+    if (a.space == ptx::Space::Global) key = a.addr >> 7;
+    else if (a.space == ptx::Space::Shared) key = (a.addr >> 7) ^ (c.index << 40) ^ (uint64_t{1} << 63);
+    else continue;
+    if (key != last) w.load(key, now);
+    last = key;
+  }
+}
+
+void IssueUnit::runaway_spin(uint64_t now) const {
+  std::ostringstream s;
+  s << name() << ": runaway kernel: for " << (now - spin_->last_progress()) << " cycles (cycle " << now
+    << ") no thread stored to memory, ran an atomic, exited or reached a barrier, and every load re-read the "
+       "same few lines: a spin-wait on a value nothing will change (option --max-spin-cycles; raise it, or 0 "
+       "to turn the check off, if the kernel waits that long for a reason). Resident warps:";
+  describe_warps(s, ~uint32_t{0});
+  throw kernel_fault(s.str());
+}
+
 void IssueUnit::check_watchdog(uint64_t now) {
   if (live_warps_ == 0) return;
   if (cycle_limit_ && now >= cycle_limit_) runaway_cycles(now);
+  if (spin_ && spin_->spinning(now)) runaway_spin(now);
   // A warp asleep in nanosleep wakes by itself (at most 1 ms later): no deadlock yet.
   if (now >= watchdog_deadline() && !asleep_.any()) deadlock(now);
 }

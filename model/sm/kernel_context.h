@@ -13,6 +13,7 @@
 #include "ptx/cfg.h"
 #include "ptx/def_use.h"
 #include "ptx/ir.h"
+#include "sm/spin_watch.h"
 
 namespace simt::sm {
 
@@ -38,6 +39,8 @@ struct KernelContext {
   uint64_t max_warp_instructions = 0;
   uint64_t max_cycles = 0;
   uint64_t cycle_limit = 0;
+  // Spin-wait detection for the launch, shared by every SM (null = off).
+  std::shared_ptr<SpinWatch> spin;
 };
 
 }  // namespace simt::sm
