@@ -8,12 +8,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <toml++/toml.h>
 
+#include "config/toml_limits.h"
 #include "util/error.h"
 
 namespace simt::config {
@@ -72,7 +75,10 @@ std::string closest_names(const std::vector<std::string>& candidates, const std:
   std::vector<std::pair<size_t, std::string>> scored;
   const size_t limit = std::max<size_t>(1, key.size() / 3);
   for (const std::string& n : candidates) {
-    size_t d = edit_distance(key, n);
+    // The distance is at least the difference in length: skip the quadratic
+    // work for names that cannot be close (a megabyte-long key took minutes).
+    const size_t gap = n.size() > key.size() ? n.size() - key.size() : key.size() - n.size();
+    size_t d = gap > limit ? gap : edit_distance(key, n);
     if (n.size() > key.size() && n.compare(n.size() - key.size(), key.size(), key) == 0 &&
         n[n.size() - key.size() - 1] == '.')
       d = std::min<size_t>(d, 1);
@@ -88,7 +94,7 @@ std::string unknown_message(const Entries& entries, const std::string& key) {
   std::vector<std::string> names;
   for (const auto& e : entries) names.push_back(e->name);
   std::string close = closest_names(names, key);
-  std::string msg = "unknown parameter '" + key + "'";
+  std::string msg = "unknown parameter '" + shorten(key) + "'";
   return close.empty() ? msg + " (no similar names; `--help` lists them all)"
                        : msg + " (did you mean " + close + "?)";
 }
@@ -102,7 +108,7 @@ std::string unknown_table_message(const Entries& entries, const std::string& pat
   std::sort(tables.begin(), tables.end());
   tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
   std::string close = closest_names(tables, path);
-  std::string msg = "unknown table '" + path + "': no parameter starts with '" + path + ".'";
+  std::string msg = "unknown table '" + shorten(path) + "': no parameter starts with '" + shorten(path) + ".'";
   return close.empty() ? msg : msg + " (did you mean " + close + "?)";
 }
 
@@ -168,7 +174,7 @@ void store_double(Entry& e, double v) {
 void store_string(Entry& e, const std::string& v) {
   if (e.kind == Kind::Choice &&
       std::find(e.choices.begin(), e.choices.end(), v) == e.choices.end())
-    throw std::invalid_argument("'" + v + "' is not one of: " + join_choices(e.choices));
+    throw std::invalid_argument("'" + shorten(v) + "' is not one of: " + join_choices(e.choices));
   *static_cast<std::string*>(e.field) = v;
   e.assigned = true;
 }
@@ -180,7 +186,7 @@ void store_text(Entry& e, const std::string& raw) {
     case Kind::Bool:
       if (raw == "true") return store_bool(e, true);
       if (raw == "false") return store_bool(e, false);
-      throw std::invalid_argument("expected true or false, got '" + raw + "'");
+      throw std::invalid_argument("expected true or false, got '" + shorten(raw) + "'");
     case Kind::U32:
     case Kind::U64: {
       std::string digits = raw;
@@ -196,11 +202,11 @@ void store_text(Entry& e, const std::string& raw) {
         return base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
                           : std::isdigit(static_cast<unsigned char>(c)) != 0;
       });
-      if (negative) return store_uint(e, 0, true, raw);
-      if (!ok) throw std::invalid_argument("expected an integer, got '" + raw + "'");
+      if (negative) return store_uint(e, 0, true, shorten(raw));
+      if (!ok) throw std::invalid_argument("expected an integer, got '" + shorten(raw) + "'");
       errno = 0;
       uint64_t v = std::strtoull(digits.c_str(), nullptr, base);
-      if (errno == ERANGE) return store_uint(e, 0, true, raw);
+      if (errno == ERANGE) return store_uint(e, 0, true, shorten(raw));
       return store_uint(e, v, false, raw);
     }
     case Kind::Double: {
@@ -208,8 +214,8 @@ void store_text(Entry& e, const std::string& raw) {
       errno = 0;
       double v = raw.empty() ? 0.0 : std::strtod(raw.c_str(), &end);
       if (raw.empty() || end != raw.c_str() + raw.size() || std::isspace(static_cast<unsigned char>(raw[0])))
-        throw std::invalid_argument("expected a number, got '" + raw + "'");
-      if (!std::isfinite(v)) throw std::invalid_argument("expected a finite number, got '" + raw + "'");
+        throw std::invalid_argument("expected a number, got '" + shorten(raw) + "'");
+      if (!std::isfinite(v)) throw std::invalid_argument("expected a finite number, got '" + shorten(raw) + "'");
       return store_double(e, v);
     }
     case Kind::String:
@@ -295,7 +301,7 @@ void apply_table(const Entries& entries, const toml::table& t, const std::string
                  const std::string& origin) {
   for (const auto& [k, node] : t) {
     const std::string path = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-    const std::string where = toml_where(node.source(), origin) + ": " + path + ": ";
+    const std::string where = toml_where(node.source(), origin) + ": " + shorten(path) + ": ";
     if (Entry* e = find_entry(entries, path)) {
       try {
         store_toml(*e, node);
@@ -307,8 +313,7 @@ void apply_table(const Entries& entries, const toml::table& t, const std::string
         throw input_error(where + unknown_table_message(entries, path));
       apply_table(entries, *sub, path, origin);
     } else {
-      throw input_error(toml_where(node.source(), origin) + ": " + path + ": " +
-                        unknown_message(entries, path));
+      throw input_error(where + unknown_message(entries, path));
     }
   }
 }
@@ -410,31 +415,27 @@ void ParamRegistry::load_toml_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw input_error(path + ": configuration file not found (or not a regular file)");
-  toml::table table;
-  try {
-    table = toml::parse_file(path);
-  } catch (const toml::parse_error& err) {
-    const auto& b = err.source().begin;
-    throw input_error(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-                      ": TOML syntax error: " + std::string(err.description()));
-  }
-  apply_table(entries_, table, "", path);
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.is_open() || in.bad()) throw input_error(path + ": cannot read the configuration file");
+  load_toml_text(text, path);
 }
 
 void ParamRegistry::load_toml_text(const std::string& text, const std::string& origin) {
+  check_toml_limits(text, origin);  // before toml++, which would overflow its stack on deep nesting
   toml::table table;
   try {
     table = toml::parse(text, origin);
   } catch (const toml::parse_error& err) {
     const auto& b = err.source().begin;
     throw input_error(origin + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-                      ": TOML syntax error: " + std::string(err.description()));
+                      ": TOML syntax error: " + shorten(err.description(), 300));
   }
   apply_table(entries_, table, "", origin);
 }
 
 void ParamRegistry::set(const std::string& key, const std::string& value, const std::string& origin) {
-  const std::string where = origin + " " + key + "=" + value + ": ";
+  const std::string where = origin + " " + shorten(key) + "=" + shorten(value) + ": ";
   Entry* e = find_entry(entries_, key);
   if (!e) throw input_error(where + unknown_message(entries_, key));
   try {
@@ -491,7 +492,7 @@ void ParamRegistry::apply_cli() {
     if (opt == set_opt) {
       size_t eq = value.find('=');
       if (eq == std::string::npos || eq == 0)
-        throw input_error("--set " + value + ": expected KEY=VALUE");
+        throw input_error("--set " + shorten(value) + ": expected KEY=VALUE");
       cli_values_.emplace_back(value.substr(0, eq), value.substr(eq + 1));
       from_set.push_back(true);
     } else if (auto it = by_option.find(opt); it != by_option.end()) {
@@ -508,7 +509,7 @@ void ParamRegistry::apply_cli() {
       try {
         store_text(*e, value);
       } catch (const std::invalid_argument& ex) {
-        throw input_error("--" + name + " " + value + ": " + ex.what());
+        throw input_error("--" + name + " " + shorten(value) + ": " + ex.what());
       }
     }
   }

@@ -471,7 +471,7 @@ struct Program {
   uint32_t reg_slots = 0;
   std::vector<ParamSlot> params;
   uint32_t param_bytes = 0;             // size of the kernel parameter buffer
-  uint32_t static_shared_bytes = 0;     // extern (dynamic) shared starts here (aligned 16)
+  uint64_t static_shared_bytes = 0;     // extern (dynamic) shared starts here (aligned 16); 64-bit: never wraps
   uint32_t local_bytes = 0;             // per-thread local memory incl. call-site .param slots
   std::array<uint32_t, 3> reqntid{{0, 0, 0}}, maxntid{{0, 0, 0}};
   uint32_t num_regs() const { return static_cast<uint32_t>(regs.size()); }

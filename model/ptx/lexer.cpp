@@ -15,6 +15,15 @@ bool word_char(char c) {
 }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
+// 'x' for a printable character, 0xNN for any other byte (a NUL or a
+// UTF-8 byte would garble the message).
+std::string shown_char(char c) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
+  static const char hex[] = "0123456789ABCDEF";
+  return std::string("0x") + hex[u >> 4] + hex[u & 15];
+}
+
 }  // namespace
 
 std::vector<Token> tokenize(std::string_view src, const std::string& path) {
@@ -23,10 +32,14 @@ std::vector<Token> tokenize(std::string_view src, const std::string& path) {
   size_t i = 0, n = src.size();
   uint32_t line = 1;
   size_t line_start = 0;
-  auto fail = [&](size_t at, const std::string& msg) {
-    return input_error(path + ":" + std::to_string(line) + ":" +
-                       std::to_string(at - line_start + 1) + ": " + msg);
+  // `at_line`/`at_line_start` are those of the construct's first character:
+  // a comment that spans lines has moved `line`/`line_start` past it, and
+  // `at - line_start` would wrap around.
+  auto fail_at = [&](uint32_t at_line, size_t at_line_start, size_t at, const std::string& msg) {
+    return input_error(path + ":" + std::to_string(at_line) + ":" +
+                       std::to_string(at - at_line_start + 1) + ": " + msg);
   };
+  auto fail = [&](size_t at, const std::string& msg) { return fail_at(line, line_start, at, msg); };
   while (i < n) {
     char c = src[i];
     if (c == '\n') {
@@ -43,7 +56,8 @@ std::vector<Token> tokenize(std::string_view src, const std::string& path) {
       continue;
     }
     if (c == '/' && i + 1 < n && src[i + 1] == '*') {
-      size_t start = i;
+      const size_t start = i, start_line_start = line_start;
+      const uint32_t start_line = line;
       i += 2;
       while (i + 1 < n && !(src[i] == '*' && src[i + 1] == '/')) {
         if (src[i] == '\n') {
@@ -52,7 +66,7 @@ std::vector<Token> tokenize(std::string_view src, const std::string& path) {
         }
         ++i;
       }
-      if (i + 1 >= n) throw fail(start, "unterminated /* comment");
+      if (i + 1 >= n) throw fail_at(start_line, start_line_start, start, "unterminated /* comment");
       i += 2;
       continue;
     }
@@ -95,7 +109,9 @@ std::vector<Token> tokenize(std::string_view src, const std::string& path) {
     } else if (c == '"') {
       ++i;
       while (i < n && src[i] != '"' && src[i] != '\n') {
-        if (src[i] == '\\' && i + 1 < n) ++i;
+        // An escape never swallows the newline: the string is unterminated
+        // there, and `line` stays right for every later token.
+        if (src[i] == '\\' && i + 1 < n && src[i + 1] != '\n') ++i;
         ++i;
       }
       if (i >= n || src[i] != '"') throw fail(start, "unterminated string");
@@ -108,7 +124,7 @@ std::vector<Token> tokenize(std::string_view src, const std::string& path) {
         case '|':
           break;
         default:
-          throw fail(start, std::string("unexpected character '") + c + "'");
+          throw fail(start, "unexpected character " + shown_char(c));
       }
       ++i;
       t.kind = Tok::Punct;

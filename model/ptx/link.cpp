@@ -278,6 +278,8 @@ void Linker::layout() {
 
   // Shared: module-scope variables the program references, then function-scope ones;
   // extern (dynamic) arrays all start right after, at a 16-byte boundary.
+  // All in 64 bits, checked: a 4 GiB + 64 B array once wrapped to 64 bytes
+  // and ran; the device compares the true total with the machine.
   uint64_t shared = 0;
   std::vector<Placed*> dynamic;
   auto place_shared = [&](const Variable& v, Placed& pl) {
@@ -289,7 +291,13 @@ void Linker::layout() {
       dynamic.push_back(&pl);
       return;
     }
-    shared = align_up(shared, natural_align(v.align, v.type));
+    const uint64_t a = natural_align(v.align, v.type);
+    // Headroom of 15 keeps the 16-byte rounding of the dynamic base from wrapping.
+    const uint64_t room = UINT64_MAX - 15;
+    if (shared > room - (a - 1) || v.size_bytes() > room || align_up(shared, a) > room - v.size_bytes())
+      throw input_error(m_.path + ":" + std::to_string(v.line) + ": kernel '" + entry.name +
+                        "': its .shared variables do not fit in 64 bits (at '" + v.name + "')");
+    shared = align_up(shared, a);
     pl.addr = shared;
     shared += v.size_bytes();
   };
@@ -301,7 +309,7 @@ void Linker::layout() {
     for (size_t i = 0; i < f.vars.size(); ++i)
       if (f.vars[i].space == Space::Shared) place_shared(f.vars[i], vars_[k][i]);
   }
-  p_.static_shared_bytes = static_cast<uint32_t>(shared);
+  p_.static_shared_bytes = shared;
   for (Placed* pl : dynamic) pl->addr = align_up(shared, 16);
 
   // Device memory variables: the loader's addresses.

@@ -3,6 +3,8 @@
 // and operands are in parse_instruction.cpp.
 #include "ptx/parser.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -13,6 +15,9 @@
 
 namespace simt::ptx {
 namespace detail {
+
+// The largest .align: alignments are kept in 32 bits.
+constexpr uint64_t kMaxAlign = uint64_t{1} << 31;
 
 Parser::Parser(std::string_view text, const std::string& path)
     : src_(text), path_(path), toks_(tokenize(text, path)) {
@@ -175,7 +180,10 @@ void Parser::parse_param_list(std::vector<Param>& out) {
       const Token& m = next();
       std::string_view s = m.text.substr(1);
       if (s == "align") {
-        p.align = static_cast<uint32_t>(expect_uint("an alignment"));
+        const uint64_t a = expect_uint("an alignment");
+        if (a == 0 || (a & (a - 1))) fail(m, "alignment must be a power of two");
+        if (a > kMaxAlign) fail(m, "alignment " + std::to_string(a) + " exceeds " + std::to_string(kMaxAlign));
+        p.align = static_cast<uint32_t>(a);
       } else if (s == "ptr") {
         p.is_ptr = true;
       } else if (p.is_ptr && (s == "global" || s == "shared" || s == "const" || s == "local")) {
@@ -434,8 +442,11 @@ void Parser::parse_var_decl(Space space, bool is_extern, bool module_scope) {
     const Token& m = next();
     std::string_view s = m.text.substr(1);
     if (s == "align") {
-      align = static_cast<uint32_t>(expect_uint("an alignment"));
-      if (align == 0 || (align & (align - 1))) fail(m, "alignment must be a power of two");
+      // Checked before narrowing: .align 0x100000010 must not become 16.
+      const uint64_t a = expect_uint("an alignment");
+      if (a == 0 || (a & (a - 1))) fail(m, "alignment must be a power of two");
+      if (a > kMaxAlign) fail(m, "alignment " + std::to_string(a) + " exceeds " + std::to_string(kMaxAlign));
+      align = static_cast<uint32_t>(a);
     } else if (s == "texref" || s == "samplerref" || s == "surfref") {
       space = Space::Tex;
       type = Type::B64;
@@ -465,7 +476,13 @@ void Parser::parse_var_decl(Space space, bool is_extern, bool module_scope) {
         v.count = 0;
         continue;
       }
-      v.count *= expect_uint("an array size");
+      const Token& at = peek();
+      const uint64_t dim = expect_uint("an array size");
+      // Sizes are 64-bit from here on (ptx/link.cpp adds them up checked);
+      // only a size that 64 bits cannot hold is refused here.
+      if (dim && v.count > UINT64_MAX / std::max<uint64_t>(type_bytes(type), 1) / dim)
+        fail(at, "array '" + v.name + "' is larger than 2^64 bytes");
+      v.count *= dim;
       expect(']', "to close the array size");
     }
     if (accept('=')) {

@@ -274,8 +274,9 @@ void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
     mem_.write(dst + done, buf.data(), std::min<uint64_t>(buf.size(), bytes - done));
 }
 
+// `sm_shared`: the machine's shared memory per SM (sm.shared_bytes), 0 without a machine.
 static void check_launch(const ptx::Program& p, Dim3 grid, Dim3 block, const KernelArgs& args,
-                         uint32_t dyn_shared) {
+                         uint32_t dyn_shared, uint64_t sm_shared) {
   const std::string k = "launch of kernel '" + p.kernel + "': ";
   static const char* const axis[] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
@@ -295,9 +296,15 @@ static void check_launch(const ptx::Program& p, Dim3 grid, Dim3 block, const Ker
     throw input_error(k + "block size does not match the kernel's .reqntid");
   if (p.maxntid[0] && threads > uint64_t{p.maxntid[0]} * std::max(1u, p.maxntid[1]) * std::max(1u, p.maxntid[2]))
     throw input_error(k + "block size exceeds the kernel's .maxntid");
-  if (uint64_t{p.static_shared_bytes} + dyn_shared > kMaxSharedPerCta)
-    throw input_error(k + "needs " + std::to_string(p.static_shared_bytes + uint64_t{dyn_shared}) +
-                      " bytes of shared memory per CTA; the limit is " + std::to_string(kMaxSharedPerCta));
+  // 64-bit sums (static_shared_bytes is 64-bit and below 2^64 - 15).
+  const uint64_t shared = (p.static_shared_bytes + 15) / 16 * 16 + dyn_shared;
+  const uint64_t shared_limit = sm_shared ? std::min<uint64_t>(sm_shared, kMaxSharedPerCta) : kMaxSharedPerCta;
+  if (shared > shared_limit)
+    throw input_error(k + "needs " + std::to_string(shared) + " bytes of shared memory per CTA (" +
+                      std::to_string(p.static_shared_bytes) + " static + " + std::to_string(dyn_shared) +
+                      " dynamic); the limit is " + std::to_string(shared_limit) +
+                      (shared_limit == sm_shared ? " (sm.shared_bytes, this machine's shared memory per SM)"
+                                                 : " (the most any current GPU offers per CTA)"));
   // Arguments must match the kernel's .param list in number, offset and size.
   std::ostringstream want;
   for (size_t i = 0; i < p.params.size(); ++i)
@@ -316,7 +323,9 @@ gpu::CtaFootprint footprint(const Kernel& k, Dim3 block, uint32_t dynamic_shared
   gpu::CtaFootprint fp;
   fp.threads = block[0] * block[1] * block[2];
   fp.regs_per_thread = k.regs_per_thread;
-  fp.shared_bytes = (k.prog.static_shared_bytes + 15) / 16 * 16 + dynamic_shared_bytes;
+  // Saturates: a footprint too large for 32 bits fits no SM (check_launch refuses it first).
+  fp.shared_bytes = static_cast<uint32_t>(
+      std::min<uint64_t>((k.prog.static_shared_bytes + 15) / 16 * 16 + dynamic_shared_bytes, UINT32_MAX));
   return fp;
 }
 }  // namespace
@@ -332,7 +341,7 @@ func::LaunchGeometry Device::prepare(Module& m, const std::string& kernel, Dim3 
                                     const KernelArgs& args, uint32_t dynamic_shared_bytes, bool cooperative,
                                     std::vector<uint8_t>& params) {
   const Kernel& k = m.kernel(kernel);
-  check_launch(k.prog, grid, block, args, dynamic_shared_bytes);
+  check_launch(k.prog, grid, block, args, dynamic_shared_bytes, opts_.machine ? opts_.machine->limits.shared_bytes : 0);
   params = args.bytes();
   params.resize(k.prog.param_bytes, 0);
   if (k.uses_heap) heap_.reserve(mem_);  // as CUDA: at the first launch that needs it, then for good
