@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace simt::gpu {
 
 // The built-in machine is seed 000's single-SM baseline, the same as
@@ -94,6 +96,17 @@ void MachineConfig::finalize() {
                         num(sm.issue.warp_size) + " need " + num(slots) +
                         " warp slots; sm.max_warps allows at most 1024");
     sm.issue.max_warps = static_cast<uint32_t>(std::max<uint64_t>(slots, 1));
+  }
+  // The deadlock watchdog must outwait the longest chain of latencies one
+  // request may meet (a miss through L1, crossbar, L2 and DRAM and back):
+  // unless the user set it, it is at least twice their sum, so a machine
+  // with a latency of 1,000,000 cycles is not reported as deadlocked.
+  if (registry_ && !given("sm.watchdog_cycles")) {
+    uint64_t sum = 0;
+    const nlohmann::json values = registry_->to_json();
+    for (const auto& [name, value] : values.items())
+      if (value.is_number_unsigned() && name.find("latency") != std::string::npos) sum += value.get<uint64_t>();
+    sm.issue.watchdog_cycles = std::max<uint64_t>(sm.issue.watchdog_cycles, 2 * sum);
   }
   const uint64_t warp_threads = uint64_t{sm.issue.max_warps} * sm.issue.warp_size;
   if (warp_threads < limits.max_threads)

@@ -250,6 +250,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
     bool live = false;       // slot reserved by a resident CTA
     uint32_t cta = 0;        // that CTA (its threads run here unless the branch unit mixes CTAs: slot().cta)
     int barrier = -1;        // barrier id it waits at, or -1
+    uint32_t barrier_pc = 0;  // and the PC of that bar.sync (for reports: its own PC is the next one)
     uint32_t inflight = 0;   // issued to a pipe (or latched), not written back
     uint32_t long_pending = 0;  // long-latency writes in flight
     uint32_t credits = 0;    // fetch credits outstanding in the current generation

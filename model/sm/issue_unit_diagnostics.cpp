@@ -42,7 +42,8 @@ std::string IssueUnit::waiting_reason(uint32_t wi) const {
 void IssueUnit::deadlock(uint64_t now) const {
   std::ostringstream s;
   s << name() << ": deadlock watchdog: no instruction issued or wrote back for " << (now - last_progress_)
-    << " cycles (cycle " << now << ", watchdog_cycles " << p_.watchdog_cycles << ")";
+    << " cycles (cycle " << now << "; option sm.watchdog_cycles = " << p_.watchdog_cycles
+    << ": raise it if the machine's latencies or the kernel's waits are that long)";
   describe_warps(s, ~uint32_t{0});
   throw kernel_fault(s.str());
 }
@@ -70,8 +71,11 @@ void IssueUnit::describe_warps(std::ostream& s, uint32_t only) const {
       // Its threads may be another CTA's when the branch unit mixes CTAs.
       const uint32_t own = ws.cta < p_.max_ctas && ctas_[ws.cta].live ? ws.cta : ci;
       if (ws.state == SlotState::Running) {
-        s << "; PC " << ws.pc;
-        if (ws.pc < prog.code.size()) s << " (line " << prog.code[ws.pc].line << " of " << prog.source_path << ")";
+        // A warp at a barrier has moved past it: name the barrier's line.
+        const bool at_bar = warps_[wi].barrier >= 0;
+        const uint32_t pc = at_bar ? warps_[wi].barrier_pc : ws.pc;
+        s << (at_bar ? " at PC " : "; PC ") << pc;
+        if (pc < prog.code.size()) s << " (line " << prog.code[pc].line << " of " << prog.source_path << ")";
         const func::ThreadMask& exited = ctas_[own].state->exited();
         const uint32_t here = ws.mask.minus(exited).count();
         s << "; " << here << (here == 1 ? " thread" : " threads") << " at this PC";

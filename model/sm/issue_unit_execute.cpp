@@ -218,6 +218,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
       c.barriers.arrive(r, branch_->barrier_weight(wi, c.state->exited()));
       if (!r.bar_arrive) {
         w.barrier = static_cast<int>(r.bar_id);
+        w.barrier_pc = pc;
         branch_->set_blocked(wi, true);
         ++st_barrier_waits_;
         // A warp waiting at a barrier is out of the running like one waiting
@@ -277,6 +278,9 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
     resync(wi);  // also marks its candidate stale (the I-buffer popped)
   else
     resync_cta(cta);
+  // Control fell through the kernel's last instruction (no ret or exit): a
+  // fault, as in functional mode, not an I-buffer that never fills.
+  if (running(wi) && branch_->slot(wi).pc >= k.prog->code.size()) past_end(w, branch_->slot(wi).pc);
 }
 
 }  // namespace simt::sm

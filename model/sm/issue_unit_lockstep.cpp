@@ -287,6 +287,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
     if (!r.bar_arrive)
       for (uint32_t m : g.slots) {
         warps_[m].barrier = static_cast<int>(r.bar_id);
+        warps_[m].barrier_pc = pc;
         branch_->set_blocked(m, true);
         ++st_barrier_waits_;
         policies_[m % p_.schedulers]->on_long_latency(m);
@@ -319,7 +320,10 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   note_depth();
   if (r.sleep_ns)
     for (uint32_t m : g.slots) start_sleep(m, r.sleep_ns, now);
-  for (uint32_t m : g.slots) resync(m);
+  for (uint32_t m : g.slots) {
+    resync(m);
+    if (running(m) && branch_->slot(m).pc >= k.prog->code.size()) past_end(warps_[m], branch_->slot(m).pc);
+  }
   lockstep_->moved(g.slots, *view_);
   apply_lockstep_changes();
 }
