@@ -565,8 +565,13 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   uint64_t cycle_limit_ = 0;     // the resident kernel's runaway deadline (0 = none)
   uint64_t max_cycles_ = 0;      // and the limit it came from, for the message
   std::shared_ptr<SpinWatch> spin_;  // the resident kernel's spin-wait watch (null = off)
-  // What an executed instruction tells the launch's spin watch.
+  // What an executed instruction tells the launch's spin watch (only
+  // memory instructions, exits and barriers have anything to tell).
   void note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint64_t now);
+  static bool tells_spin_watch(const func::StepResult& r) {
+    return r.is_load || r.is_store || r.is_atomic || r.control == func::Control::Barrier ||
+           r.control == func::Control::Exit;
+  }
   bool sleeping_ = false;        // asleep (waiting for a socket) after last_tick_
   // Asleep with instructions latched: every pipe refused with a known
   // retry cycle (drain_latches), the earliest being latch_wait_until_;

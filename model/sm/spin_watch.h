@@ -26,7 +26,7 @@ class SpinWatch {
   static constexpr uint64_t kMinRereads = 1000;
 
   explicit SpinWatch(uint64_t window, uint64_t start) : window_(window), last_progress_(start) {
-    table_.assign(2 * kMaxLines, kEmpty);
+    table_.assign(2 * kMaxLines, Slot{});
   }
 
   uint64_t window() const { return window_; }
@@ -36,21 +36,25 @@ class SpinWatch {
   void progress(uint64_t now) {
     last_progress_ = now;
     rereads_ = 0;
-    if (lines_) {
-      table_.assign(table_.size(), kEmpty);
+    if (lines_) {  // forget the lines: a new epoch, not a clear (stores are frequent)
       lines_ = 0;
+      if (++epoch_ == 0) {
+        table_.assign(table_.size(), Slot{});
+        epoch_ = 1;
+      }
     }
   }
   // A load of memory line `key` (the caller folds in space and CTA).
   void load(uint64_t key, uint64_t now) {
-    if (key == kEmpty) key = 0;
     for (size_t i = hash(key);; i = (i + 1) & (table_.size() - 1)) {
-      if (table_[i] == key) {
+      Slot& s = table_[i];
+      if (s.epoch == epoch_ && s.key == key) {
         ++rereads_;
         return;
       }
-      if (table_[i] != kEmpty) continue;
-      table_[i] = key;
+      if (s.epoch == epoch_) continue;
+      s.key = key;
+      s.epoch = epoch_;
       if (++lines_ > kMaxLines) progress(now);  // reading through data, not waiting
       return;
     }
@@ -64,7 +68,10 @@ class SpinWatch {
   }
 
  private:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t epoch = 0;  // the slot holds a line of this epoch; older ones are free
+  };
   size_t hash(uint64_t k) const { return static_cast<size_t>((k * 0x9E3779B97F4A7C15ull) >> 40) & (table_.size() - 1); }
 
   uint64_t window_;
@@ -72,7 +79,8 @@ class SpinWatch {
   uint64_t rereads_ = 0;
   bool reported_ = false;
   uint32_t lines_ = 0;
-  std::vector<uint64_t> table_;  // open addressing, power of two, at most half full
+  uint32_t epoch_ = 1;
+  std::vector<Slot> table_;  // open addressing, power of two, at most half full
 };
 
 }  // namespace simt::sm
