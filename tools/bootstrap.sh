@@ -13,6 +13,8 @@ packages=(
   gtkwave               # vcd2fst: tests check that waveforms load in GTKWave
   python3               # tools/sweep and tools/bench (3.11: tomllib); tests run tools/sweep
   python3-matplotlib    # tools/sweep plot
+  libzstd-dev           # fatbins of CUDA programs: nvcc 13 compresses them with zstd
+  liblz4-dev            # ... and nvcc 12 with LZ4
 )
 # `make fuzz` only (docs/hardening.md): libFuzzer comes with clang's runtime
 # libraries; llvm gives llvm-symbolizer for readable stack traces.
