@@ -56,7 +56,8 @@ void exec_cp(ExecContext& c) {
     if (c.failed()) return;
     const uint32_t n = source_bytes(c, t, cp_size);
     if (n > cp_size) {
-      c.fail(t, "cp.async src-size " + std::to_string(n) + " is larger than cp-size " + std::to_string(cp_size));
+      c.fail(t, "cp.async src-size " + std::to_string(n) + " is larger than cp-size " + std::to_string(cp_size),
+                FaultKind::Misaligned);
       return;
     }
     Pending p{t, Space::Shared, 0, {}};

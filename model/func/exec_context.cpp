@@ -193,18 +193,19 @@ uint64_t sreg_value(const CtaState& cta, Sreg s, uint32_t t) {
   return 0;
 }
 
-void ExecContext::fail(uint32_t t, const std::string& msg) {
+void ExecContext::fail(uint32_t t, const std::string& msg, FaultKind kind) {
   if (failed()) return;  // the first fault is the one reported
   out.control = Control::Fault;
   out.fault.message = msg;
+  out.fault.kind = kind;
   out.fault.tid = t;
   out.fault.addr = 0;
   out.fault.has_addr = false;
 }
 
-void ExecContext::fail_at(uint32_t t, uint64_t addr, const std::string& msg) {
+void ExecContext::fail_at(uint32_t t, uint64_t addr, const std::string& msg, FaultKind kind) {
   if (failed()) return;
-  fail(t, msg);
+  fail(t, msg, kind);
   out.fault.addr = addr;
   out.fault.has_addr = true;
 }

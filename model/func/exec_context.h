@@ -65,8 +65,9 @@ struct ExecContext {
   uint64_t sreg(ptx::Sreg s, uint32_t t) const;
 
   // Reports a fault for thread `t`; handlers return right after.
-  void fail(uint32_t t, const std::string& msg);
-  void fail_at(uint32_t t, uint64_t addr, const std::string& msg);
+  void fail(uint32_t t, const std::string& msg, FaultKind kind = FaultKind::Other);
+  // An access fault at `addr` (an illegal address unless told otherwise).
+  void fail_at(uint32_t t, uint64_t addr, const std::string& msg, FaultKind kind = FaultKind::IllegalAddress);
   bool failed() const { return out.control == Control::Fault; }
 };
 

@@ -97,7 +97,7 @@ void exec_exit(ExecContext& c) {
 
 void exec_trap(ExecContext& c) {
   if (c.mask.none()) return;
-  c.fail(c.mask.first(), "trap");
+  c.fail(c.mask.first(), "trap", FaultKind::Trap);
 }
 
 // ---------------------------------------------------------------- call / ret
@@ -165,7 +165,7 @@ void exec_assertfail(ExecContext& c, const ptx::CallInfo& ci) {
   str(file_p, file);
   str(func_p, func);
   c.fail(t, "assertion failed: " + msg + " (" + file + ":" + std::to_string(static_cast<uint32_t>(line)) +
-                " in " + func + ")");
+                " in " + func + ")", FaultKind::Assert);
 }
 
 // ---------------------------------------------------------------- call stack

@@ -69,7 +69,8 @@ void with_space(Space s, Body&& body) {
 }
 [[gnu::noinline, gnu::cold]] void fail_misaligned(ExecContext& c, uint32_t t, uint64_t a, Kind k, uint32_t bytes) {
   c.fail_at(t, a, std::string("misaligned ") + (k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic") +
-                      " address (access of " + std::to_string(bytes) + " bytes)");
+                      " address (access of " + std::to_string(bytes) + " bytes)",
+            FaultKind::Misaligned);
 }
 
 // Checks [a, a + size) in space S for thread t; on success records the

@@ -314,7 +314,7 @@ void exec_ldmatrix(ExecContext& c) {
       const uint64_t a = address(c, 1, t);
       Row& row = rows[gi * 8 * num + r];
       if ((a & 15) != 0) {
-        c.fail_at(t, a, "ldmatrix row address is not 16-byte aligned");
+        c.fail_at(t, a, "ldmatrix row address is not 16-byte aligned", FaultKind::Misaligned);
         return;
       }
       for (uint32_t w = 0; w < 4; ++w)

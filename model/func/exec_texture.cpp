@@ -431,7 +431,8 @@ void exec_surface(ExecContext& c) {
     }
     if (in_range && a % elem != 0) {
       c.fail_at(t, a, std::string("misaligned ") + ptx::op_name(c.in.op) + " (access of " +
-                          std::to_string(bytes) + " bytes)");
+                          std::to_string(bytes) + " bytes)",
+                FaultKind::Misaligned);
       ok = false;
       return;
     }

@@ -17,6 +17,7 @@
 #include "func/texture.h"
 #include "func/thread_mask.h"
 #include "ptx/ir.h"
+#include "util/error.h"
 
 namespace simt::func {
 
@@ -71,6 +72,7 @@ struct Fault {
   uint32_t tid = 0;     // linear thread id in the CTA
   uint64_t addr = 0;    // offending address if any
   bool has_addr = false;
+  FaultKind kind = FaultKind::Other;
 };
 
 // The PTX ISA bounds a nanosleep at 1 ms ("the maximum sleep duration is 1

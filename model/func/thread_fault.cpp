@@ -30,6 +30,7 @@ Error thread_fault(const ptx::Program& p, const CtaState& cta, uint32_t pc, cons
     site.thread[i] = tid[i];
   }
   site.pc = pc;
+  site.kind = f.kind;
   site.addr = f.addr;
   site.has_addr = f.has_addr;
   return kernel_fault(s.str()).at(site);

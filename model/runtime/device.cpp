@@ -372,7 +372,8 @@ func::LaunchGeometry Device::prepare(Module& m, const std::string& kernel, Dim3 
 
 LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3 block,
                            const KernelArgs& args, uint32_t dynamic_shared_bytes, bool cooperative) {
-  if (opts_.mode == Mode::Timing) {  // the three steps, with this process's own simulation
+  const bool timed = opts_.mode == Mode::Timing && (!opts_.time_launch || opts_.time_launch(launches_ + 1));
+  if (timed) {  // the three steps, with this process's own simulation
     start_launch(m, kernel, grid, block, args, dynamic_shared_bytes, cooperative);
     timing_->gpu->simulate_kernel();
     return finish_launch();
@@ -381,7 +382,28 @@ LaunchStats Device::launch(Module& m, const std::string& kernel, Dim3 grid, Dim3
   std::vector<uint8_t> params;
   const func::LaunchGeometry geom = prepare(m, kernel, grid, block, args, dynamic_shared_bytes, cooperative, params);
   progress_->begin_launch(kernel);
-  return record(launch_functional(m, kernel, geom, params), kernel, t0);
+  return record(launch_functional(m, kernel, geom, params), kernel, t0, geom, false);
+}
+
+Device::KernelInfo Device::kernel_info(Module& m, const std::string& kernel) {
+  const Kernel& k = m.kernel(kernel);
+  KernelInfo info;
+  info.regs_per_thread = k.regs_per_thread;
+  info.local_bytes = k.prog.local_bytes;
+  info.param_bytes = k.prog.param_bytes;
+  info.static_shared_bytes = k.prog.static_shared_bytes;
+  const auto& n = k.prog.reqntid[0] ? k.prog.reqntid : k.prog.maxntid;
+  if (n[0])
+    info.max_threads_per_block = static_cast<uint32_t>(std::min<uint64_t>(
+        func::kMaxCtaThreads, uint64_t{n[0]} * std::max(1u, n[1]) * std::max(1u, n[2])));
+  return info;
+}
+
+Device::Occupancy Device::occupancy(Module& m, const std::string& kernel, Dim3 block, uint32_t dynamic_shared_bytes) {
+  gpu::SmLimits limits;
+  if (opts_.machine) limits = opts_.machine->limits;
+  const gpu::Occupancy occ = gpu::CtaDispatcher::occupancy(footprint(m.kernel(kernel), block, dynamic_shared_bytes), limits);
+  return {occ.ctas_per_sm, occ.limited_by};
 }
 
 struct Device::Pending {
@@ -409,12 +431,18 @@ LaunchStats Device::finish_launch() {
   if (!pending_) throw Error(ExitCode::Internal, "Device::finish_launch(): no launch is running");
   const std::string kernel = pending_->kernel;
   const auto t0 = pending_->t0;
-  return record(finish_timing(), kernel, t0);
+  const func::LaunchGeometry geom = pending_->geom;
+  return record(finish_timing(), kernel, t0, geom, true);
 }
 
-LaunchStats Device::record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0) {
+LaunchStats Device::record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0,
+                           const func::LaunchGeometry& geom, bool timed) {
   ++launches_;
   st.kernel = kernel;
+  st.grid = geom.grid;
+  st.block = geom.block;
+  st.dynamic_shared_bytes = geom.dynamic_shared_bytes;
+  st.timed = timed;
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   totals_.max_stack_depth = std::max(totals_.max_stack_depth, st.max_stack_depth);
   totals_.cycles += st.cycles;

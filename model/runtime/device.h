@@ -92,6 +92,10 @@ struct DeviceOptions {
   // instructions so far (a loosely-timed runtime::GpuDevice advances its
   // time here, and may wait()).
   std::function<void(uint64_t warp_instructions)> after_cta;
+  // Timing mode: the launches (numbered from 1 in launch order) that run on
+  // the timing model; the others run functionally (fast-forward, as with
+  // GPGPU-Sim's kernel ranges). Null: every launch is timed.
+  std::function<bool(uint64_t launch_number)> time_launch;
   void validate() const;               // throws simt::Error naming the option
 };
 
@@ -116,6 +120,9 @@ class KernelArgs {
 
 struct LaunchStats {
   std::string kernel;                // per-launch records: the kernel's name (empty in totals())
+  Dim3 grid{{0, 0, 0}}, block{{0, 0, 0}};  // per-launch records: the launch's shape
+  uint32_t dynamic_shared_bytes = 0;
+  bool timed = false;                // ran on the timing model (else functionally)
   uint64_t cycles = 0;               // timing mode: simulated core cycles
   uint64_t warp_instructions = 0;    // instructions issued per warp (any active thread)
   uint64_t thread_instructions = 0;  // sum of active threads over issued instructions
@@ -222,6 +229,22 @@ class Device {
   uint64_t create_surface(const func::SurfaceDesc& s, const std::string& what = "surface");
   const func::TextureTable& textures() const { return textures_; }
 
+  // What the CUDA runtime reports of a kernel (cudaFuncGetAttributes) and
+  // how many of its CTAs with `block` one SM of the machine holds
+  // (cudaOccupancyMaxActiveBlocksPerMultiprocessor); without a machine, the
+  // occupancy is CUDA's per-CTA limits only.
+  struct KernelInfo {
+    uint32_t regs_per_thread = 0, local_bytes = 0, param_bytes = 0;
+    uint64_t static_shared_bytes = 0;
+    uint32_t max_threads_per_block = 1024;  // .maxntid / .reqntid, else 1024
+  };
+  KernelInfo kernel_info(Module& m, const std::string& kernel);
+  struct Occupancy {
+    uint32_t ctas_per_sm = 0;
+    std::string limited_by;  // max_ctas | threads | registers | shared_bytes
+  };
+  Occupancy occupancy(Module& m, const std::string& kernel, Dim3 block, uint32_t dynamic_shared_bytes);
+
   // The linked program of a kernel (for inspection and timing models).
   const ptx::Program& program(Module& m, const std::string& kernel);
   const ptx::Module& ptx_module(Module& m) const;
@@ -263,7 +286,8 @@ class Device {
   void start_timing(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,
                     const std::vector<uint8_t>& params, std::chrono::steady_clock::time_point t0);
   LaunchStats finish_timing();
-  LaunchStats record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0);
+  LaunchStats record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0,
+                     const func::LaunchGeometry& geom, bool timed);
   func::ShflUndefined shfl_policy() const;
   struct Timing;  // the SystemC machine, built at the first timing launch (or memory_socket())
   Timing& timing();

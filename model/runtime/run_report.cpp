@@ -79,13 +79,18 @@ nlohmann::json kernel_records(const Device& dev, bool timing) {
   for (const LaunchStats& l : dev.launches()) {
     nlohmann::json k;
     k["kernel"] = l.kernel;
+    k["grid"] = {l.grid[0], l.grid[1], l.grid[2]};
+    k["block"] = {l.block[0], l.block[1], l.block[2]};
+    k["dynamic_shared_bytes"] = l.dynamic_shared_bytes;
+    k["mode"] = l.timed ? "timing" : "functional";
     if (timing) k["cycles"] = l.cycles;
     k["warp_instructions"] = l.warp_instructions;
     k["thread_instructions"] = l.thread_instructions;
     k["ctas"] = l.ctas;
     k["max_stack_depth"] = l.max_stack_depth;
     k["shfl_undefined_reads"] = l.shfl_undefined_reads;
-    if (timing)
+    k["wall_seconds"] = l.wall_seconds;
+    if (l.timed)
       k["occupancy"] = {{"ctas_per_sm", l.ctas_per_sm}, {"limited_by", l.occupancy_limited_by},
                         {"threads_per_cta", l.threads_per_cta}, {"regs_per_thread", l.regs_per_thread},
                         {"shared_bytes_per_cta", l.shared_bytes_per_cta}};
@@ -231,7 +236,9 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"thread_instructions", "sum over executed warp instructions of their active threads"},
       {"ctas", "CTAs (thread blocks) run"},
       {"max_stack_depth", "deepest reconvergence stack of any warp"},
-      {"kernels", "one record per kernel launch, in launch order"},
+      {"kernels",
+       "one record per kernel launch, in launch order: its kernel, grid, block, dynamic shared bytes, mode "
+       "(timing or functional) and its share of the totals"},
       {"kernels.occupancy",
        "timing mode: CTAs of the launch that fit on one SM (ctas_per_sm), the first limit that stops one more "
        "(limited_by: max_ctas, threads, registers or shared_bytes), and what one CTA takes (threads, registers per "
@@ -362,6 +369,44 @@ const std::vector<std::string>& csv_columns() {
       "run", "mode", "config_files", "sets", "warp_size", "simulator", "verified", "cycles",
       "thread_instructions", "warp_instructions", "ipc", "simd_efficiency", "wall_seconds"};
   return cols;
+}
+
+const std::vector<std::string>& launch_csv_columns() {
+  static const std::vector<std::string> cols = {
+      "run", "mode", "config_files", "sets", "warp_size", "simulator", "launch", "kernel", "grid", "block",
+      "launch_mode", "cycles", "thread_instructions", "warp_instructions", "ipc", "simd_efficiency", "wall_seconds"};
+  return cols;
+}
+
+std::vector<nlohmann::json> launch_csv_rows(const nlohmann::json& report) {
+  const nlohmann::json head = csv_row(report);  // the run's columns, lists joined
+  auto shape = [](const nlohmann::json& d) {
+    return std::to_string(d[0].get<uint64_t>()) + "x" + std::to_string(d[1].get<uint64_t>()) + "x" +
+           std::to_string(d[2].get<uint64_t>());
+  };
+  std::vector<nlohmann::json> rows;
+  const nlohmann::json& kernels = report["kernels"];
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const nlohmann::json& k = kernels[i];
+    nlohmann::json row;
+    for (const char* c : {"run", "mode", "config_files", "sets", "warp_size", "simulator"}) row[c] = head[c];
+    row["launch"] = i + 1;
+    row["kernel"] = k["kernel"];
+    row["grid"] = shape(k["grid"]);
+    row["block"] = shape(k["block"]);
+    row["launch_mode"] = k["mode"];
+    const uint64_t cycles = k.value("cycles", uint64_t{0});
+    const uint64_t ti = k["thread_instructions"].get<uint64_t>(), wi = k["warp_instructions"].get<uint64_t>();
+    const uint64_t warp = report["warp_size"].get<uint64_t>();
+    row["cycles"] = cycles;
+    row["thread_instructions"] = ti;
+    row["warp_instructions"] = wi;
+    row["ipc"] = ratio(static_cast<double>(ti), static_cast<double>(cycles));
+    row["simd_efficiency"] = ratio(static_cast<double>(ti), static_cast<double>(wi) * static_cast<double>(warp));
+    row["wall_seconds"] = k.value("wall_seconds", 0.0);
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 nlohmann::json csv_row(const nlohmann::json& report) {

@@ -37,4 +37,10 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
 const std::vector<std::string>& csv_columns();
 nlohmann::json csv_row(const nlohmann::json& report);
 
+// A whole application's CSV (simtlab exec --csv): one row per launch, the
+// run's leading columns, then launch (its number from 1), kernel, grid and
+// block ("XxYxZ"), launch_mode, and the launch's own numbers.
+const std::vector<std::string>& launch_csv_columns();
+std::vector<nlohmann::json> launch_csv_rows(const nlohmann::json& report);
+
 }  // namespace simt::runtime

@@ -3,6 +3,7 @@
 // meaning; docs/exit-codes.md lists them for users.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -20,9 +21,15 @@ enum class ExitCode : int {
   Interrupted = 130,  // SIGINT/SIGTERM: stopped by the user, partial outputs removed
 };
 
+// What kind of fault a thread's instruction caused: the CUDA runtime library
+// (cudart/) answers each with the error a GPU gives (cudaErrorIllegalAddress,
+// cudaErrorMisalignedAddress, cudaErrorAssert, cudaErrorLaunchFailure).
+enum class FaultKind : uint8_t { Other, IllegalAddress, Misaligned, Trap, Assert };
+
 // Where a kernel fault happened, when one thread's instruction caused it:
 // the numbers behind the message (a virtual platform's fault registers).
 struct FaultSite {
+  FaultKind kind = FaultKind::Other;
   uint32_t cta[3] = {0, 0, 0};
   uint32_t thread[3] = {0, 0, 0};
   uint32_t pc = 0;
