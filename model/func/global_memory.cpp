@@ -85,9 +85,34 @@ uint64_t GlobalMemory::allocate(uint64_t bytes, uint64_t align) {
   return base;
 }
 
+void GlobalMemory::map_host(uint8_t* host, uint64_t size) {
+  const uint64_t base = reinterpret_cast<uint64_t>(host);
+  if (size == 0 || (base | size) & (kPageSize - 1) || base + size < base)
+    throw input_error("host-backed device memory must be whole " + std::to_string(kPageSize >> 10) + " KiB pages");
+  for (const std::map<uint64_t, uint64_t>* ranges : {&allocs_, &windows_}) {
+    auto next = ranges->lower_bound(base);
+    if ((next != ranges->end() && next->first < base + size) ||
+        (next != ranges->begin() && std::prev(next)->first + std::prev(next)->second > base))
+      throw input_error("host-backed device memory overlaps device memory");
+  }
+  allocs_[base] = size;
+  host_ranges_[base] = size;
+  allocated_ += size;
+  for (uint64_t p = 0; p < size; p += kPageSize) {
+    host_pages_[(base + p) >> kPageBits] = host + p;
+    invalidate(base + p, base + p + kPageSize - 1);
+  }
+}
+
 bool GlobalMemory::release(uint64_t addr) {
   auto it = allocs_.find(addr);
   if (it == allocs_.end()) return false;
+  auto host = host_ranges_.find(addr);
+  if (host != host_ranges_.end()) {  // its pages are the host's again
+    for (uint64_t p = 0; p < host->second; p += kPageSize) host_pages_.erase((addr + p) >> kPageBits);
+    invalidate(addr, addr + host->second - 1);
+    host_ranges_.erase(host);
+  }
   allocated_ -= it->second;
   allocs_.erase(it);
   last_alloc_size_ = 0;
@@ -131,8 +156,13 @@ uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {
   auto it = direct_.find(page_no);
   // A null answer is cached too: the storage is asked again only after invalidate().
   if (it == direct_.end()) {
-    touch(page_no);
-    it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
+    auto host = host_pages_.find(page_no);
+    if (host != host_pages_.end()) {
+      it = direct_.emplace(page_no, host->second).first;
+    } else {
+      touch(page_no);
+      it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
+    }
   }
   last_page_no_ = page_no;
   last_page_ = it->second;
@@ -242,12 +272,13 @@ void GlobalMemory::use_storage(Storage* s) {
   std::set<uint64_t> copied;
   std::vector<uint8_t> buf;
   for (const auto& [base, size] : allocs_)
-    for_touched(base, size, [&](uint64_t a, uint64_t n) {
-      buf.resize(n);
-      read(a, buf.data(), n);
-      write_into(*to, a, buf.data(), n);
-      copied.insert(a >> kPageBits);
-    });
+    if (!host_ranges_.count(base))  // host-backed bytes stay where they are
+      for_touched(base, size, [&](uint64_t a, uint64_t n) {
+        buf.resize(n);
+        read(a, buf.data(), n);
+        write_into(*to, a, buf.data(), n);
+        copied.insert(a >> kPageBits);
+      });
   forget_pages();
   storage_ = to;
   touched_ = std::move(copied);
@@ -264,6 +295,7 @@ uint64_t GlobalMemory::checksum() const {
   // hold a non-zero byte), so untouched pages need not be read.
   std::vector<uint8_t> buf;
   for (const auto& [base, size] : allocs_) {
+    if (host_ranges_.count(base)) continue;  // host memory, at an address that differs from run to run
     mix(reinterpret_cast<const uint8_t*>(&base), sizeof base);
     mix(reinterpret_cast<const uint8_t*>(&size), sizeof size);
     for_touched(base, size, [&](uint64_t a, uint64_t n) {

@@ -54,6 +54,14 @@ class GlobalMemory {
   // against the touch limit or hashed by checksum(). Throws
   // simt::input_error for an empty window or one overlapping another.
   void map_platform(uint64_t base, uint64_t size);
+  // Unified memory (cudaMallocManaged, __managed__): an allocation at the
+  // host address `host` itself, whose bytes are the host's, so the program
+  // and the kernels read and write the same memory with no copies. `host`
+  // and `size` must be whole pages (kPageSize). Not counted against the
+  // touch limit. Throws simt::input_error when the range is not page-aligned
+  // or overlaps an allocation or window. release(host) ends it (the caller
+  // then unmaps the memory).
+  void map_host(uint8_t* host, uint64_t size);
   // True if [addr, addr+size) lies inside one live allocation. Inline for
   // the common case: inside the allocation the previous check found.
   bool mapped(uint64_t addr, uint64_t size) const {
@@ -106,7 +114,8 @@ class GlobalMemory {
   uint64_t touch_limit() const { return touch_limit_; }
   uint64_t bytes_touched() const { return touched_.size() * kPageSize; }
   // A hash of every live allocation's address, size and contents, in address
-  // order: equal for two runs that leave device memory identical.
+  // order: equal for two runs that leave device memory identical. Host-backed
+  // memory (map_host) is left out: its address changes from run to run.
   uint64_t checksum() const;
 
  private:
@@ -121,7 +130,9 @@ class GlobalMemory {
   // Records the first touch of a page in the current storage (checking the
   // limit; zero-filling it in a foreign storage, which may hold anything).
   void touch(uint64_t page_no) const;
-  bool touched(uint64_t page_no) const { return touched_.count(page_no) != 0 || in_window(page_no); }
+  bool touched(uint64_t page_no) const {
+    return touched_.count(page_no) != 0 || in_window(page_no) || host_pages_.count(page_no) != 0;
+  }
   bool in_window(uint64_t page_no) const;  // a platform window reaches into the page
   // Calls f(addr, size) for each piece of [base, base+size) on a touched
   // page, in address order; the rest of the range is known to be zero.
@@ -130,6 +141,8 @@ class GlobalMemory {
 
   std::map<uint64_t, uint64_t> allocs_;   // base -> size
   std::map<uint64_t, uint64_t> windows_;  // map_platform(): base -> size
+  std::map<uint64_t, uint64_t> host_ranges_;             // map_host(): base -> size
+  std::unordered_map<uint64_t, uint8_t*> host_pages_;    // their pages -> host bytes
   std::unique_ptr<Storage> own_;          // our sparse pages
   Storage* storage_;                      // own_ or a foreign one
   mutable std::unordered_map<uint64_t, uint8_t*> direct_;  // page -> pointer or null
