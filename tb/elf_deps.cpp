@@ -2,11 +2,16 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "util/error.h"
@@ -95,26 +100,29 @@ const std::set<std::string>& cuda_runtime_symbols() {
   return names;
 }
 
-// DT_NEEDED through the program headers, as the dynamic loader reads them:
-// PT_DYNAMIC, and DT_STRTAB (an address) mapped to the file by PT_LOAD.
-std::vector<std::string> needed_libraries(const File& f, const std::vector<Elf64_Phdr>& phdrs) {
+// DT_NEEDED, DT_RPATH and DT_RUNPATH through the program headers, as the
+// dynamic loader reads them: PT_DYNAMIC, and DT_STRTAB (an address) mapped
+// to the file by PT_LOAD.
+void read_dynamic(const File& f, const std::vector<Elf64_Phdr>& phdrs, ElfDeps* out) {
   const Elf64_Phdr* dyn = nullptr;
   for (const auto& p : phdrs)
     if (p.p_type == PT_DYNAMIC) dyn = &p;
-  if (!dyn) return {};  // a static executable
+  if (!dyn) return;  // a static executable
   const std::vector<Elf64_Dyn> entries =
       f.table<Elf64_Dyn>(dyn->p_offset, dyn->p_filesz / sizeof(Elf64_Dyn), sizeof(Elf64_Dyn), "the dynamic section");
   std::vector<uint64_t> needed;
-  uint64_t strtab_addr = 0, strtab_size = 0;
-  bool have_strtab = false;
+  uint64_t strtab_addr = 0, strtab_size = 0, rpath = 0, runpath = 0;
+  bool have_strtab = false, have_rpath = false, have_runpath = false;
   for (const auto& d : entries) {
     if (d.d_tag == DT_NULL) break;
     if (d.d_tag == DT_NEEDED) needed.push_back(d.d_un.d_val);
     if (d.d_tag == DT_STRTAB) strtab_addr = d.d_un.d_ptr, have_strtab = true;
     if (d.d_tag == DT_STRSZ) strtab_size = d.d_un.d_val;
+    if (d.d_tag == DT_RPATH) rpath = d.d_un.d_val, have_rpath = true;
+    if (d.d_tag == DT_RUNPATH) runpath = d.d_un.d_val, have_runpath = true;
   }
-  if (needed.empty()) return {};
-  if (!have_strtab) f.malformed("DT_NEEDED entries but no DT_STRTAB");
+  if (needed.empty() && !have_rpath && !have_runpath) return;
+  if (!have_strtab) f.malformed("DT_NEEDED or DT_RPATH entries but no DT_STRTAB");
   const Elf64_Phdr* seg = nullptr;
   for (const auto& p : phdrs)
     if (p.p_type == PT_LOAD && strtab_addr >= p.p_vaddr && strtab_addr - p.p_vaddr < p.p_filesz) seg = &p;
@@ -122,9 +130,9 @@ std::vector<std::string> needed_libraries(const File& f, const std::vector<Elf64
   const uint64_t offset = seg->p_offset + (strtab_addr - seg->p_vaddr);
   if (offset < seg->p_offset) f.malformed("the dynamic string table's offset overflows");
   const std::string strtab = f.bytes(offset, strtab_size, "the dynamic string table");
-  std::vector<std::string> names;
-  for (uint64_t off : needed) names.push_back(string_at(f, strtab, off, "DT_NEEDED"));
-  return names;
+  for (uint64_t off : needed) out->needed.push_back(string_at(f, strtab, off, "DT_NEEDED"));
+  if (have_rpath) out->rpath = string_at(f, strtab, rpath, "DT_RPATH");
+  if (have_runpath) out->runpath = string_at(f, strtab, runpath, "DT_RUNPATH");
 }
 
 // Looks through .symtab and .dynsym for a defined CUDA runtime symbol, and
@@ -173,7 +181,7 @@ void scan_sections(const File& f, const Elf64_Ehdr& eh, ElfDeps* out) {
 
 }  // namespace
 
-ElfDeps read_elf_deps(const std::string& path) {
+ElfDeps read_elf_deps(const std::string& path, bool symbols) {
   File f(path);
   ElfDeps out;
   if (f.size() < SELFMAG) return out;
@@ -192,9 +200,89 @@ ElfDeps read_elf_deps(const std::string& path) {
     ph_count = f.table<Elf64_Shdr>(eh.e_shoff, 1, eh.e_shentsize, "section header 0")[0].sh_info;
   }
   const auto phdrs = f.table<Elf64_Phdr>(eh.e_phoff, ph_count, eh.e_phentsize, "the program headers");
-  out.needed = needed_libraries(f, phdrs);
-  scan_sections(f, eh, &out);
+  read_dynamic(f, phdrs, &out);
+  if (symbols) scan_sections(f, eh, &out);
   return out;
+}
+
+namespace {
+
+bool regular_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+// A search list ("a:b", also ';' as ld.so allows) with $ORIGIN expanded;
+// entries with other dynamic string tokens ($LIB, $PLATFORM) are left out.
+std::vector<std::string> search_dirs(const std::string& list, const std::string& origin) {
+  std::vector<std::string> dirs;
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t end = list.find_first_of(":;", start);
+    if (end == std::string::npos) end = list.size();
+    std::string dir = list.substr(start, end - start);
+    for (const std::string token : {"${ORIGIN}", "$ORIGIN"})
+      for (size_t at = dir.find(token); at != std::string::npos; at = dir.find(token, at + origin.size()))
+        dir.replace(at, token.size(), origin);
+    if (!dir.empty() && dir.find('$') == std::string::npos) dirs.push_back(dir);
+    start = end + 1;
+  }
+  return dirs;
+}
+
+// The folders of an ld.so.conf file and the files it includes.
+void conf_dirs(const std::string& file, int depth, std::vector<std::string>* dirs) {
+  if (depth > 8) return;  // an include cycle
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = trim(line.substr(0, line.find('#')));
+    if (line.rfind("include", 0) == 0 && line.size() > 7 && std::isspace(static_cast<unsigned char>(line[7]))) {
+      std::string pattern = trim(line.substr(8));
+      if (!pattern.empty() && pattern[0] != '/')
+        pattern = std::filesystem::path(file).parent_path().string() + "/" + pattern;
+      glob_t g{};
+      if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; ++i) conf_dirs(g.gl_pathv[i], depth + 1, dirs);
+      ::globfree(&g);
+    } else if (!line.empty() && line[0] == '/') {
+      dirs->push_back(line);
+    }
+  }
+}
+
+const std::vector<std::string>& system_dirs() {
+  static const std::vector<std::string> dirs = [] {
+    std::vector<std::string> d;
+    conf_dirs("/etc/ld.so.conf", 0, &d);
+    for (const char* dir : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) d.push_back(dir);
+    return d;
+  }();
+  return dirs;
+}
+
+}  // namespace
+
+std::string find_needed_library(const std::string& name, const ElfDeps& from, const std::string& from_path) {
+  if (name.find('/') != std::string::npos) return regular_file(name) ? name : "";
+  std::error_code ec;
+  const std::string origin = std::filesystem::weakly_canonical(from_path, ec).parent_path().string();
+  std::vector<std::string> dirs;
+  const auto add = [&](const std::vector<std::string>& more) { dirs.insert(dirs.end(), more.begin(), more.end()); };
+  if (from.runpath.empty()) add(search_dirs(from.rpath, origin));
+  if (const char* env = std::getenv("LD_LIBRARY_PATH")) add(search_dirs(env, origin));
+  add(search_dirs(from.runpath, origin));
+  add(system_dirs());
+  for (const std::string& dir : dirs)
+    if (regular_file(dir + "/" + name)) return dir + "/" + name;
+  return "";
 }
 
 }  // namespace simt::tb

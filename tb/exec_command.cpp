@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "elf_deps.h"
 #include "library_options.h"
@@ -105,26 +106,75 @@ std::string find_program(const std::string& program) {
   throw input_error(program + ": not found in PATH");
 }
 
+namespace {
+
+bool is_cudart(const std::string& lib) { return lib.rfind("libcudart.so", 0) == 0; }
+
+// Libraries every program needs that never bring the CUDA runtime: not
+// worth reading.
+bool system_library(const std::string& lib) {
+  for (const char* prefix : {"libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "ld-linux", "libpthread.so",
+                             "libdl.so", "librt.so"})
+    if (lib.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+// The first library that needs a libcudart among `path`'s libraries and
+// theirs, as the loader would find them (at most a few hundred).
+struct CudartUse {
+  std::string cudart;  // "libcudart.so.13", "" when none needs one
+  std::string through;  // the library that needs it, "" when the program itself does
+};
+
+CudartUse find_cudart(const std::string& path, const ElfDeps& program) {
+  for (const std::string& lib : program.needed)
+    if (is_cudart(lib)) return {lib, ""};
+  std::vector<std::pair<std::string, ElfDeps>> queue = {{path, program}};
+  std::set<std::string> seen = {path};
+  CudartUse other;
+  for (size_t i = 0; i < queue.size() && queue.size() < 512; ++i) {
+    const auto [from_path, from] = queue[i];
+    for (const std::string& lib : from.needed) {
+      if (system_library(lib)) continue;
+      if (is_cudart(lib)) {
+        if (lib == kCudartName) return {lib, fs::path(from_path).filename().string()};
+        if (other.cudart.empty()) other = {lib, fs::path(from_path).filename().string()};
+        continue;
+      }
+      const std::string found = find_needed_library(lib, from, from_path);
+      if (found.empty() || !seen.insert(found).second) continue;
+      try {
+        const ElfDeps deps = read_elf_deps(found, false);
+        if (deps.elf64) queue.emplace_back(found, deps);
+      } catch (const Error&) {
+        // A library that cannot be read: the loader will say so when the program starts.
+      }
+    }
+  }
+  return other;
+}
+
+}  // namespace
+
 std::string cuda_runtime_problem(const std::string& name, const std::string& path) {
   const ElfDeps elf = read_elf_deps(path);
   if (!elf.elf) return "";
   if (!elf.elf64)
     return name + " is a 32-bit or big-endian ELF program; simtlab's " + kCudartName +
            " runs 64-bit little-endian programs built with CUDA 13's `nvcc -cudart shared`";
-  std::string other;
-  for (const std::string& lib : elf.needed) {
-    if (lib == kCudartName) return "";
-    if (lib.rfind("libcudart.so", 0) == 0 && other.empty()) other = lib;
-  }
-  if (!other.empty()) {
-    const std::string version = other.size() > 13 && other[12] == '.' ? other.substr(13, other.find('.', 13) - 13) : "";
-    return name + (version.empty() ? " needs " + other + ", a CUDA runtime without a version"
-                                   : " was built against CUDA " + version + "'s runtime (it needs " + other + ")") +
+  const CudartUse use = find_cudart(path, elf);
+  if (use.cudart == kCudartName) return "";
+  if (!use.cudart.empty()) {
+    const std::string& lib = use.cudart;
+    const std::string version = lib.size() > 13 && lib[12] == '.' ? lib.substr(13, lib.find('.', 13) - 13) : "";
+    const std::string via = use.through.empty() ? "" : " through " + use.through;
+    return name + (version.empty() ? " needs " + lib + via + ", a CUDA runtime without a version"
+                                   : " was built against CUDA " + version + "'s runtime (it needs " + lib + via + ")") +
            "; simtlab provides " + kCudartName + ": rebuild it with CUDA 13's nvcc and `-cudart shared`";
   }
   if (!elf.cuda_runtime_symbol.empty() || !elf.cuda_fatbin_section.empty())
     return name + " links the CUDA runtime statically (nvcc's default); rebuild it with `nvcc -cudart shared`";
-  return name + " uses no CUDA runtime (it does not need " + kCudartName +
+  return name + " uses no CUDA runtime (neither it nor its libraries need " + kCudartName +
          "); simtlab exec runs programs built with `nvcc -cudart shared`";
 }
 

@@ -218,6 +218,17 @@ BOOST_AUTO_TEST_CASE(a_program_that_needs_libcudart_13_runs) {
   BOOST_TEST(r.out == "fake app: runtime 13 [x] [y z]\n");
 }
 
+// The runtime is found through the program's own library (its RUNPATH).
+BOOST_AUTO_TEST_CASE(a_program_that_needs_libcudart_13_through_its_library_runs) {
+  const simt::tb::ElfDeps app = simt::tb::read_elf_deps(kFakes + "/fake_app_mid");
+  BOOST_TEST((std::find(app.needed.begin(), app.needed.end(), "libcudart.so.13") == app.needed.end()));
+  Env env;
+  env.set("SIMTLAB_CUDART_DIR", kFakeCudart13.c_str());
+  Run r = simtlab("exec -- " + kFakes + "/fake_app_mid");
+  BOOST_TEST(r.code == 7, r.err);
+  BOOST_TEST(r.out == "fake app: runtime 13\n");
+}
+
 // The preloaded library answers before the one the program would find
 // itself: here a copy of the CUDA 12 fake under the name libcudart.so.13.
 BOOST_AUTO_TEST_CASE(the_preloaded_library_comes_first) {
@@ -255,8 +266,8 @@ BOOST_AUTO_TEST_CASE(a_program_without_the_cuda_runtime_is_refused) {
   env.set("SIMTLAB_CUDART_DIR", kFakeCudart13.c_str());
   Run r = simtlab("exec -- /bin/true");
   BOOST_TEST(r.code == 2);
-  BOOST_TEST(r.err == "simtlab: error: /bin/true uses no CUDA runtime (it does not need libcudart.so.13); simtlab "
-                      "exec runs programs built with `nvcc -cudart shared`\n");
+  BOOST_TEST(r.err == "simtlab: error: /bin/true uses no CUDA runtime (neither it nor its libraries need "
+                      "libcudart.so.13); simtlab exec runs programs built with `nvcc -cudart shared`\n");
   r = simtlab("exec -- true");  // found in PATH, named as given
   BOOST_TEST(r.code == 2);
   BOOST_TEST(has(r.err, "error: true uses no CUDA runtime"), r.err);
