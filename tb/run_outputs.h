@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run_options.h"
 #include "util/output_file.h"
 #include "util/output_paths.h"
 
@@ -36,7 +37,9 @@ struct OutputPaths {
 class RunOutputs {
  public:
   // Checks every path, and that no two outputs are the same file (exit 2
-  // naming both); `csv_header` is the header the CSV file must start with.
+  // naming both); `csv_header` is the header the CSV file must start with
+  // ("": not checked here, as by `simtlab exec`, whose program's CUDA library
+  // writes the rows and checks the header against its own columns).
   RunOutputs(const OutputPaths& paths, const std::string& csv_header);
 
   // Where the model writes the waveform / the warp trace ("" when off).
@@ -54,5 +57,10 @@ class RunOutputs {
  private:
   std::unique_ptr<util::OutputFile> stats_, csv_, vcd_, trace_;
 };
+
+// Writes --stats / --csv for a finished run; `what` names it ("workload bfs
+// (small)"), `verified` says whether its results were checked correct.
+void write_outputs(const RunOptions& o, const runtime::Device& dev, const Machine& m, const std::string& what,
+                   bool verified, RunOutputs& outs);
 
 }  // namespace simt::tb

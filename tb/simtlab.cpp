@@ -4,6 +4,7 @@
 //               [--stats FILE.json] [--csv FILE] [--vcd FILE ...]
 //               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
 //   simtlab run --manifest FILE.json --out-dir DIR [--allow-outside-out-dir]
+//   simtlab exec [run options] [--launches A-B,C] -- PROGRAM [ARGS...]
 //   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw | --load]
 //   simtlab list
 //   simtlab params [--markdown]
@@ -35,6 +36,7 @@
 #include "ptx/register_slots.h"
 #include "runtime/device.h"
 #include "runtime/manifest.h"
+#include "exec_command.h"
 #include "run_outputs.h"
 #include "runtime/run_report.h"
 #include "simt_version.h"
@@ -48,108 +50,16 @@ namespace {
 
 using namespace simt;
 
-struct RunOptions {
-  std::string workload, manifest, size = "small", out_dir = ".";
-  std::string mode = "timing";
-  std::vector<std::string> configs;
-  uint32_t warp_size = 0;  // 0 = the machine's sm.warp_size
-  std::string grouping = "static";
-  uint64_t seed = 1;
-  uint64_t max_warp_instructions = runtime::kDefaultMaxWarpInstructions;
-  uint64_t max_cycles = runtime::kDefaultMaxCycles;
-  uint64_t max_spin_cycles = runtime::kDefaultMaxSpinCycles;
-  uint64_t max_device_memory = 0;
-  uint32_t call_stack = func::kDefaultCallStackBytes;
-  std::string stats_file, csv_file;
-  std::string vcd, vcd_signals = "*", vcd_window = "0:";
-  std::string trace_warps, trace_filter;
-  bool quiet = false;
-  bool allow_outside_out_dir = false;
-};
+using tb::Machine;
+using tb::RunOptions;
+using tb::machine_name;
+using tb::output_paths;
 
-// The machine and every parameter bound to its name; configs and flags are
-// applied by load().
-struct Machine {
-  config::ParamRegistry registry;
-  std::shared_ptr<gpu::MachineConfig> config = std::make_shared<gpu::MachineConfig>();
-  Machine() { config->bind(registry); }
-  void load(const RunOptions& o) {
-    for (const auto& f : o.configs) registry.load_toml_file(f);
-    if (o.warp_size) registry.set("sm.warp_size", std::to_string(o.warp_size), "--warp-size");
-    registry.apply_cli();
-    config->finalize();
-  }
-};
-
-// The machine in one phrase, for the run summary.
-std::string machine_name(const RunOptions& o) {
-  if (o.configs.empty()) return "built-in vws-baseline";
-  std::string s;
-  for (const auto& f : o.configs) s += (s.empty() ? "" : " + ") + f;
-  return s;
-}
-
-tb::OutputPaths output_paths(const RunOptions& o) { return {o.stats_file, o.csv_file, o.vcd, o.trace_warps, {}}; }
-
-// Options that CLI11 takes but the run would ignore or misread: an empty
-// file name (taken as "not asked for"), a setting of an output not asked
-// for. Each is exit 2 with a one-line reason.
-void refuse_unused_options(const CLI::App& run, const RunOptions& o) {
-  const std::pair<const char*, const std::string*> files[] = {
-      {"--stats", &o.stats_file}, {"--csv", &o.csv_file}, {"--vcd", &o.vcd},
-      {"--trace-warps", &o.trace_warps}, {"--out-dir", &o.out_dir}};
-  for (const auto& [name, value] : files)
-    if (run.count(name) && value->empty()) throw input_error(std::string(name) + ": empty path; give a name");
-  for (const char* name : {"--vcd-window", "--vcd-signals"})
-    if (run.count(name) && o.vcd.empty()) throw input_error(std::string(name) + ": give --vcd FILE too");
+// The options only `run` has; refuse_unused_options() checked the others.
+void refuse_unused_run_options(const CLI::App& run, const RunOptions& o) {
+  if (run.count("--out-dir") && o.out_dir.empty()) throw input_error("--out-dir: empty path; give a name");
   if (o.allow_outside_out_dir && o.manifest.empty())
     throw input_error("--allow-outside-out-dir: only a manifest's outputs go to --out-dir; give --manifest FILE");
-}
-
-runtime::DeviceOptions device_options(const RunOptions& o, const Machine& m, const tb::RunOutputs& outs) {
-  runtime::DeviceOptions d;
-  d.mode = o.mode == "functional" ? runtime::Mode::Functional : runtime::Mode::Timing;
-  d.machine = m.config;
-  d.warp_size = m.config->sm.issue.warp_size;
-  d.grouping = o.grouping == "random" ? runtime::Grouping::Random : runtime::Grouping::Static;
-  d.grouping_seed = o.seed;
-  d.max_warp_instructions = o.max_warp_instructions;
-  d.max_cycles = o.max_cycles;
-  d.max_spin_cycles = o.max_spin_cycles;
-  d.max_device_memory = o.max_device_memory;
-  d.call_stack_bytes = o.call_stack;
-  if (!o.vcd.empty()) {
-    if (d.mode != runtime::Mode::Timing) throw input_error("--vcd: waveforms need --mode timing");
-    d.waveform.path = outs.vcd_write_path();
-    d.waveform.globs = trace::WaveformOptions::parse_globs(o.vcd_signals);
-    trace::WaveformOptions::parse_window(o.vcd_window, &d.waveform.start, &d.waveform.end);
-  }
-  if (!o.trace_warps.empty()) {
-    if (d.mode != runtime::Mode::Timing) throw input_error("--trace-warps: the warp trace needs --mode timing");
-    d.warp_trace_path = outs.trace_write_path();
-    d.warp_trace_filter = trace::WarpTraceFilter::parse(o.trace_filter);
-  } else if (!o.trace_filter.empty()) {
-    throw input_error("--trace-filter: give --trace-warps FILE too");
-  }
-  d.progress = !o.quiet;
-  d.validate();
-  return d;
-}
-
-// Writes --stats / --csv for a finished run.
-void write_outputs(const RunOptions& o, const runtime::Device& dev, const Machine& m, const std::string& what,
-                   bool verified, tb::RunOutputs& outs) {
-  if (o.stats_file.empty() && o.csv_file.empty()) return;
-  runtime::RunInfo info;
-  info.what = what;
-  info.mode = o.mode;
-  info.config_files = o.configs;
-  for (const auto& [key, value] : m.registry.cli_assignments()) info.sets.push_back(key + "=" + value);
-  info.machine = machine_name(o);
-  info.verified = verified;
-  info.warp_size = m.config->sm.issue.warp_size;
-  nlohmann::json report = runtime::run_report(dev, info, m.registry.to_json());
-  outs.write_report(report, runtime::csv_columns(), runtime::csv_row(report));
 }
 
 // Runs `body` on a device built for `o`; the waveform and warp trace are put
@@ -160,7 +70,7 @@ int with_device(const RunOptions& o, Machine& m, tb::RunOutputs& outs, Body body
   int rc = 0;
   std::unique_ptr<Error> fault;
   {
-    const runtime::DeviceOptions opts = device_options(o, m, outs);
+    const runtime::DeviceOptions opts = tb::device_options(o, m, outs);
     runtime::Device dev(opts);
     // No --vcd-window: the whole run is recorded; warn once if that gets large.
     if (!opts.waveform.path.empty() && opts.waveform.start == 0 && opts.waveform.end == UINT64_MAX)
@@ -208,7 +118,7 @@ int run_workload(const RunOptions& o, Machine& m) {
                 o.mode.c_str(), r.ok ? "PASSED" : "FAILED");
     std::printf("  %s\n", r.message.c_str());
     print_totals(dev.totals(), o.mode == "timing", machine_name(o));
-    write_outputs(o, dev, m, std::string("workload ") + w->name + " (" + workloads::size_name(size) + ")", r.ok,
+    tb::write_outputs(o, dev, m, std::string("workload ") + w->name + " (" + workloads::size_name(size) + ")", r.ok,
                   outs);
     return r.ok ? 0 : static_cast<int>(ExitCode::Failure);
   });
@@ -236,7 +146,7 @@ int run_manifest(const RunOptions& o, Machine& m) {
     std::printf("simtlab: manifest %s: %zu launch(es) done\n", o.manifest.c_str(), run.launches.size());
     for (const auto& f : run.written) std::printf("  wrote %s\n", f.c_str());
     print_totals(dev.totals(), o.mode == "timing", machine_name(o));
-    write_outputs(o, dev, m, "manifest " + o.manifest, true, outs);
+    tb::write_outputs(o, dev, m, "manifest " + o.manifest, true, outs);
     return 0;
   });
 }
@@ -310,20 +220,6 @@ int inspect(const std::string& file, const std::string& kernel, bool vgiw, bool 
   return 0;
 }
 
-// CLI11 reads unsigned options with strtoull, which wraps "-1" and clamps
-// numbers past 2^64 without a word: check the text first.
-const CLI::Validator kUnsigned64(
-    [](std::string& text) -> std::string {
-      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-        return "'" + text + "' is not a non-negative integer";
-      const std::string max = std::to_string(UINT64_MAX);
-      const std::string digits = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
-      if (digits.size() > max.size() || (digits.size() == max.size() && digits > max))
-        return text + " is too large (at most " + max + ")";
-      return "";
-    },
-    "");
-
 // `run --help` starts with a few examples.
 class RunHelp : public CLI::Formatter {
  public:
@@ -337,6 +233,45 @@ class RunHelp : public CLI::Formatter {
            "Machine parameters come last, one group per block; `--set KEY=VALUE` sets any of them.\n\n";
   }
 };
+
+class ExecHelp : public CLI::Formatter {
+ public:
+  std::string make_description(const CLI::App* app) const override {
+    return CLI::Formatter::make_description(app) +
+           "The program comes after --: simtlab exec [options] -- PROGRAM [ARGS...]\n"
+           "PROGRAM must be built with `nvcc -cudart shared` (CUDA 13); its output and exit code are its own.\n"
+           "Examples:\n"
+           "  simtlab exec --mode functional -- ./vectorAdd\n"
+           "  simtlab exec --config configs/fermi-gtx480.toml --stats app.json -- ./app input.txt\n"
+           "  simtlab exec --launches 3-5,9 --trace-warps app.trace -- ./app\n"
+           "The options are those of `simtlab run` (docs/cli.md).\n\n";
+  }
+};
+
+// `simtlab exec [options] -- PROGRAM [ARGS...]` as given: the option tokens
+// go to the program's CUDA library as they are, so they are split off at the
+// first "--" before CLI11 parses the options.
+struct ExecWords {
+  bool exec = false, separated = false;  // argv[1] is "exec"; a "--" follows it
+  int option_end = 0;                    // argv index of the "--" (argc without one)
+  std::vector<std::string> tokens, program;
+};
+
+ExecWords split_exec(int argc, char* argv[]) {
+  ExecWords w;
+  w.option_end = argc;
+  if (argc < 2 || std::string(argv[1]) != "exec") return w;
+  w.exec = true;
+  for (int i = 2; i < argc; ++i) {
+    if (std::string(argv[i]) != "--") continue;
+    w.separated = true;
+    w.option_end = i;
+    w.program.assign(argv + i + 1, argv + argc);
+    break;
+  }
+  w.tokens.assign(argv + 2, argv + w.option_end);
+  return w;
+}
 
 }  // namespace
 
@@ -373,54 +308,19 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("--allow-outside-out-dir", ro.allow_outside_out_dir,
                 "Let the manifest write outputs outside --out-dir (absolute paths, \"..\", symlinks out of it); "
                 "only for a manifest you trust");
-  run->add_option("--mode", ro.mode, "timing: the cycle-level SM model; functional: results only, fast")
-      ->check(CLI::IsMember({"timing", "functional"}))->capture_default_str();
-  run->add_option("--config", ro.configs, "Machine file (TOML); repeat to overlay: later files win")
-      ->check(CLI::ExistingFile);
-  run->add_option("--warp-size", ro.warp_size,
-                  "Threads per warp, 4 to 64 (same as --sm.warp_size); the warp slots follow unless --sm.max_warps is set")
-      ->check(CLI::Range(4u, 64u));
-  run->add_option("--grouping", ro.grouping, "Functional mode: how threads form warps: static or random (for testing)")
-      ->check(CLI::IsMember({"static", "random"}))->capture_default_str();
-  run->add_option("--seed", ro.seed, "Seed of the random grouping")->capture_default_str();
-  run->add_option("--max-warp-instructions", ro.max_warp_instructions,
-                  "Runaway guard, both modes: a CTA that issues more warp instructions than this stops the run "
-                  "(exit 3, naming the warps' PCs); raise it for very long kernels, 0 = no limit")
-      ->capture_default_str();
-  run->add_option("--max-cycles", ro.max_cycles,
-                  "Runaway guard, timing mode: a launch that runs longer than this many cycles stops the run "
-                  "(exit 3, naming the warps' PCs); raise it for very long kernels, 0 = no limit")
-      ->capture_default_str();
-  run->add_option("--max-spin-cycles", ro.max_spin_cycles,
-                  "Runaway guard, timing mode: a launch in which for this many cycles no thread stores, runs an "
-                  "atomic, exits or reaches a barrier while its loads re-read the same few lines is a spin-wait "
-                  "that cannot end (exit 3, naming the warps' PCs); raise it for kernels that wait that long, "
-                  "0 = off")
-      ->capture_default_str();
-  run->add_option("--max-device-memory", ro.max_device_memory,
-                  "Bytes of device memory the run may touch (pages are allocated on first touch); more is exit 5. "
-                  "0 = 3/4 of the host's physical memory")
-      ->capture_default_str();
-  run->add_option("--call-stack", ro.call_stack,
-                  "Bytes per thread for the frames that recursive device functions save (each level saves the "
-                  "function's registers, 8 bytes each, and its local frame); deeper recursion stops the run (exit 3)")
-      ->check(CLI::Range(1024u, 1u << 30))
-      ->capture_default_str();
-  run->add_option("--stats", ro.stats_file, "Write the run's statistics (JSON, docs/stats.md) here; the folder must exist");
-  run->add_option("--csv", ro.csv_file, "Append one row per run to this CSV file (for sweeps)");
-  run->add_option("--vcd", ro.vcd, "Write a VCD waveform to exactly this file (timing mode)");
-  run->add_option("--vcd-signals", ro.vcd_signals, "Signals to record: comma-separated globs")->capture_default_str();
-  run->add_option("--vcd-window", ro.vcd_window, "Cycles to record: START:END (END may be empty)")
-      ->capture_default_str();
-  run->add_option("--trace-warps", ro.trace_warps,
-                  "Timing mode: write one line per issued warp instruction and per scheduler stall to this file");
-  run->add_option("--trace-filter", ro.trace_filter,
-                  "Restrict --trace-warps: comma-separated warps=N|N-M, sm=N|N-M, cycles=START:END; a bare value "
-                  "adds to the previous key (e.g. warps=0-3,8,sm=0,cycles=1000:2000)");
-  run->add_flag("--quiet", ro.quiet, "No progress lines on stderr during long runs");
-  for (const char* name : {"--seed", "--max-warp-instructions", "--max-cycles"})
-    if (CLI::Option* opt = run->get_option_no_throw(name)) opt->check(kUnsigned64);
-  machine.registry.bind_cli(*run);
+  tb::add_run_options(*run, ro, machine.registry);
+
+  const ExecWords exec_words = split_exec(argc, argv);
+  RunOptions eo;
+  Machine exec_machine;
+  auto* exec = app.add_subcommand("exec", "Run a CUDA program (built with `nvcc -cudart shared`) with its kernels "
+                                          "on simtlab: exec [options] -- PROGRAM [ARGS...]");
+  exec->formatter(std::make_shared<ExecHelp>());
+  tb::add_run_options(*exec, eo, exec_machine.registry);
+  tb::add_launches_option(*exec, eo);
+  // Without "--" the program's words would be taken for options: let them
+  // through so the error below says what is missing.
+  if (exec_words.exec && !exec_words.separated) exec->allow_extras();
 
   std::string ptx_file, kernel;
   auto* insp = app.add_subcommand("inspect", "Print each kernel's blocks, branches (reconvergence and likely-convergence points) and instruction mix");
@@ -444,7 +344,7 @@ int sc_main(int argc, char* argv[]) {
   params->add_flag("--markdown", params_markdown, "Print docs/parameters.md (a Markdown table)");
 
   try {
-    app.parse(argc, argv);
+    app.parse(exec_words.option_end, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
@@ -460,9 +360,15 @@ int sc_main(int argc, char* argv[]) {
     if (*run) {
       if (ro.workload.empty() == ro.manifest.empty())
         throw input_error("run: give exactly one of --workload NAME or --manifest FILE");
-      refuse_unused_options(*run, ro);
+      tb::refuse_unused_options(*run, ro);
+      refuse_unused_run_options(*run, ro);
       machine.load(ro);
       return ro.workload.empty() ? run_manifest(ro, machine) : run_workload(ro, machine);
+    }
+    if (*exec) {
+      if (!exec_words.separated)
+        throw input_error("exec: put -- before the program: simtlab exec [options] -- PROGRAM [ARGS...]");
+      tb::exec_command(*exec, eo, exec_machine, exec_words.tokens, exec_words.program);
     }
     if (*insp) return inspect(ptx_file, kernel, inspect_vgiw, load_kernels);
     if (*params) {
