@@ -28,6 +28,13 @@ void RunOutputs::write_report(const nlohmann::json& report, const std::vector<st
   if (csv_) stats::append_csv_row(*csv_, csv_columns, csv_row);
 }
 
+void RunOutputs::write_report(const nlohmann::json& report, const std::vector<std::string>& csv_columns,
+                              const std::vector<nlohmann::json>& csv_rows) {
+  if (stats_) stats::write_json(*stats_, report);
+  if (csv_)
+    for (const nlohmann::json& row : csv_rows) stats::append_csv_row(*csv_, csv_columns, row);
+}
+
 void RunOutputs::finish_traces() {
   if (vcd_) vcd_->commit();
   if (trace_) trace_->commit();

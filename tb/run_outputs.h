@@ -50,6 +50,9 @@ class RunOutputs {
   // --stats and --csv of a finished run.
   void write_report(const nlohmann::json& report, const std::vector<std::string>& csv_columns,
                     const nlohmann::json& csv_row);
+  // The same with one CSV row per launch (simtlab exec --csv).
+  void write_report(const nlohmann::json& report, const std::vector<std::string>& csv_columns,
+                    const std::vector<nlohmann::json>& csv_rows);
   // Puts the waveform and warp trace under their final names (after the
   // device that wrote them was destroyed).
   void finish_traces();

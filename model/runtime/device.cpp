@@ -238,6 +238,20 @@ Device::Symbol Device::symbol(Module& m, const std::string& name) const {
   throw input_error(m.ir.path + ": no module variable named '" + name + "'");
 }
 
+void Device::place_variable(Module& m, const std::string& name, uint64_t addr) {
+  if (!m.kernels.empty())
+    throw internal_error("Device::place_variable('" + name + "'): kernels of the module are already linked");
+  const Symbol old = symbol(m, name);
+  if (!mem_.mapped(addr, old.bytes ? old.bytes : 1))
+    throw internal_error("Device::place_variable('" + name + "'): the new place is not device memory");
+  std::vector<uint8_t> bytes(old.bytes);
+  mem_.read_host(old.addr, bytes.data(), bytes.size());
+  mem_.write(addr, bytes.data(), bytes.size());
+  mem_.release(old.addr);
+  for (size_t i = 0; i < m.ir.globals.size(); ++i)
+    if (m.ir.globals[i].name == name) m.addrs[i] = addr;
+}
+
 const ptx::Program& Device::program(Module& m, const std::string& kernel) {
   return m.kernel(kernel).prog;
 }

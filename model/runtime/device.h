@@ -218,6 +218,12 @@ class Device {
     uint64_t addr = 0, bytes = 0;
   };
   Symbol symbol(Module& m, const std::string& name) const;
+  // Moves module variable `name` to `addr` (device memory the caller
+  // mapped, e.g. host-backed memory for a __managed__ variable), carrying
+  // its initial bytes. Only before the first kernel of `m` is linked
+  // (simt::Error(Internal) after). Address initialisers of other variables
+  // that named it keep the old address.
+  void place_variable(Module& m, const std::string& name, uint64_t addr);
 
   // Texture and surface objects (cudaCreateTextureObject /
   // cudaCreateSurfaceObject): the handle a kernel receives as its
