@@ -329,7 +329,10 @@ struct Variable {          // a .global/.const/.shared/.local/.param variable
   uint32_t align = 0;      // 0 = natural alignment of `type`
   uint64_t count = 1;      // elements (array length; 0 for `extern .shared x[]`)
   bool is_array = false;
+  // Linkage (module scope; see ptx/merge.h): .extern (a declaration), .visible,
+  // .weak, .common; none of them: internal to its module.
   bool is_extern = false;
+  bool visible = false, weak = false, common = false;
   std::vector<uint8_t> init;  // little-endian initial bytes (may be shorter than the size; rest zero)
   uint32_t line = 0;
   uint64_t size_bytes() const { return count * type_bytes(type); }
@@ -360,6 +363,7 @@ struct Function {
   bool is_entry = false;
   bool is_extern = false;    // declaration only (e.g. vprintf)
   bool visible = false;
+  bool weak = false;         // .weak: a .visible definition elsewhere wins (ptx/merge.h)
   std::vector<Param> params;
   std::vector<Param> rets;   // .func (.param .b32 retval) name(...)
   std::vector<RegInfo> regs;

@@ -116,25 +116,40 @@ void Parser::parse_module_directive() {
     next();
     skip_to_semicolon();
   } else {
-    bool is_extern = false, visible = false;
+    bool is_extern = false, visible = false, weak = false, common = false;
+    const Token* common_at = nullptr;
     while (is_word(".extern") || is_word(".visible") || is_word(".weak") || is_word(".common")) {
       if (is_word(".extern")) is_extern = true;
       if (is_word(".visible")) visible = true;
+      if (is_word(".weak")) weak = true;
+      if (is_word(".common")) common = true, common_at = &peek();
       next();
     }
     const Token& d = peek();
+    // Linkage of module variables (merge_modules() reads it): recorded on
+    // every variable the declaration names.
+    auto variables = [&](Space s) {
+      if (common && s != Space::Global) fail(*common_at, ".common applies only to .global variables");
+      const size_t first = mod_.globals.size();
+      parse_var_decl(s, is_extern, true);
+      for (size_t i = first; i < mod_.globals.size(); ++i) {
+        mod_.globals[i].visible = visible;
+        mod_.globals[i].weak = weak;
+        mod_.globals[i].common = common;
+      }
+    };
     if (is_word(".entry") || is_word(".func")) {
-      parse_function(is_extern, visible);
+      if (common) fail(*common_at, ".common applies only to .global variables, not to functions");
+      parse_function(is_extern, visible, weak);
     } else if (is_word(".global") || is_word(".const") || is_word(".shared") || is_word(".local")) {
       next();
-      Space s = d.text == ".global" ? Space::Global
+      variables(d.text == ".global" ? Space::Global
                 : d.text == ".const" ? Space::Const
                 : d.text == ".shared" ? Space::Shared
-                                      : Space::Local;
-      parse_var_decl(s, is_extern, true);
+                                      : Space::Local);
     } else if (is_word(".tex")) {
       next();
-      parse_var_decl(Space::Tex, is_extern, true);
+      variables(Space::Tex);
     } else {
       fail(d, "unexpected '" + std::string(d.text) + "' at module scope");
     }
@@ -243,11 +258,12 @@ void Parser::parse_perf_directives(Function& f) {
   }
 }
 
-void Parser::parse_function(bool is_extern, bool visible) {
+void Parser::parse_function(bool is_extern, bool visible, bool weak) {
   const Token& kw = next();  // .entry / .func
   Function f;
   f.is_entry = kw.text == ".entry";
   f.visible = visible;
+  f.weak = weak;
   f.line = kw.line;
   if (!f.is_entry && is_punct('(')) parse_param_list(f.rets);
   const Token& name = expect_word("a function name");

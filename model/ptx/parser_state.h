@@ -42,7 +42,7 @@ class Parser {
 
   // ---- module structure (parser.cpp)
   void parse_module_directive();
-  void parse_function(bool is_extern, bool visible);
+  void parse_function(bool is_extern, bool visible, bool weak);
   void parse_param_list(std::vector<Param>& out);
   void parse_perf_directives(Function& f);
   void parse_body();

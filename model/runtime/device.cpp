@@ -173,8 +173,13 @@ Device::~Device() = default;
 const stats::Registry* Device::timing_stats() const { return timing_ ? &timing_->stats : nullptr; }
 
 Module& Device::load_ptx(const std::string& text, const std::string& name) {
+  return load_module(ptx::parse(text, name), name);
+}
+
+Module& Device::load_module(ptx::Module ir, const std::string& name) {
   auto m = std::make_unique<Module>();
-  m->ir = ptx::parse(text, name);
+  m->ir = std::move(ir);
+  m->ir.path = name;
   // Place module-scope .global and .const variables in device memory.
   m->addrs.assign(m->ir.globals.size(), 0);
   for (size_t i = 0; i < m->ir.globals.size(); ++i) {

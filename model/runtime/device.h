@@ -149,6 +149,9 @@ class Device {
   // device memory and initialised). `name` is used in messages (a file path).
   // Throws simt::Error(BadInput) with file:line:col on malformed PTX.
   Module& load_ptx(const std::string& text, const std::string& name);
+  // The same for a module already parsed (e.g. several units joined by
+  // ptx::merge_modules()); `name` becomes its path in messages.
+  Module& load_module(ptx::Module ir, const std::string& name);
   Module& load_ptx_file(const std::string& path);
 
   // Reserves address space only: pages take host memory when first touched.
