@@ -1,0 +1,374 @@
+#define BOOST_TEST_MODULE cuda_programs
+#include <boost/test/unit_test.hpp>
+
+// Runs the CUDA programs of tests/cuda/ (built by nvcc with -cudart shared,
+// cmake/cuda_programs.cmake) on simtlab through `simtlab exec` and checks
+// what a user sees: the program's own verdict ("PASS <check>" lines, no
+// "FAIL", exit 0), what it prints from the device, simtlab's messages on
+// stderr, and the statistics of a whole application. Each test case is
+// its own CTest test (cuda.<case>); without nvcc each prints "SKIP: ...".
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Run = simt::test::ProcessRun;
+using simt::test::slurp;
+
+const std::string kPrograms = SIMT_CUDA_PROGRAM_DIR;
+const std::string kConfigs = SIMT_SOURCE_DIR "/configs/";
+
+// Every program cmake/cuda_programs.cmake builds.
+const char* const kBuilt[] = {"device",  "memory",   "memory_uncompressed", "memory_speed", "managed",
+                              "streams", "texture",  "launch",              "errors",       "fault",
+                              "misaligned", "trap",  "assert",              "rdc",          "launches",
+                              "launches_static"};
+
+fs::path scratch() {
+  static fs::path d = [] {
+    fs::path p = fs::temp_directory_path() / ("simtlab_cuda_" + std::to_string(::getpid()));
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+// False (after printing why, which CTest reads as a skip) when the
+// programs could not be built.
+bool have_nvcc() {
+  if (SIMT_NVCC_FOUND) return true;
+  std::cout << "SKIP: nvcc not found at " SIMT_NVCC ": CUDA program tests need it" << std::endl;
+  return false;
+}
+
+// `simtlab exec <options> -- <program>`.
+Run exec(const std::string& options, const std::string& program) {
+  return simt::test::run_simtlab("exec " + options + " -- " + kPrograms + "/" + program, scratch());
+}
+
+// A command without the launcher, stdout and stderr captured the same way.
+Run shell(const std::string& cmd) {
+  const fs::path d = scratch();
+  const int status = std::system((cmd + " >" + (d / "out").string() + " 2>" + (d / "err").string()).c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
+}
+
+std::string shown(const Run& r) {
+  return "exit " + std::to_string(r.code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// The program ran to the end and every one of its checks held.
+void passed(const Run& r) {
+  BOOST_TEST_INFO(shown(r));
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(count_of(r.out, "PASS ") > 0);
+  BOOST_TEST(count_of(r.out, "FAIL ") == 0);
+}
+
+// The number after "INFO ... key=" on stdout, or NaN.
+double info(const std::string& out, const std::string& key) {
+  std::smatch m;
+  if (std::regex_search(out, m, std::regex("\\b" + key + "=([-+0-9.eE]+)"))) return std::stod(m[1]);
+  return std::nan("");
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (l == line) return true;
+  return false;
+}
+
+// simtlab's fault message: one "simtlab:" line naming the kernel, the CTA
+// and the thread, printed once.
+void fault_reported(const Run& r, const std::string& kernel, const std::string& cta, const std::string& thread) {
+  BOOST_TEST_INFO(shown(r));
+  std::istringstream in(r.err);
+  int lines = 0;
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("simtlab: ", 0) == 0 && l.find("'" + kernel + "'") != std::string::npos &&
+        l.find("CTA " + cta) != std::string::npos && l.find("thread " + thread) != std::string::npos)
+      ++lines;
+  BOOST_TEST(lines == 1);
+}
+
+// Splits one CSV line at the commas outside double quotes.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> f(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) f.emplace_back();
+    else f.back() += c;
+  }
+  return f;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(programs_built) {
+  if (!have_nvcc()) return;
+  for (const char* p : kBuilt) {
+    BOOST_TEST_INFO(kPrograms + "/" + p);
+    BOOST_TEST(::access((kPrograms + "/" + p).c_str(), X_OK) == 0);
+  }
+}
+
+// ---- device management: the machine file decides what the program sees ----
+
+BOOST_AUTO_TEST_CASE(device_default_machine) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "device");
+  passed(r);
+  BOOST_TEST(info(r.out, "sms") == 1);  // the built-in machine is vws-baseline.toml
+  BOOST_TEST(info(r.out, "warp") == 32);
+}
+
+BOOST_AUTO_TEST_CASE(device_fermi_timing) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode timing --config " + kConfigs + "fermi-gtx480.toml", "device");
+  passed(r);
+  BOOST_TEST(info(r.out, "sms") == 15);
+  BOOST_TEST(info(r.out, "warp") == 32);
+}
+
+BOOST_AUTO_TEST_CASE(device_set_overrides) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional --config " + kConfigs + "fermi-gtx480.toml --set gpu.num_sms=7", "device");
+  passed(r);
+  BOOST_TEST(info(r.out, "sms") == 7);
+}
+
+// The library without the launcher: found through LD_LIBRARY_PATH, options
+// from SIMTLAB_* variables.
+BOOST_AUTO_TEST_CASE(device_without_launcher) {
+  if (!have_nvcc()) return;
+  const Run r = shell("env LD_LIBRARY_PATH=" SIMT_CUDART_DIR " SIMTLAB_MODE=functional SIMTLAB_CONFIG=" + kConfigs +
+                      "fermi-gtx480.toml " + kPrograms + "/device");
+  passed(r);
+  BOOST_TEST(info(r.out, "sms") == 15);
+}
+
+// ---- memory, in both modes and for each way nvcc stores the PTX ----------
+
+void memory_run(const std::string& options, const std::string& program) {
+  const Run r = exec(options, program);
+  passed(r);
+  // The device printf lines (say_hello<<<1, 4>>>(7) in memory.cu).
+  for (int t = 0; t < 4; ++t) {
+    char line[160];
+    std::snprintf(line, sizeof line, "DEVICE_PRINTF tid=%d k=7 half=%.2f word=ok hex=%x big=%lld ch=%c", t, t * 0.5,
+                  0xbeef + t, 1000000000000LL + t, 'A' + t);
+    BOOST_TEST_INFO(line);
+    BOOST_TEST(has_line(r.out, line));
+  }
+  BOOST_TEST(count_of(r.out, "DEVICE_PRINTF") == 4);
+}
+
+BOOST_AUTO_TEST_CASE(memory_functional) {
+  if (have_nvcc()) memory_run("--mode functional", "memory");
+}
+
+BOOST_AUTO_TEST_CASE(memory_timing) {
+  if (have_nvcc()) memory_run("--mode timing --config " + kConfigs + "fermi-gtx480.toml", "memory");
+}
+
+BOOST_AUTO_TEST_CASE(memory_uncompressed_fatbin) {
+  if (have_nvcc()) memory_run("--mode functional", "memory_uncompressed");
+}
+
+BOOST_AUTO_TEST_CASE(memory_speed_compressed_fatbin) {
+  if (have_nvcc()) memory_run("--mode functional", "memory_speed");
+}
+
+BOOST_AUTO_TEST_CASE(managed_functional) {
+  if (have_nvcc()) passed(exec("--mode functional", "managed"));
+}
+
+BOOST_AUTO_TEST_CASE(managed_timing) {
+  if (have_nvcc()) passed(exec("--mode timing", "managed"));
+}
+
+// ---- streams and events: events carry modelled time in timing mode -------
+
+BOOST_AUTO_TEST_CASE(streams_functional) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "streams");
+  passed(r);
+  BOOST_TEST(info(r.out, "elapsed_ms") == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(streams_timing) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode timing --config " + kConfigs + "fermi-gtx480.toml", "streams");
+  passed(r);
+  BOOST_TEST(info(r.out, "elapsed_ms") > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(texture_functional) {
+  if (have_nvcc()) passed(exec("--mode functional", "texture"));
+}
+
+BOOST_AUTO_TEST_CASE(texture_timing) {
+  if (have_nvcc()) passed(exec("--mode timing", "texture"));
+}
+
+BOOST_AUTO_TEST_CASE(launch_functional) {
+  if (have_nvcc()) passed(exec("--mode functional", "launch"));
+}
+
+// The cooperative grid spans several SMs of a bigger machine here.
+BOOST_AUTO_TEST_CASE(launch_timing) {
+  if (have_nvcc()) passed(exec("--mode timing --config " + kConfigs + "fermi-gtx480.toml", "launch"));
+}
+
+BOOST_AUTO_TEST_CASE(errors_functional) {
+  if (have_nvcc()) passed(exec("--mode functional", "errors"));
+}
+
+// ---- kernel faults: the program sees a GPU's sticky errors (its own checks
+// say so), simtlab says where the fault was, the statistics so far stay ---
+
+void fault_run(const std::string& mode) {
+  const fs::path stats = scratch() / ("fault_" + mode + ".json");
+  fs::remove(stats);
+  const Run r = exec("--mode " + mode + " --stats " + stats.string(), "fault");
+  passed(r);
+  fault_reported(r, "store_far", "(1,0,0)", "(3,0,0)");
+  std::smatch m;
+  BOOST_TEST_REQUIRE(std::regex_search(r.out, m, std::regex("fault_address=(0x[0-9a-f]+)")));
+  BOOST_TEST(r.err.find("address " + m[1].str()) != std::string::npos);
+  BOOST_TEST_REQUIRE(fs::exists(stats));
+  std::ifstream f(stats);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  BOOST_TEST_REQUIRE(j["kernels"].size() >= 1u);
+  BOOST_TEST(j["kernels"][0]["kernel"] == "fill_ids");
+}
+
+BOOST_AUTO_TEST_CASE(fault_functional) {
+  if (have_nvcc()) fault_run("functional");
+}
+
+BOOST_AUTO_TEST_CASE(fault_timing) {
+  if (have_nvcc()) fault_run("timing");
+}
+
+BOOST_AUTO_TEST_CASE(misaligned_fault) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "misaligned");
+  passed(r);
+  fault_reported(r, "load_misaligned", "(0,0,0)", "(0,0,0)");
+}
+
+BOOST_AUTO_TEST_CASE(trap_fault) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "trap");
+  passed(r);
+  fault_reported(r, "trap_in_one_thread", "(0,0,0)", "(5,0,0)");
+}
+
+BOOST_AUTO_TEST_CASE(assert_fault) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "assert");
+  passed(r);
+  fault_reported(r, "all_positive", "(1,0,0)", "(5,0,0)");  // element 37 = block 1, thread 5
+}
+
+// ---- linked device code: two files, each with its own $str constants -----
+
+BOOST_AUTO_TEST_CASE(rdc_two_files) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "rdc");
+  passed(r);
+  BOOST_TEST_INFO(r.out);
+  BOOST_TEST(has_line(r.out, "RDC_A kernel_a n=96 first=-31"));
+  BOOST_TEST(has_line(r.out, "RDC_B scale_b saw zero"));
+  BOOST_TEST(has_line(r.out, "RDC_B kernel_b offset=1000 hits=96"));
+}
+
+// ---- a whole application's statistics, launches 2-3 timed ----------------
+
+BOOST_AUTO_TEST_CASE(launches_range) {
+  if (!have_nvcc()) return;
+  const fs::path stats = scratch() / "launches.json", csv = scratch() / "launches.csv";
+  fs::remove(stats);
+  fs::remove(csv);
+  const Run r = exec("--mode timing --launches 2-3 --stats " + stats.string() + " --csv " + csv.string(),
+                     "launches");
+  passed(r);
+  BOOST_TEST_REQUIRE(fs::exists(stats));
+  std::ifstream f(stats);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  const nlohmann::json& k = j["kernels"];
+  BOOST_TEST_REQUIRE(k.size() == 6u);
+  const char* names[] = {"fill", "scale", "scale", "total", "fill", "total"};
+  const unsigned grids[] = {4, 2, 8, 4, 2, 4}, blocks[] = {64, 128, 32, 64, 128, 64};
+  for (size_t i = 0; i < 6; ++i) {
+    BOOST_TEST_INFO("launch " << i + 1 << ": " << k[i].dump());
+    BOOST_TEST(k[i]["kernel"] == names[i]);
+    BOOST_TEST(k[i]["grid"][0] == grids[i]);
+    BOOST_TEST(k[i]["block"][0] == blocks[i]);
+    const bool timed = i == 1 || i == 2;
+    BOOST_TEST(k[i]["mode"] == (timed ? "timing" : "functional"));
+    if (timed) BOOST_TEST(k[i]["cycles"].get<uint64_t>() > 0u);
+  }
+  // The CSV: a header and one row per launch, in order.
+  std::istringstream in(slurp(csv));
+  std::vector<std::vector<std::string>> rows;
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) rows.push_back(csv_fields(l));
+  BOOST_TEST_REQUIRE(rows.size() == 7u);
+  size_t kernel_col = 0, mode_col = 0;
+  for (size_t c = 0; c < rows[0].size(); ++c) {
+    if (rows[0][c] == "kernel") kernel_col = c;
+    if (rows[0][c] == "launch_mode") mode_col = c;
+  }
+  BOOST_TEST_REQUIRE(kernel_col != mode_col);
+  for (size_t i = 0; i < 6; ++i) {
+    BOOST_TEST_REQUIRE(rows[i + 1].size() == rows[0].size());
+    BOOST_TEST(rows[i + 1][kernel_col] == names[i]);
+    BOOST_TEST(rows[i + 1][mode_col] == ((i == 1 || i == 2) ? "timing" : "functional"));
+  }
+}
+
+// ---- programs simtlab cannot run: one line that names -cudart shared ------
+
+BOOST_AUTO_TEST_CASE(static_runtime_refused) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "launches_static");
+  BOOST_TEST_INFO(shown(r));
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("-cudart shared") != std::string::npos);
+  BOOST_TEST(count_of(r.out, "PASS ") == 0);  // it did not run on nothing
+}
+
+// Needs no nvcc: a program without the CUDA runtime at all.
+BOOST_AUTO_TEST_CASE(not_a_cuda_program) {
+  const Run r = simt::test::run_simtlab("exec --mode functional -- /bin/true", scratch());
+  BOOST_TEST_INFO(shown(r));
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("-cudart shared") != std::string::npos);
+}
