@@ -1,4 +1,4 @@
-# ---- tests against NVIDIA's CUDA (label "cuda", docs/cuda-apps.md) -----------
+# ---- tests of the CUDA runtime library and against NVIDIA's CUDA --------------
 # simtlab never needs CUDA to build; these tests use it where it is installed.
 # Where it is not (or is another major version than the ABI we declare), each
 # test prints "SKIP: <why>" and CTest reports it skipped.
@@ -68,3 +68,8 @@ else()
   add_test(NAME cuda.abi_layout COMMAND ${CMAKE_COMMAND} -E echo "SKIP: ${simt_cuda_skip}")
 endif()
 set_tests_properties(cuda.abi_layout PROPERTIES LABELS cuda SKIP_REGULAR_EXPRESSION "SKIP: ")
+
+# tests/cudart/test_exports.cpp loads the built libcudart.so.13 (no CUDA needed).
+if(TARGET test_exports AND TARGET cudart)
+  add_dependencies(test_exports cudart)
+endif()
