@@ -214,6 +214,12 @@ void RuntimeState::launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void
 }
 
 uint64_t RuntimeState::device_malloc(uint64_t bytes) {
+  const func::GlobalMemory& mem = device().memory();
+  const uint64_t total = mem.touch_limit();
+  if (total && (bytes > total || mem.bytes_allocated() > total - bytes))
+    throw CudaError{abi::cudaErrorMemoryAllocation,
+                    std::to_string(bytes) + " bytes do not fit in the device's " + std::to_string(total) +
+                        " (option --max-device-memory)"};
   const uint64_t a = device().malloc(bytes ? bytes : 1);
   device_allocs_.insert(a);
   return a;

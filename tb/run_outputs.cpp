@@ -31,8 +31,7 @@ void RunOutputs::write_report(const nlohmann::json& report, const std::vector<st
 void RunOutputs::write_report(const nlohmann::json& report, const std::vector<std::string>& csv_columns,
                               const std::vector<nlohmann::json>& csv_rows) {
   if (stats_) stats::write_json(*stats_, report);
-  if (csv_)
-    for (const nlohmann::json& row : csv_rows) stats::append_csv_row(*csv_, csv_columns, row);
+  if (csv_) stats::append_csv_rows(*csv_, csv_columns, csv_rows);
 }
 
 void RunOutputs::finish_traces() {

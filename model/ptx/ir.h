@@ -333,6 +333,7 @@ struct Variable {          // a .global/.const/.shared/.local/.param variable
   // .weak, .common; none of them: internal to its module.
   bool is_extern = false;
   bool visible = false, weak = false, common = false;
+  bool managed = false;      // .attribute(.managed): a __managed__ variable (unified memory)
   std::vector<uint8_t> init;  // little-endian initial bytes (may be shorter than the size; rest zero)
   uint32_t line = 0;
   uint64_t size_bytes() const { return count * type_bytes(type); }

@@ -454,10 +454,30 @@ void Parser::parse_reg_decl() {
 void Parser::parse_var_decl(Space space, bool is_extern, bool module_scope) {
   uint32_t align = 0;
   Type type = Type::None;
+  bool managed = false;
   while (peek().kind == Tok::Word && peek().text[0] == '.') {
     const Token& m = next();
     std::string_view s = m.text.substr(1);
-    if (s == "align") {
+    if (s == "attribute") {
+      // .attribute(.managed) marks a __managed__ variable (unified memory,
+      // placed by the CUDA runtime library); .unified(a, b) names a variable
+      // shared with the host by uuid: taken and ignored.
+      expect('(', "after .attribute");
+      do {
+        const Token& a = expect_word("a variable attribute");
+        if (a.text == ".managed") {
+          managed = true;
+        } else if (a.text == ".unified") {
+          if (accept('(')) {
+            do expect_uint("a uuid half"); while (accept(','));
+            expect(')', "to close .unified");
+          }
+        } else {
+          fail(a, "unknown variable attribute '" + std::string(a.text) + "' (expected .managed or .unified)");
+        }
+      } while (accept(','));
+      expect(')', "to close .attribute");
+    } else if (s == "align") {
       // Checked before narrowing: .align 0x100000010 must not become 16.
       const uint64_t a = expect_uint("an alignment");
       if (a == 0 || (a & (a - 1))) fail(m, "alignment must be a power of two");
@@ -483,6 +503,7 @@ void Parser::parse_var_decl(Space space, bool is_extern, bool module_scope) {
     v.type = type;
     v.align = align;
     v.is_extern = is_extern;
+    v.managed = managed;
     v.line = n.line;
     bool open_size = false;
     while (accept('[')) {

@@ -201,20 +201,28 @@ void check_csv_header(const util::OutputFile& out, const std::string& header) {
 }
 
 void append_csv_row(util::OutputFile& out, const std::vector<std::string>& columns, const nlohmann::json& row) {
+  append_csv_rows(out, columns, {row});
+}
+
+void append_csv_rows(util::OutputFile& out, const std::vector<std::string>& columns,
+                     const std::vector<nlohmann::json>& rows) {
   const std::string& path = out.path();
   if (columns.empty()) throw internal_error(path + ": a CSV row needs at least one column");
-  if (!row.is_object()) throw internal_error(path + ": a CSV row must be a JSON object");
   const std::string header = csv_header(columns);
-  std::string line;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    auto it = row.find(columns[i]);
-    if (it == row.end()) throw internal_error(path + ": the row has no value for column '" + columns[i] + "'");
-    line += (i ? "," : "") + csv_value(path, columns[i], *it);
+  std::string lines;
+  for (const nlohmann::json& row : rows) {
+    if (!row.is_object()) throw internal_error(path + ": a CSV row must be a JSON object");
+    for (size_t i = 0; i < columns.size(); ++i) {
+      auto it = row.find(columns[i]);
+      if (it == row.end()) throw internal_error(path + ": the row has no value for column '" + columns[i] + "'");
+      lines += (i ? "," : "") + csv_value(path, columns[i], *it);
+    }
+    lines += "\n";
   }
   check_csv_header(out, header);
   std::string first;
   const bool need_header = !first_line(out, &first);
-  out.append((need_header ? header + "\n" : std::string()) + line + "\n");
+  out.append((need_header ? header + "\n" : std::string()) + lines);  // one append: the header once
 }
 
 void append_csv_row(const std::string& path, const std::vector<std::string>& columns,

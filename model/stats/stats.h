@@ -100,5 +100,8 @@ void check_csv_header(const util::OutputFile& out, const std::string& header);
 void append_csv_row(const std::string& path, const std::vector<std::string>& columns,
                     const nlohmann::json& row);
 void append_csv_row(util::OutputFile& out, const std::vector<std::string>& columns, const nlohmann::json& row);
+// Several rows in one append (a whole application's launches).
+void append_csv_rows(util::OutputFile& out, const std::vector<std::string>& columns,
+                     const std::vector<nlohmann::json>& rows);
 
 }  // namespace simt::stats

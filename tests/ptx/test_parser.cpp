@@ -685,3 +685,21 @@ BOOST_AUTO_TEST_CASE(large_file_parses_fast) {
   BOOST_CHECK_LT(secs, 0.5);
   BOOST_TEST_MESSAGE("10k-line parse: " << secs << " s");
 }
+
+// __managed__ variables (nvcc: `.global .attribute(.managed) .align 4 .u32 x;`):
+// the attribute marks them for the CUDA runtime library, which places them in
+// unified memory; .unified(uuid) is taken and ignored; anything else is refused.
+BOOST_AUTO_TEST_CASE(variable_attributes) {
+  Module m = parse(".version 9.0\n.target sm_75\n.address_size 64\n"
+                   ".global .attribute(.managed) .align 4 .u32 counter;\n"
+                   ".global .attribute(.unified(1, 2)) .u32 shared_with_host;\n"
+                   ".global .u32 plain;\n",
+                   "a.ptx");
+  BOOST_REQUIRE_EQUAL(m.globals.size(), 3u);
+  BOOST_CHECK(m.globals[0].managed);
+  BOOST_CHECK_EQUAL(m.globals[0].align, 4u);
+  BOOST_CHECK(!m.globals[1].managed);
+  BOOST_CHECK(!m.globals[2].managed);
+  BOOST_CHECK_THROW(parse(".version 9.0\n.target sm_75\n.global .attribute(.shiny) .u32 x;\n", "b.ptx"), simt::Error);
+  BOOST_CHECK_THROW(parse(".version 9.0\n.target sm_75\n.global .attribute(.managed .u32 x;\n", "c.ptx"), simt::Error);
+}
