@@ -9,6 +9,23 @@ set(simt_entry_points_file ${CMAKE_SOURCE_DIR}/cudart/entry_points.txt)
 set(simt_cudart_map ${CMAKE_SOURCE_DIR}/cudart/libcudart.map)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${simt_entry_points_file} ${simt_cudart_map})
 
+# The entry points cudart/api/ defines: a definition starts at column 0 with
+# its return type, then the name and its parameter list.
+file(GLOB cudart_api_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cudart/api/*.cpp)
+set(simt_implemented "")
+foreach(src ${cudart_api_srcs})
+  file(STRINGS ${src} defs REGEX "^[A-Za-z_][A-Za-z0-9_]*[ *]+(__)?cuda[A-Za-z0-9_]+\\(")
+  foreach(def ${defs})
+    string(REGEX MATCH "(__)?cuda[A-Za-z0-9_]+\\(" name "${def}")
+    string(REPLACE "(" "" name "${name}")
+    list(APPEND simt_implemented ${name})
+  endforeach()
+endforeach()
+# A per-thread-default-stream variant (X_ptds, X_ptsz: programs built with
+# --default-stream per-thread) of an implemented X is X itself: every stream
+# runs in issue order here. The linker makes the name an alias of X.
+set(simt_aliases "")
+
 file(STRINGS ${simt_entry_points_file} simt_entry_lines REGEX "^[A-Za-z_]")
 set(simt_entry_names "")
 string(CONCAT simt_stub_text
@@ -29,7 +46,10 @@ foreach(line IN LISTS simt_entry_lines)
                         "cudart/libcudart.map exports only libcudart.so.13")
   endif()
   list(APPEND simt_entry_names ${name})
-  if(nfields EQUAL 2)
+  string(REGEX REPLACE "_(ptds|ptsz)$" "" base "${name}")
+  if(NOT base STREQUAL name AND base IN_LIST simt_implemented AND NOT name IN_LIST simt_implemented)
+    list(APPEND simt_aliases "-Wl,--defsym=${name}=${base}")
+  elseif(nfields EQUAL 2)
     # The arguments are never read, so the stub needs no prototype: under the
     # C calling convention a caller may pass any arguments to it.
     string(APPEND simt_stub_text "extern \"C\" __attribute__((weak)) int ${name}() "
@@ -63,7 +83,6 @@ set(simt_stub_src ${CMAKE_BINARY_DIR}/generated/cudart/unsupported_stubs.cpp)
 file(WRITE ${simt_stub_src}.tmp "${simt_stub_text}")
 configure_file(${simt_stub_src}.tmp ${simt_stub_src} COPYONLY)
 
-file(GLOB cudart_api_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cudart/api/*.cpp)
 add_library(cudart SHARED ${cudart_api_srcs} ${simt_stub_src})
 target_link_libraries(cudart PRIVATE simt_cudart)
 set_target_properties(cudart PROPERTIES OUTPUT_NAME cudart SOVERSION 13
@@ -71,5 +90,6 @@ set_target_properties(cudart PROPERTIES OUTPUT_NAME cudart SOVERSION 13
                       LINK_DEPENDS ${simt_cudart_map})
 # Only the entry points are visible; -Bsymbolic binds the library's own calls
 # to its own definitions, never to a same-named symbol of the application.
-target_link_options(cudart PRIVATE -Wl,--version-script=${simt_cudart_map} -Wl,--no-undefined -Wl,-Bsymbolic)
+target_link_options(cudart PRIVATE -Wl,--version-script=${simt_cudart_map} -Wl,--no-undefined -Wl,-Bsymbolic
+                    ${simt_aliases})
 install(TARGETS cudart LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/simtlab)

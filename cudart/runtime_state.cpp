@@ -41,11 +41,14 @@ void finish_at_exit() {
 }  // namespace
 
 RuntimeState& RuntimeState::get() {
-  if (!g_state) {
-    g_state = new RuntimeState();  // lives until the process ends (entry points run from atexit too)
+  // Built once even when host threads race to their first call; it lives
+  // until the process ends (entry points run from atexit handlers too).
+  static RuntimeState* const state = [] {
+    g_state = new RuntimeState();
     std::atexit(finish_at_exit);
-  }
-  return *g_state;
+    return g_state;
+  }();
+  return *state;
 }
 
 RuntimeState::RuntimeState() {

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "cudart/cuda_abi.h"
+#include "cudart/runtime_state.h"
 
 namespace simt::cudart {
 
@@ -21,9 +22,13 @@ int unsupported_call(const char* name) {
     first = reported.insert(shown).second;
   }
   if (first) {
+    std::fflush(stdout);  // the program's own output so far comes first
     std::fprintf(stderr, "simtlab: %s is not supported (cudaErrorNotSupported)\n", shown);
   }
-  return abi::cudaErrorNotSupported;
+  // The program's cudaGetLastError says so too, as after any failed call.
+  RuntimeState& rt = RuntimeState::get();
+  std::lock_guard<std::recursive_mutex> g(rt.lock());
+  return rt.fail(abi::cudaErrorNotSupported, "");
 }
 
 }  // namespace simt::cudart

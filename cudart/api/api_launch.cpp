@@ -33,21 +33,11 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
   });
 }
 
-cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                                  cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
-}
-
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                         size_t sharedMem, cudaStream_t stream) {
   return api_call("cudaLaunchCooperativeKernel", [&](RuntimeState& rt) {
     rt.launch(rt.kernel(func), gridDim, blockDim, args, sharedMem, stream, true);
   });
-}
-
-cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                                             size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {

@@ -106,9 +106,4 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
   });
 }
 
-cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
-                                    size_t sharedMem, cudaStream_t stream) {
-  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
-}
-
 }  // extern "C"

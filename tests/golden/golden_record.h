@@ -83,6 +83,8 @@ inline nlohmann::json record(int exit_code, const std::string& error_line, const
   // Not results of the model: host time, version, prose, and how the command line said what the
   // config (digested below) holds (sets, warp_size).
   for (const char* k : {"wall_seconds", "speed", "simulator", "descriptions", "sets", "warp_size"}) rest.erase(k);
+  if (rest.contains("kernels"))
+    for (nlohmann::json& k : rest["kernels"]) k.erase("wall_seconds");  // each launch's host time
   r["counters"] = summed_counters(rest["counters"]);
   r["histograms"] = summed_histograms(rest["histograms"]);
   nlohmann::json& d = r["digest"];
