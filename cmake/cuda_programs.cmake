@@ -30,7 +30,7 @@ if(EXISTS ${simt_nvcc})
   set(simt_nvcc_found 1)
   file(MAKE_DIRECTORY ${simt_cuda_dir})
   set(shared -cudart shared)
-  foreach(p device managed streams texture launch errors fault misaligned trap assert launches)
+  foreach(p device managed streams texture launch errors fault misaligned trap assert launches launch_cost)
     simt_cuda_program(${p} SOURCES ${p}.cu FLAGS ${shared})
   endforeach()
   # The fatbin's PTX three ways: nvcc 13's default compression, none, and

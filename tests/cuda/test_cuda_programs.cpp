@@ -38,7 +38,7 @@ const std::string kConfigs = SIMT_SOURCE_DIR "/configs/";
 const char* const kBuilt[] = {"device",  "memory",   "memory_uncompressed", "memory_speed", "managed",
                               "streams", "texture",  "launch",              "errors",       "fault",
                               "misaligned", "trap",  "assert",              "rdc",          "launches",
-                              "launches_static"};
+                              "launches_static", "launch_cost"};
 
 fs::path scratch() {
   static fs::path d = [] {
@@ -307,6 +307,14 @@ BOOST_AUTO_TEST_CASE(rdc_two_files) {
   BOOST_TEST(has_line(r.out, "RDC_A kernel_a n=96 first=-31"));
   BOOST_TEST(has_line(r.out, "RDC_B scale_b saw zero"));
   BOOST_TEST(has_line(r.out, "RDC_B kernel_b offset=1000 hits=96"));
+}
+
+// Ten kernels, then 200 more launches of one (tools/bench --cuda times it).
+BOOST_AUTO_TEST_CASE(launch_cost_counts) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "launch_cost 200");
+  passed(r);
+  BOOST_TEST(has_line(r.out, "PASS launch_count"));
 }
 
 // ---- a whole application's statistics, launches 2-3 timed ----------------
