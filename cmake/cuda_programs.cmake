@@ -60,16 +60,9 @@ function(simt_cuda_tests)
                              SIMT_NVCC="${simt_nvcc}" SIMT_NVCC_FOUND=${simt_nvcc_found}
                              SIMT_CUDA_PROGRAM_DIR="${simt_cuda_dir}"
                              SIMT_SIMTLAB_BIN="$<TARGET_FILE:simtlab>"
-                             SIMT_CUDART_DIR="${CMAKE_BINARY_DIR}/lib/simtlab")
-  add_dependencies(test_cuda_programs simtlab)
-  # The runtime library the programs load: the project's only shared library.
-  get_property(targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
-  foreach(t ${targets})
-    get_target_property(type ${t} TYPE)
-    if(type STREQUAL "SHARED_LIBRARY")
-      add_dependencies(test_cuda_programs ${t})
-    endif()
-  endforeach()
+                             SIMT_CUDART_DIR="${CMAKE_BINARY_DIR}/lib/simtlab"
+                             SIMT_CUDA_SANITIZE=$<BOOL:${SIMT_SANITIZE}>)
+  add_dependencies(test_cuda_programs simtlab cudart)  # cudart: the runtime library the programs load
   if(TARGET cuda_programs)
     add_dependencies(test_cuda_programs cuda_programs)
   endif()

@@ -53,6 +53,14 @@ fs::path scratch() {
 // False (after printing why, which CTest reads as a skip) when the
 // programs could not be built.
 bool have_nvcc() {
+  // A sanitizer build's library needs ASan's runtime first in the process,
+  // and nvcc's programs are not instrumented: the library's code is checked
+  // under the sanitizers by tests/cudart/ instead, which load it into an
+  // instrumented test program.
+  if (SIMT_CUDA_SANITIZE) {
+    std::cout << "SKIP: sanitizer build: ASan cannot run inside nvcc's uninstrumented programs" << std::endl;
+    return false;
+  }
   if (SIMT_NVCC_FOUND) return true;
   std::cout << "SKIP: nvcc not found at " SIMT_NVCC ": CUDA program tests need it" << std::endl;
   return false;
