@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "common/simtlab_stats.h"
@@ -48,6 +49,24 @@ BOOST_AUTO_TEST_CASE(the_prefix_holds_libraries_headers_package_files_and_the_co
   BOOST_TEST(fs::exists(p / "lib/cmake/simtlab/simtlabConfigVersion.cmake"));
   BOOST_TEST(fs::exists(p / "lib/pkgconfig/simtlab.pc"));
   BOOST_TEST(fs::exists(p / "bin/simtlab"));
+  BOOST_TEST(fs::exists(p / "lib/simtlab/libcudart.so.13"));  // the CUDA runtime library, beside the command
+}
+
+// The installed `simtlab exec` finds the installed library (lib/simtlab/
+// from bin/): a script started through it sees the library preloaded.
+BOOST_AUTO_TEST_CASE(installed_exec_preloads_the_installed_library) {
+  const fs::path& p = prefix();
+  const fs::path script = scratch() / "show_preload.sh";
+  {
+    std::ofstream out(script);
+    out << "#!/bin/sh\necho \"$LD_PRELOAD\"\n";
+  }
+  fs::permissions(script, fs::perms::owner_all);
+  const fs::path log = scratch() / "exec.log";
+  BOOST_TEST_REQUIRE(sh("env -u SIMTLAB_CUDART_DIR " + (p / "bin/simtlab").string() + " exec --mode functional -- " +
+                            script.string(), log) == 0, simt::test::slurp(log));
+  const std::string out = simt::test::slurp(log);
+  BOOST_TEST(out.find((fs::canonical(p) / "lib/simtlab/libcudart.so.13").string()) == 0u, out);
 }
 
 BOOST_AUTO_TEST_CASE(an_out_of_tree_project_builds_with_find_package_and_runs) {
