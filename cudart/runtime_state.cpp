@@ -156,6 +156,13 @@ void* RuntimeState::managed_malloc(uint64_t bytes) {
   return ptr(base);
 }
 
+bool RuntimeState::is_managed_range(const void* p) const {
+  auto it = managed_.upper_bound(addr(p));
+  if (it == managed_.begin()) return false;
+  --it;
+  return device_ && device_->memory().mapped(addr(p), 1) && addr(p) - it->first < it->second.raw_bytes;
+}
+
 runtime::Module& RuntimeState::module_of(KernelRecord& k) {
   try {
     return load(*k.fatbin);

@@ -92,6 +92,7 @@ class RuntimeState {
   // memory at the same address (func::GlobalMemory::map_host).
   void* managed_malloc(uint64_t bytes);
   bool is_managed(const void* p) const { return managed_.count(addr(p)) != 0; }
+  bool is_managed_range(const void* p) const;  // inside one such allocation
   // cudaMalloc's allocations (cudaDeviceReset frees them) and CUDA arrays.
   uint64_t device_malloc(uint64_t bytes);
   void device_free(uint64_t addr);  // throws CudaError for an address cudaMalloc did not return

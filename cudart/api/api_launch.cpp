@@ -40,6 +40,25 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blo
   });
 }
 
+// cuda_runtime.h's cudaLaunchKernelEx template lands here. The attributes
+// that change what runs: cooperative; a cluster of more than one CTA is not
+// modelled; the others are scheduling hints with nothing to act on.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return api_call("cudaLaunchKernelExC", [&](RuntimeState& rt) {
+    if (!config) throw CudaError{cudaErrorInvalidValue, "null launch configuration"};
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      const cudaLaunchAttribute& a = config->attrs[i];
+      if (a.id == cudaLaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
+      if (a.id == cudaLaunchAttributeClusterDimension &&
+          uint64_t{a.val.clusterDim.x} * a.val.clusterDim.y * a.val.clusterDim.z > 1)
+        throw CudaError{cudaErrorNotSupported, "thread block clusters are not modelled"};
+    }
+    rt.launch(rt.kernel(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
+              cooperative);
+  });
+}
+
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   return api_call("cudaFuncGetAttributes", [&](RuntimeState& rt) {
     if (!attr) throw CudaError{cudaErrorInvalidValue, "null attributes"};

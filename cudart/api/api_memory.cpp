@@ -176,33 +176,37 @@ cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent extent) {
   });
 }
 
-// Page-locked host memory is ordinary host memory here: copies from it are
-// as fast (and as untimed) as from any other.
-cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  return api_call("cudaMallocHost", [&](RuntimeState& rt) {
-    if (!ptr) throw CudaError{cudaErrorInvalidValue, ""};
-    void* p = std::calloc(size ? size : 1, 1);
-    if (!p) throw CudaError{cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " host bytes"};
+// Page-locked host memory is mapped into the device at its own address, as
+// with unified addressing on a GPU (unified memory's mechanism, so kernels
+// may use it: zero-copy); copies from it are as untimed as any other.
+cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
+  return api_call("cudaHostAlloc", [&](RuntimeState& rt) {
+    if (!pHost || (flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)))
+      throw CudaError{cudaErrorInvalidValue, ""};
+    void* p = rt.managed_malloc(size);
     rt.host_allocations().insert(p);
-    *ptr = p;
+    *pHost = p;
   });
 }
 
-cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
-  if (flags & cudaHostAllocMapped)
-    return api_call("cudaHostAlloc", [&](RuntimeState&) {
-      throw CudaError{cudaErrorNotSupported,
-                      "cudaHostAllocMapped: kernels cannot read host memory in simtlab; use cudaMalloc and copies"};
-    });
-  return cudaMallocHost(pHost, size);
-}
+cudaError_t cudaMallocHost(void** ptr, size_t size) { return cudaHostAlloc(ptr, size, cudaHostAllocDefault); }
 
 cudaError_t cudaFreeHost(void* ptr) {
   return api_call("cudaFreeHost", [&](RuntimeState& rt) {
     if (!ptr) return;
     if (!rt.host_allocations().erase(ptr))
       throw CudaError{cudaErrorInvalidValue, "cudaFreeHost of memory cudaMallocHost/cudaHostAlloc did not return"};
-    std::free(ptr);
+    rt.device_free(RuntimeState::addr(ptr));
+  });
+}
+
+// The device sees page-locked memory at the host's own address.
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  return api_call("cudaHostGetDevicePointer", [&](RuntimeState& rt) {
+    if (!pDevice || flags != 0) throw CudaError{cudaErrorInvalidValue, ""};
+    if (!rt.is_managed_range(pHost))
+      throw CudaError{cudaErrorInvalidValue, "not memory from cudaHostAlloc, cudaMallocHost or cudaMallocManaged"};
+    *pDevice = pHost;
   });
 }
 
@@ -238,13 +242,18 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   return api_call("cudaPointerGetAttributes", [&](RuntimeState& rt) {
     if (!attributes) throw CudaError{cudaErrorInvalidValue, ""};
     *attributes = cudaPointerAttributes{};
-    if (rt.is_device(ptr)) {
+    if (rt.host_allocations().count(const_cast<void*>(ptr))) {
+      attributes->type = cudaMemoryTypeHost;
+      attributes->hostPointer = const_cast<void*>(ptr);
+      attributes->devicePointer = const_cast<void*>(ptr);
+    } else if (rt.is_managed_range(ptr)) {
+      attributes->type = cudaMemoryTypeManaged;
+      attributes->hostPointer = const_cast<void*>(ptr);
+      attributes->devicePointer = const_cast<void*>(ptr);
+    } else if (rt.is_device(ptr)) {
       attributes->type = cudaMemoryTypeDevice;
       attributes->device = 0;
       attributes->devicePointer = const_cast<void*>(ptr);
-    } else if (rt.host_allocations().count(const_cast<void*>(ptr))) {
-      attributes->type = cudaMemoryTypeHost;
-      attributes->hostPointer = const_cast<void*>(ptr);
     } else {
       attributes->type = cudaMemoryTypeUnregistered;
     }

@@ -277,11 +277,41 @@ static void parameters() {
   cudaFree(dsum);
 }
 
+// cudaLaunchKernelEx (cuda_runtime.h's template over cudaLaunchKernelExC),
+// with the cooperative attribute: grid.sync() must work as with
+// cudaLaunchCooperativeKernel.
+void launch_ex() {
+  const int n = 64;
+  int *a = nullptr, *b = nullptr;
+  cudaMalloc(&a, n * sizeof(int));
+  cudaMalloc(&b, n * sizeof(int));
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(2);
+  config.blockDim = dim3(n / 2);
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  config.attrs = attr;
+  config.numAttrs = 1;
+  expect_ok(cudaLaunchKernelEx(&config, rotate_through_grid, a, b, n), "launch_kernel_ex");
+  std::vector<int> out(n);
+  cudaMemcpy(out.data(), b, n * sizeof(int), cudaMemcpyDeviceToHost);
+  std::vector<int> want(n);
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + n / 2 + 1) % n;  // another CTA's element, written before grid.sync()
+    want[i] = j * j + 1;
+  }
+  expect_equal(out.data(), want.data(), n, "launch_kernel_ex_result");
+  cudaFree(a);
+  cudaFree(b);
+}
+
 int main() {
   cudaDeviceProp p;
   std::memset(&p, 0, sizeof p);
   expect_ok(cudaGetDeviceProperties(&p, 0), "get_device_properties");
   launch_by_pointer();
+  launch_ex();
   cooperative(p);
   shared_opt_in(p);
   grids_and_templates();

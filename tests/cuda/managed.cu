@@ -59,5 +59,18 @@ int main() {
   expect_equal(data, zeros.data(), n, "memcpy_into_managed_result");
   cudaFree(dev);
   expect_ok(cudaFree(data), "free_managed");
+
+  // Zero-copy: a kernel writes page-locked host memory through the pointer
+  // cudaHostGetDevicePointer gives (the same address, with unified addressing).
+  int* pinned = nullptr;
+  expect_ok(cudaHostAlloc(&pinned, n * sizeof(int), cudaHostAllocMapped), "host_alloc_mapped");
+  for (int i = 0; i < n; ++i) pinned[i] = i;
+  int* mapped = nullptr;
+  expect_ok(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0), "host_get_device_pointer");
+  update<<<(n + 127) / 128, 128>>>(mapped, n, 5);
+  expect_launch_ok("zero_copy_launch");
+  for (int i = 0; i < n; ++i) want[i] = i * 3 + 5 + 2 * (i % 8);
+  expect_equal(pinned, want.data(), n, "zero_copy_result");
+  expect_ok(cudaFreeHost(pinned), "free_host_mapped");
   return finish();
 }
