@@ -19,8 +19,12 @@ function(simt_cuda_program name)
   foreach(s ${P_SOURCES})
     list(APPEND srcs ${simt_cuda_src}/${s})
   endforeach()
+  set(arch -arch=sm_75)  # SASS and PTX; a program with its own -gencode says what it embeds
+  if("-gencode" IN_LIST P_FLAGS)
+    set(arch "")
+  endif()
   add_custom_command(OUTPUT ${simt_cuda_dir}/${name}
-                     COMMAND ${simt_nvcc} -O2 -arch=sm_75 ${P_FLAGS} -o ${simt_cuda_dir}/${name} ${srcs}
+                     COMMAND ${simt_nvcc} -O2 ${arch} ${P_FLAGS} -o ${simt_cuda_dir}/${name} ${srcs}
                      DEPENDS ${srcs} ${simt_cuda_src}/check.cuh
                      COMMENT "nvcc: CUDA test program ${name}" VERBATIM)
   set(simt_cuda_outputs ${simt_cuda_outputs} ${simt_cuda_dir}/${name} PARENT_SCOPE)
@@ -30,7 +34,8 @@ if(EXISTS ${simt_nvcc})
   set(simt_nvcc_found 1)
   file(MAKE_DIRECTORY ${simt_cuda_dir})
   set(shared -cudart shared)
-  foreach(p device managed streams texture launch errors fault misaligned trap assert launches launch_cost)
+  foreach(p device managed streams texture launch errors fault misaligned trap assert launches launch_cost
+            runaway unsupported)
     simt_cuda_program(${p} SOURCES ${p}.cu FLAGS ${shared})
   endforeach()
   # The fatbin's PTX three ways: nvcc 13's default compression, none, and
@@ -39,6 +44,9 @@ if(EXISTS ${simt_nvcc})
   simt_cuda_program(memory_uncompressed SOURCES memory.cu FLAGS ${shared} -no-compress)
   simt_cuda_program(memory_speed SOURCES memory.cu FLAGS ${shared} --compress-mode=speed)
   simt_cuda_program(rdc SOURCES rdc_a.cu rdc_b.cu FLAGS ${shared} -rdc=true)
+  simt_cuda_program(two_units SOURCES two_units_a.cu two_units_b.cu FLAGS ${shared})
+  # SASS only, no PTX: the launch must name the -gencode option that adds PTX.
+  simt_cuda_program(sass_only SOURCES launches.cu FLAGS ${shared} -gencode arch=compute_75,code=sm_75)
   # nvcc's default static runtime: `simtlab exec` must refuse it.
   simt_cuda_program(launches_static SOURCES launches.cu)
   add_custom_target(cuda_programs ALL DEPENDS ${simt_cuda_outputs})

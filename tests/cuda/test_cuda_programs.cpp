@@ -38,7 +38,8 @@ const std::string kConfigs = SIMT_SOURCE_DIR "/configs/";
 const char* const kBuilt[] = {"device",  "memory",   "memory_uncompressed", "memory_speed", "managed",
                               "streams", "texture",  "launch",              "errors",       "fault",
                               "misaligned", "trap",  "assert",              "rdc",          "launches",
-                              "launches_static", "launch_cost"};
+                              "launches_static", "launch_cost", "runaway", "unsupported", "two_units",
+                              "sass_only"};
 
 fs::path scratch() {
   static fs::path d = [] {
@@ -315,6 +316,39 @@ BOOST_AUTO_TEST_CASE(rdc_two_files) {
   BOOST_TEST(has_line(r.out, "RDC_A kernel_a n=96 first=-31"));
   BOOST_TEST(has_line(r.out, "RDC_B scale_b saw zero"));
   BOOST_TEST(has_line(r.out, "RDC_B kernel_b offset=1000 hits=96"));
+}
+
+// A kernel that never ends: the usual runaway limit stops it, the program
+// gets cudaErrorLaunchTimeout, and the one message names the limit.
+BOOST_AUTO_TEST_CASE(runaway_stopped) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional --max-warp-instructions 100000", "runaway");
+  passed(r);
+  BOOST_TEST(count_of(r.err, "simtlab: ") == 1, shown(r));
+  BOOST_TEST(r.err.find("--max-warp-instructions") != std::string::npos, shown(r));
+}
+
+// A call simtlab lacks: cudaErrorNotSupported and one line naming it.
+BOOST_AUTO_TEST_CASE(unsupported_call_named) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "unsupported");
+  passed(r);
+  BOOST_TEST(has_line(r.err, "simtlab: cudaGraphCreate is not supported (cudaErrorNotSupported)"), shown(r));
+}
+
+// Two translation units, two fatbins, a variable of the same name in each.
+BOOST_AUTO_TEST_CASE(two_translation_units) {
+  if (!have_nvcc()) return;
+  passed(exec("--mode functional", "two_units"));
+}
+
+// A fatbin with SASS only: the launch fails and the message names the fix.
+BOOST_AUTO_TEST_CASE(sass_only_fatbin) {
+  if (!have_nvcc()) return;
+  const Run r = exec("--mode functional", "sass_only");
+  BOOST_TEST(r.code != 0, shown(r));
+  BOOST_TEST(r.err.find("code=compute_75") != std::string::npos, shown(r));
+  BOOST_TEST(r.out.find("cudaErrorNoKernelImageForDevice") != std::string::npos, shown(r));
 }
 
 // Ten kernels, then 200 more launches of one (tools/bench --cuda times it).
