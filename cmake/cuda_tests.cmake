@@ -23,13 +23,23 @@ endif()
 # constant added to either side is checked without editing the test.
 if(simt_cuda_skip STREQUAL "")
   set(simt_abi_gen ${CMAKE_BINARY_DIR}/generated/abi_layout)
-  set(simt_abi_header ${CMAKE_SOURCE_DIR}/cudart/cuda_abi.h)
+  set(simt_abi_header ${CMAKE_SOURCE_DIR}/cudart/cuda_abi.h ${CMAKE_SOURCE_DIR}/cudart/cuda_abi_codes.h)
   set(simt_cuda_driver_types ${SIMT_CUDA_ROOT}/include/driver_types.h)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${simt_abi_header} ${simt_cuda_driver_types})
   # Ours: every enumerator ("  cudaX = v," or "  cudaX,") and every typed
   # constant ("inline constexpr T cudaX = v;"); the latter are macros in CUDA.
-  file(STRINGS ${simt_abi_header} simt_abi_enum_lines REGEX "^  cuda[A-Za-z0-9_]+( = [^,]+)?,?$")
-  file(STRINGS ${simt_abi_header} simt_abi_const_lines REGEX "^inline constexpr [a-z ]+ [A-Za-z0-9_]+ = ")
+  set(simt_abi_enum_lines "")
+  set(simt_abi_const_lines "")
+  foreach(h ${simt_abi_header})
+    file(STRINGS ${h} enum_lines REGEX "^  cuda[A-Za-z0-9_]+( = [^,]+)?,?$")
+    file(STRINGS ${h} const_lines REGEX "^inline constexpr [a-z ]+ [A-Za-z0-9_]+ = ")
+    if(enum_lines)
+      list(APPEND simt_abi_enum_lines "${enum_lines}")
+    endif()
+    if(const_lines)
+      list(APPEND simt_abi_const_lines "${const_lines}")
+    endif()
+  endforeach()
   # CUDA's: every error code and device attribute (the two enums that grow).
   file(STRINGS ${simt_cuda_driver_types} simt_cuda_enum_lines
        REGEX "^[ \t]*,?[ \t]*cuda(Success|Error[A-Za-z0-9_]*|DevAttr[A-Za-z0-9_]*)[ \t]*=")

@@ -1,5 +1,5 @@
 // error_name / error_string: cudaGetErrorName and cudaGetErrorString of the
-// CUDA runtime library. The codes are read from cudart/cuda_abi.h itself, so
+// CUDA runtime library. The codes are read from cudart/cuda_abi_codes.h itself, so
 // a code added to the header without a name here fails this test.
 #define BOOST_TEST_MODULE error_names
 #include <boost/test/unit_test.hpp>
@@ -23,7 +23,7 @@ namespace {
 
 // Every "  <name> = <value>" line of the header's `enum cudaError { ... }`.
 std::vector<std::pair<std::string, int>> declared_codes() {
-  const std::string path = std::string(SIMT_SOURCE_DIR) + "/cudart/cuda_abi.h";
+  const std::string path = std::string(SIMT_SOURCE_DIR) + "/cudart/cuda_abi_codes.h";
   std::ifstream in(path);
   BOOST_REQUIRE_MESSAGE(in, "cannot read " << path);
   std::vector<std::pair<std::string, int>> codes;
