@@ -163,23 +163,20 @@ bool RuntimeState::is_managed_range(const void* p) const {
   return device_ && device_->memory().mapped(addr(p), 1) && addr(p) - it->first < it->second.raw_bytes;
 }
 
-runtime::Module& RuntimeState::module_of(KernelRecord& k) {
+// The module `what` lives in; a fatbin that cannot load is what a GPU
+// without a usable image answers: cudaErrorNoKernelImageForDevice.
+runtime::Module& RuntimeState::load_for(FatbinRecord& f, const std::string& what) {
   try {
-    return load(*k.fatbin);
+    return load(f);
   } catch (const Error& e) {
     if (e.code() != ExitCode::BadInput) throw;
-    throw CudaError{abi::cudaErrorNoKernelImageForDevice, "kernel '" + k.name + "': " + e.what()};
+    throw CudaError{abi::cudaErrorNoKernelImageForDevice, what + ": " + e.what()};
   }
 }
 
-runtime::Module& RuntimeState::module_of(VarRecord& v) {
-  try {
-    return load(*v.fatbin);
-  } catch (const Error& e) {
-    if (e.code() != ExitCode::BadInput) throw;
-    throw CudaError{abi::cudaErrorNoKernelImageForDevice, "variable '" + v.name + "': " + e.what()};
-  }
-}
+runtime::Module& RuntimeState::module_of(KernelRecord& k) { return load_for(*k.fatbin, "kernel '" + k.name + "'"); }
+
+runtime::Module& RuntimeState::module_of(VarRecord& v) { return load_for(*v.fatbin, "variable '" + v.name + "'"); }
 
 void RuntimeState::launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void** args, uint64_t shared_bytes,
                           abi::cudaStream_t stream, bool cooperative) {

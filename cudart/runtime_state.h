@@ -108,6 +108,7 @@ class RuntimeState {
   RuntimeState();
   ~RuntimeState();
   void build_device();
+  runtime::Module& load_for(FatbinRecord& f, const std::string& what);
 
   std::recursive_mutex mutex_;
   std::unique_ptr<tb::LibraryOptions> opts_;

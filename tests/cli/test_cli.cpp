@@ -29,19 +29,9 @@ namespace {
 using Run = simt::test::ProcessRun;
 using simt::test::slurp;
 
-fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("simtlab_cli_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path scratch(const std::string& name) { return simt::test::fresh_scratch("cli", name); }
 
-Run simtlab(const std::string& args) {
-  fs::path d = scratch("io");
-  Run r = simt::test::run_simtlab(args, d);
-  fs::remove_all(d);
-  return r;
-}
+Run simtlab(const std::string& args) { return simt::test::run_simtlab_once(args, "cli"); }
 
 const std::string kData = SIMT_SOURCE_DIR "/tests/cli/data";
 

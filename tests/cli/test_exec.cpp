@@ -32,19 +32,9 @@ using Run = simt::test::ProcessRun;
 const std::string kFakes = SIMT_BINARY_DIR "/tests/cli/exec";
 const std::string kFakeCudart13 = kFakes + "/cudart13";
 
-fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("simtlab_exec_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path scratch(const std::string& name) { return simt::test::fresh_scratch("exec", name); }
 
-Run simtlab(const std::string& args) {
-  fs::path d = scratch("io");
-  Run r = simt::test::run_simtlab(args, d);
-  fs::remove_all(d);
-  return r;
-}
+Run simtlab(const std::string& args) { return simt::test::run_simtlab_once(args, "exec"); }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

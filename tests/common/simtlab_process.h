@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace simt::test {
 
@@ -31,6 +32,23 @@ inline ProcessRun run_simtlab(const std::string& args, const std::filesystem::pa
                           " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// An empty folder <tmp>/simtlab_<suite>_<name>_<pid> (emptied if it was there).
+inline std::filesystem::path fresh_scratch(const std::string& suite, const std::string& name) {
+  std::filesystem::path d =
+      std::filesystem::temp_directory_path() / ("simtlab_" + suite + "_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// run_simtlab() in a folder of its own, removed afterwards.
+inline ProcessRun run_simtlab_once(const std::string& args, const std::string& suite) {
+  const std::filesystem::path d = fresh_scratch(suite, "io");
+  ProcessRun r = run_simtlab(args, d);
+  std::filesystem::remove_all(d);
+  return r;
 }
 
 }  // namespace simt::test
