@@ -273,9 +273,10 @@ bool RuntimeState::is_device(const void* p, uint64_t bytes) {
 void RuntimeState::finish() {
   if (finished_) return;
   finished_ = true;
-  if (!device_) return;
   try {
     const tb::RunOptions& o = opts_->run;
+    if (!device_ && o.stats_file.empty() && o.csv_file.empty()) return;  // no CUDA work, nothing asked for
+    device();  // a program that launched nothing still gets its (empty) report
     if (!o.stats_file.empty() || !o.csv_file.empty()) {
       runtime::RunInfo info;
       info.what = std::string("program ") + program_invocation_name;
