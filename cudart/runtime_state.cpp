@@ -198,7 +198,7 @@ void RuntimeState::launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void
                         std::to_string(info.max_threads_per_block)};
   if (shared_bytes > UINT32_MAX)
     throw CudaError{abi::cudaErrorInvalidValue, what + ": dynamic shared memory too large"};
-  const runtime::Device::Occupancy occ = dev.occupancy(m, k.name, g, static_cast<uint32_t>(shared_bytes));
+  const runtime::Device::Occupancy occ = dev.occupancy(m, k.name, b, static_cast<uint32_t>(shared_bytes));
   if (occ.ctas_per_sm == 0) {
     const bool regs = occ.limited_by == "registers";
     throw CudaError{regs ? abi::cudaErrorLaunchOutOfResources

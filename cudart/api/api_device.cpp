@@ -156,3 +156,13 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPr
 }
 
 }  // extern "C"
+
+extern "C" {
+
+// No profiler is attached to a simulated device: starting and stopping
+// profiling do nothing and succeed, as they do on a GPU run without one.
+cudaError_t cudaProfilerStart() { return api_call("cudaProfilerStart", [](RuntimeState&) {}); }
+
+cudaError_t cudaProfilerStop() { return api_call("cudaProfilerStop", [](RuntimeState&) {}); }
+
+}  // extern "C"

@@ -180,6 +180,26 @@ static void shared_opt_in(const cudaDeviceProp& p) {
   cudaFree(sums);
 }
 
+// A grid of more CTAs than a CTA may have threads (1250 x 32): the launch
+// checks must look at the block, not the grid.
+static void big_grid() {
+  const int n = 40000;
+  int *x = nullptr, *y = nullptr;
+  cudaMalloc(&x, n * sizeof(int));
+  cudaMalloc(&y, n * sizeof(int));
+  std::vector<int> h(n);
+  for (int i = 0; i < n; ++i) h[i] = i;
+  cudaMemcpy(x, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  axpb<<<(n + 31) / 32, 32>>>(x, y, 3, 1, n);
+  expect_launch_ok("big_grid_launch");
+  std::vector<int> got(n), want(n);
+  cudaMemcpy(got.data(), y, n * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) want[i] = 3 * i + 1;
+  expect_equal(got.data(), want.data(), n, "big_grid_result");
+  cudaFree(x);
+  cudaFree(y);
+}
+
 static void grids_and_templates() {
   const dim3 grid(3, 2, 2), block(4, 2, 3);
   const int threads = 4 * 2 * 3, total = 3 * 2 * 2 * threads;
@@ -312,6 +332,7 @@ int main() {
   expect_ok(cudaGetDeviceProperties(&p, 0), "get_device_properties");
   launch_by_pointer();
   launch_ex();
+  big_grid();
   cooperative(p);
   shared_opt_in(p);
   grids_and_templates();
