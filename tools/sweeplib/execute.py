@@ -6,6 +6,10 @@ sweep.json recorded when the sweep started, or the run is refused (its
 numbers would mix two builds). finish() writes status.json, last, so a run
 directory without it never finished. run_here() does both around a simtlab
 process in the foreground: the Slurm worker's way (`tools/sweep exec`).
+
+An application run (apps.py) is `simtlab exec ... -- PROGRAM ARGS` started
+in the app's folder; it succeeds when the program exits 0 and its stdout
+(stdout.txt) matches the app's check, which finish() verifies.
 """
 
 import os
@@ -14,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from . import plan, store
+from . import apps, plan, store
 
 PIN_REFUSED = -2  # exit_code of a run refused because a pinned file changed
 
@@ -26,17 +30,39 @@ def prepare(st, r):
     for stale in ("status.json", "stats.json"):
         if os.path.exists(os.path.join(d, stale)):
             os.remove(os.path.join(d, stale))
-    cmd = plan.command(r["values"], st.binary, os.path.join(d, "stats.json"))
-    store.write_json(os.path.join(d, "run.json"), {"id": r["id"], "values": r["values"], "command": cmd})
+    w = r["values"]["workload"]
+    app = st.app_run(w[len("app:"):]) if w.startswith("app:") else None
+    if w.startswith("app:") and not app:
+        return None, "not run: sweep.json records no application '%s'" % w[len("app:"):]
+    cmd = plan.command(r["values"], st.binary, os.path.join(d, "stats.json"), app)
+    run = {"id": r["id"], "values": r["values"], "command": cmd}
+    if app:
+        run.update(cwd=app["cwd"], check=app["check"])
+    store.write_json(os.path.join(d, "run.json"), run)
     changed = st.changed_pins()
     if changed:
         return None, "not run: %s since the sweep started (start a new sweep directory)" % "; ".join(changed)
     return cmd, None
 
 
+def start(st, r, cmd, err, **popen_args):
+    """Starts run r's process: stdout into stdout.txt, stderr into `err`, in the app's folder if any."""
+    d = st.run_dir(r["id"])
+    run = store.read_json(os.path.join(d, "run.json")) or {}
+    with open(os.path.join(d, "stdout.txt"), "w") as out:
+        return subprocess.Popen(cmd, stdout=out, stderr=err, cwd=run.get("cwd"), **popen_args)
+
+
 def finish(st, rid, code, seconds, error=""):
-    """Records how run rid ended. A failed run keeps the tail of its stderr as its error."""
+    """Records how run rid ended and returns its exit code as recorded. A failed run keeps the tail of its stderr as its error. An application
+    run that exited 0 fails (CHECK_FAILED) when its stdout does not match its check."""
     d = st.run_dir(rid)
+    if code == 0:
+        check = (store.read_json(os.path.join(d, "run.json")) or {}).get("check")
+        if check is not None:
+            why = apps.check_output(check, os.path.join(d, "stdout.txt"))
+            if why:
+                code, error = apps.CHECK_FAILED, why
     if code != 0 and not error:
         try:
             with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
@@ -46,6 +72,7 @@ def finish(st, rid, code, seconds, error=""):
         error = error or "simtlab exited with status %d" % code
     store.write_json(os.path.join(d, "status.json"),
                      {"exit_code": code, "seconds": round(seconds, 3), "error": error})
+    return code
 
 
 def run_here(st, r, note=None):
@@ -75,7 +102,7 @@ def run_here(st, r, note=None):
     old = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         with open(os.path.join(d, "stderr.txt"), "w") as err:
-            got["proc"] = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            got["proc"] = start(st, r, cmd, err)
             if "signal" in got:  # stopped while simtlab was starting
                 got["proc"].send_signal(signal.SIGINT)
             code = got["proc"].wait()
@@ -87,7 +114,7 @@ def run_here(st, r, note=None):
             f.write("%s stopped by %s after %.1f s (scancel or the time limit); no result\n" % (
                 time.strftime("%Y-%m-%d %H:%M:%S"), signal.Signals(got["signal"]).name, time.monotonic() - started))
         return 128 + got["signal"]
-    finish(st, r["id"], code, time.monotonic() - started)
+    code = finish(st, r["id"], code, time.monotonic() - started)
     return 0 if code == 0 else 1
 
 

@@ -64,13 +64,13 @@ def run(runs, st, jobs, progress=True):
                     continue
                 err = open(os.path.join(st.run_dir(r["id"]), "stderr.txt"), "w")
                 # Own process group: the terminal's Ctrl-C reaches only us, and we stop the runs.
-                p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+                p = execute.start(st, r, cmd, err, start_new_session=True)
                 active[p] = (r, time.monotonic(), err)
             for p in [p for p in active if p.poll() is not None]:
                 r, started, err = active.pop(p)
                 err.close()
-                execute.finish(st, r["id"], p.returncode, time.monotonic() - started)
-                (done if p.returncode == 0 else failed).append(r["id"])
+                code = execute.finish(st, r["id"], p.returncode, time.monotonic() - started)
+                (done if code == 0 else failed).append(r["id"])
             now = time.monotonic()
             if progress and (now - last_print >= 0.5 or not (pending or active)):
                 last_print = now

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 
+from . import apps
 from .spec import SweepError, is_overlay_axis
 
 
@@ -43,15 +44,19 @@ def run_id(values):
     """A stable, readable id: the workload, then a hash of every value."""
     canon = json.dumps(values, sort_keys=True, separators=(",", ":"))
     w = values["workload"]
-    label = os.path.splitext(os.path.basename(w[len("manifest:"):]))[0] if w.startswith("manifest:") else w
+    if w.startswith("manifest:"):
+        label = os.path.splitext(os.path.basename(w[len("manifest:"):]))[0]
+    else:
+        label = w[len("app:"):] if w.startswith("app:") else w
     return "%s-%s" % (label, hashlib.sha256(canon.encode()).hexdigest()[:10])
 
 
 def _resolve_workloads(sweep, catalogue, line_of):
     out = []
     for w in sweep.axes["workload"]:
-        if w.startswith("manifest:"):
-            out.append(w)
+        if w.startswith("manifest:") or w.startswith("app:"):  # spec.load checked both
+            if w not in out:
+                out.append(w)
         elif w.startswith("class:"):
             names = catalogue.of_class(w[len("class:"):])
             if not names:
@@ -97,15 +102,31 @@ def expand(sweep, catalogue, line_of=lambda key: 0):
     return runs
 
 
+def resolve_apps(sweep, roots, line_of=lambda table, key: 0):
+    """{name: what a run of it executes} for the applications on the workload axis; SweepError (at the
+    app's `root` or `command` line) for a root not given or a program not under it."""
+    out = {}
+    for name in apps.used(sweep.axes["workload"]):
+        try:
+            out[name] = apps.resolve(name, sweep.apps[name], roots)
+        except ValueError as e:
+            key = "root" if sweep.apps[name]["root"] not in roots else "command"
+            raise SweepError(sweep.path, line_of("apps." + name, key), str(e))
+    return out
+
+
 def is_reference(sweep, values):
     return bool(sweep.reference) and all(values.get(a) == v for a, v in sweep.reference.items())
 
 
-def command(values, simtlab, stats_path):
-    """The simtlab command line of one run."""
-    cmd = [simtlab, "run", "--quiet", "--mode", values["mode"], "--stats", stats_path]
+def command(values, simtlab, stats_path, app=None):
+    """The simtlab command line of one run; `app` is what resolve_apps gives an application run."""
     w = values["workload"]
-    if w.startswith("manifest:"):
+    cmd = [simtlab, "exec" if app else "run", "--quiet", "--mode", values["mode"], "--stats", stats_path]
+    if app:
+        if app.get("launches") and values["mode"] == "timing":  # a window of timed launches needs timing mode
+            cmd += ["--launches", app["launches"]]
+    elif w.startswith("manifest:"):
         cmd += ["--manifest", w[len("manifest:"):]]  # a manifest fixes its own sizes
     else:
         cmd += ["--workload", w, "--size", values["size"]]
@@ -118,6 +139,8 @@ def command(values, simtlab, stats_path):
     for a, v in values.items():
         if a.startswith("set."):
             cmd += ["--set", "%s=%s" % (a[4:], set_text(v))]
+    if app:
+        cmd += ["--", app["program"]] + app["args"]
     return cmd
 
 

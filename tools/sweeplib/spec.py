@@ -15,10 +15,12 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from . import apps as applications
+
 FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
 SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
-TOP_KEYS = ("name", "title", "description", "axes", "zip", "exclude", "reference", "collect", "plot")
+TOP_KEYS = ("name", "title", "description", "apps", "axes", "zip", "exclude", "reference", "collect", "plot")
 PLOT_KINDS = ("bars", "lines", "breakdown", "series", "histogram")
 PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads", "where")
 MEANS = ("none", "hmean", "gmean", "amean")
@@ -41,6 +43,7 @@ class Sweep:
     reference: dict = field(default_factory=dict)  # axis -> value
     collect: dict = field(default_factory=dict)  # {stats: [keys]}: more columns and tables
     plot: dict = field(default_factory=dict)  # passed through to the plotter
+    apps: dict = field(default_factory=dict)  # application name -> its [apps.<name>] definition (apps.py)
 
 
 class Locator:
@@ -177,7 +180,7 @@ def load(path):
             fail("axis '%s' must be a non-empty list" % k, "axes", k)
         axes[k] = v
     if "workload" not in axes:
-        fail("[axes] needs `workload` (names, class:<class> or manifest:<file>)", "axes")
+        fail("[axes] needs `workload` (names, class:<class>, manifest:<file> or app:<name>)", "axes")
     for v in axes.get("machine", []):
         if not isinstance(v, str):
             fail("machine entries are machine-file paths (strings)", "axes", "machine")
@@ -189,7 +192,12 @@ def load(path):
                      "axes" if a == "overlays" else "axes.overlays", a.split(".")[-1])
     for v in axes.get("workload", []):
         if not isinstance(v, str) or not v:
-            fail("workload entries are names, class:<class> or manifest:<file>", "axes", "workload")
+            fail("workload entries are names, class:<class>, manifest:<file> or app:<name>", "axes", "workload")
+    apps = applications.parse(doc.get("apps", {}), fail)
+    for app in applications.used(axes.get("workload", [])):
+        if app not in apps:
+            fail("unknown application 'app:%s' (define it in an [apps.%s] table%s)" % (
+                app, app, "; defined: " + ", ".join(sorted(apps)) if apps else ""), "axes", "workload")
     for v in axes.get("size", []):
         if v not in SIZES:
             fail("size '%s' is not one of %s" % (v, ", ".join(SIZES)), "axes", "size")
@@ -365,4 +373,4 @@ def load(path):
                         fail("[plot] where %s = %r is not one of the axis' values" % (a, v), table, "where", i)
                 f["where"][a] = vs
     return Sweep(path=os.path.abspath(path), name=name, title=title, axes=axes, zips=zips, excludes=excludes,
-                 reference=ref, collect=coll, plot=plot)
+                 reference=ref, collect=coll, plot=plot, apps=apps)
