@@ -1,0 +1,217 @@
+// tools/sweep with application workloads ([apps.<name>], workload app:<name>):
+// plan checks the app tables and the roots given with --root (exit 2 naming
+// the variable, the app or the program); run starts `simtlab exec` in the
+// app's folder and passes a run only when the program exits 0 and prints its
+// check; collect gives a row per run. The programs are our own CUDA tests
+// (tests/cuda, built into <build>/cuda/ when nvcc exists); without them the
+// run case prints "SKIP: ...".
+#define BOOST_TEST_MODULE sweep_apps
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using simt::test::ProcessRun;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_sweep_apps");
+
+const std::string kPrograms = SIMT_BINARY_DIR "/cuda";
+
+// Two of our CUDA test programs as applications under the root variable `tests`.
+const std::string kApps =
+    "[apps.launches]\n"
+    "root = \"tests\"\n"
+    "command = \"launches\"\n"
+    "check = \"PASS total_after_refill\"\n"
+    "class = \"convergent\"\n"
+    "[apps.launch_cost]\n"
+    "root = \"tests\"\n"
+    "command = \"launch_cost 100\"\n"
+    "check = \"^PASS launch_count$\"\n"
+    "launches = \"2-3\"\n";
+
+fs::path write_sweep(const std::string& name, const std::string& text) {
+  const fs::path f = scratch() / name;
+  std::ofstream(f) << text;
+  return f;
+}
+
+// `tools/sweep <args>`, stdout and stderr captured.
+ProcessRun sweep(const std::string& args) {
+  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep " + args + " >" +
+                          (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
+          simt::test::slurp(scratch() / "err")};
+}
+
+ProcessRun plan(const std::string& name, const std::string& text, const std::string& extra) {
+  return sweep("plan " + write_sweep(name, text).string() + " --simtlab " SIMT_BINARY_DIR "/simtlab " + extra);
+}
+
+// The error for a bad sweep or root: exit 2, "<file>:<line>:" and `what` on stderr.
+void expect_error(const std::string& name, const std::string& text, const std::string& extra, int line,
+                  const std::string& what) {
+  const ProcessRun r = plan(name, text, extra);
+  BOOST_TEST(r.code == 2, name << ": " << r.err);
+  const std::string where = (scratch() / name).string() + ":" + std::to_string(line) + ":";
+  BOOST_TEST(r.err.find(where) != std::string::npos, name << ": wanted " << where << " in: " << r.err);
+  BOOST_TEST(r.err.find(what) != std::string::npos, name << ": wanted '" << what << "' in: " << r.err);
+}
+
+json read(const fs::path& p) { return json::parse(simt::test::slurp(p)); }
+
+// A folder holding an executable `name` (a shell script: plan only checks that it is there).
+fs::path fake_root(const std::string& name) {
+  const fs::path root = scratch() / "fake_root";
+  fs::create_directories(root / "bin");
+  std::ofstream(root / "bin" / name) << "#!/bin/sh\necho PASS\n";
+  fs::permissions(root / "bin" / name, fs::perms::owner_all, fs::perm_options::add);
+  return root;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(plan_resolves_apps_under_their_root) {
+  const fs::path root = fake_root("bfs");
+  const ProcessRun r = plan("resolve.toml",
+                            "[apps.bfs]\nroot = \"suite\"\ncommand = \"bin/bfs {root}/graph.txt -n 4\"\n"
+                            "cwd = \"bin\"\ncheck = \"PASS\"\nlaunches = \"1-\"\n"
+                            "[axes]\nworkload = [\"app:bfs\", \"saxpy\"]\nmode = [\"timing\", \"functional\"]\n",
+                            "--json --root suite=" + root.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const json p = json::parse(r.out);
+  BOOST_TEST(p["count"] == 4);
+  int apps = 0;
+  for (const json& run : p["runs"]) {
+    const std::vector<std::string> cmd = run["command"];
+    if (run["values"]["workload"] != "app:bfs") {
+      BOOST_TEST(cmd[1] == "run");
+      continue;
+    }
+    ++apps;
+    BOOST_TEST(run["id"].get<std::string>().rfind("bfs-", 0) == 0);
+    BOOST_TEST(run["cwd"] == (root / "bin").string());
+    BOOST_TEST(cmd[1] == "exec");
+    // The program and its arguments after `--`, {root} replaced; the window only in timing mode.
+    const auto dash = std::find(cmd.begin(), cmd.end(), "--");
+    BOOST_TEST_REQUIRE((dash != cmd.end()));
+    BOOST_TEST((std::vector<std::string>(dash + 1, cmd.end()) ==
+                std::vector<std::string>{(root / "bin" / "bfs").string(), (root / "graph.txt").string(), "-n", "4"}));
+    const bool window = std::find(cmd.begin(), dash, "--launches") != dash;
+    BOOST_TEST(window == (run["values"]["mode"] == "timing"));
+  }
+  BOOST_TEST(apps == 2);
+}
+
+BOOST_AUTO_TEST_CASE(missing_roots_programs_and_bad_tables_exit_2_at_plan) {
+  const std::string axes = "[axes]\nworkload = [\"app:launches\", \"saxpy\"]\n";
+  // No --root: the variable and the app are named, at the app's root line.
+  expect_error("no_root.toml", kApps + axes, "", 2, "application 'launches' needs the root 'tests': give --root tests=PATH");
+  // A root without the program.
+  const fs::path empty = scratch() / "empty_root";
+  fs::create_directories(empty);
+  expect_error("no_program.toml", kApps + axes, "--root tests=" + empty.string(), 3,
+               "program not found: " + (empty / "launches").string());
+  expect_error("bad_root_folder.toml", kApps + axes, "--root tests=" + (scratch() / "nowhere").string(), 1,
+               "--root tests=" + (scratch() / "nowhere").string() + ": no such folder");
+  expect_error("bad_root_syntax.toml", kApps + axes, "--root tests", 1, "--root takes NAME=PATH");
+  // Sweep-file errors need no root.
+  expect_error("unknown_app.toml", kApps + "[axes]\nworkload = [\"app:lunches\"]\n", "", 12,
+               "unknown application 'app:lunches' (define it in an [apps.lunches] table; defined: launch_cost, launches)");
+  expect_error("no_check.toml", "[apps.a]\nroot = \"r\"\ncommand = \"a\"\n" + axes, "", 1, "[apps.a] needs check");
+  expect_error("bad_key.toml", "[apps.a]\nroot = \"r\"\ncommand = \"a\"\ncheck = \"x\"\nargs = \"1\"\n" + axes, "", 5,
+               "[apps.a] has no key 'args'");
+  expect_error("bad_regex.toml", "[apps.a]\nroot = \"r\"\ncommand = \"a\"\ncheck = \"PASS (\"\n" + axes, "", 4,
+               "[apps.a] check is not a regular expression");
+  expect_error("bad_window.toml", "[apps.a]\nroot = \"r\"\ncommand = \"a\"\ncheck = \"x\"\nlaunches = \"3..5\"\n" + axes,
+               "", 5, "[apps.a] launches is numbers and ranges");
+  expect_error("absolute.toml", "[apps.a]\nroot = \"r\"\ncommand = \"/bin/a\"\ncheck = \"x\"\n" + axes, "", 3,
+               "command is relative to the root 'r'");
+  expect_error("not_table.toml", "apps = 3\n" + axes, "", 1, "[apps] holds one table per application");
+}
+
+BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
+  if (!fs::exists(kPrograms + "/launches") || !fs::exists(kPrograms + "/launch_cost")) {
+    std::cout << "SKIP: no CUDA test programs in " << kPrograms << " (built when nvcc exists)" << std::endl;
+    return;
+  }
+  // launches in functional mode; launch_cost (100 more launches) in timing mode with launches 2-3 timed;
+  // and a built-in workload beside them.
+  const fs::path f = write_sweep("apps.toml", "name = \"apps\"\n" + kApps +
+                                                  "[axes]\nworkload = [\"app:launches\", \"app:launch_cost\", \"saxpy\"]\n"
+                                                  "mode = [\"functional\", \"timing\"]\n"
+                                                  "[[exclude]]\nworkload = \"app:launches\"\nmode = \"timing\"\n"
+                                                  "[[exclude]]\nworkload = \"app:launch_cost\"\nmode = \"functional\"\n");
+  const fs::path out = scratch() / "apps";
+  const std::string root = " --root tests=" + kPrograms;
+  ProcessRun r = sweep("run " + f.string() + " --out " + out.string() + " -j 2 --no-progress --simtlab " SIMT_BINARY_DIR
+                       "/simtlab" + root);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("4 of 4 runs done") != std::string::npos, r.out);
+  BOOST_TEST(fs::exists(out / "bin" / "lib" / "simtlab" / "libcudart.so.13"));  // pinned beside the binary
+  std::map<std::string, json> by_workload;
+  for (const auto& d : fs::directory_iterator(out / "runs")) {
+    const json run = read(d.path() / "run.json");
+    by_workload[run["values"]["workload"].get<std::string>() + "/" + run["values"]["mode"].get<std::string>()] =
+        read(d.path() / "stats.json");
+    if (run["values"]["workload"] == "app:launches") {
+      BOOST_TEST(run["cwd"] == kPrograms);
+      BOOST_TEST(simt::test::slurp(d.path() / "stdout.txt").find("PASS total_after_refill") != std::string::npos);
+    }
+  }
+  BOOST_TEST_REQUIRE(by_workload.size() == 4u);
+  // launches: six launches, all functional. launch_cost: 110 launches, exactly 2 and 3 timed.
+  const json& fn = by_workload.at("app:launches/functional");
+  BOOST_TEST(fn["kernels"].size() == 6u);
+  for (const json& k : fn["kernels"]) BOOST_TEST(k["mode"] == "functional");
+  const json& timed = by_workload.at("app:launch_cost/timing");
+  BOOST_TEST_REQUIRE(timed["kernels"].size() == 110u);
+  for (size_t i = 0; i < timed["kernels"].size(); ++i)
+    BOOST_TEST(timed["kernels"][i]["mode"] == (i == 1 || i == 2 ? "timing" : "functional"), i);
+  BOOST_TEST(timed["cycles"].get<uint64_t>() > 0u);
+
+  r = sweep("collect " + out.string() + root);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  std::istringstream csv(simt::test::slurp(out / "results.csv"));
+  std::string line;
+  std::getline(csv, line);
+  int rows = 0, app_rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    app_rows += line.find(",app:") != std::string::npos;
+    BOOST_TEST(line.find(",ok,0,") != std::string::npos, line);
+  }
+  BOOST_TEST(rows == 4);
+  BOOST_TEST(app_rows == 2);
+
+  // A check the program does not print fails the run although it exited 0; resuming with the app
+  // changed is refused, a new directory runs it and records why it failed.
+  std::string text = simt::test::slurp(f);
+  text.replace(text.find("PASS total_after_refill"), 23, "PASS total_after_refil!");
+  const fs::path g = write_sweep("apps_bad.toml", text);
+  r = sweep("run " + g.string() + " --out " + out.string() + " --resume --no-progress" + root);
+  BOOST_TEST(r.code == 2, r.err);
+  BOOST_TEST(r.err.find("[apps.launches] changed") != std::string::npos, r.err);
+  const fs::path bad = scratch() / "apps_bad";
+  r = sweep("run " + g.string() + " --out " + bad.string() + " --only workload=app:launches --no-progress --simtlab "
+            SIMT_BINARY_DIR "/simtlab" + root);
+  BOOST_TEST(r.code == 1, r.out << r.err);
+  BOOST_TEST(r.out.find("output check failed") != std::string::npos, r.out);
+  for (const auto& d : fs::directory_iterator(bad / "runs"))
+    BOOST_TEST(read(d.path() / "status.json")["exit_code"].get<int>() == -3);
+}
