@@ -70,7 +70,8 @@ if(simt_cuda_skip STREQUAL "")
   configure_file(${simt_abi_gen}/abi_macro_capture.inc.tmp ${simt_abi_gen}/abi_macro_capture.inc COPYONLY)
   configure_file(${simt_abi_gen}/abi_values.inc.tmp ${simt_abi_gen}/abi_values.inc COPYONLY)
 
-  add_executable(cuda_abi_layout ${CMAKE_SOURCE_DIR}/tests/cuda/abi_layout.cpp)
+  # sc_main_stub: a sanitizer build links SystemC (and so its sc_main) into every program.
+  add_executable(cuda_abi_layout ${CMAKE_SOURCE_DIR}/tests/cuda/abi_layout.cpp ${CMAKE_SOURCE_DIR}/tests/common/sc_main_stub.cpp)
   target_include_directories(cuda_abi_layout PRIVATE ${CMAKE_SOURCE_DIR} ${simt_abi_gen})
   target_include_directories(cuda_abi_layout SYSTEM PRIVATE ${SIMT_CUDA_ROOT}/include)
   add_test(NAME cuda.abi_layout COMMAND cuda_abi_layout)

@@ -146,6 +146,10 @@ BOOST_AUTO_TEST_CASE(missing_roots_programs_and_bad_tables_exit_2_at_plan) {
 }
 
 BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
+  if (SIMT_CUDA_SANITIZE) {  // as tests/cuda: ASan cannot run inside nvcc's uninstrumented programs
+    std::cout << "SKIP: sanitizer build: the CUDA test programs cannot load the instrumented library" << std::endl;
+    return;
+  }
   if (!fs::exists(kPrograms + "/launches") || !fs::exists(kPrograms + "/launch_cost")) {
     std::cout << "SKIP: no CUDA test programs in " << kPrograms << " (built when nvcc exists)" << std::endl;
     return;
