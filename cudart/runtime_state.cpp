@@ -58,8 +58,7 @@ RuntimeState::RuntimeState() {
   try {
     opts_ = std::make_unique<tb::LibraryOptions>(tb::parse_library_options(tb::tokens_from_environment()));
     const tb::RunOptions& o = opts_->run;
-    tb::OutputPaths paths{o.stats_file, o.csv_file, o.vcd, o.trace_warps, {}};
-    outputs_ = std::make_unique<tb::RunOutputs>(paths, stats::csv_header(runtime::launch_csv_columns()));
+    outputs_ = std::make_unique<tb::RunOutputs>(tb::output_paths(o), stats::csv_header(runtime::launch_csv_columns()));
   } catch (const Error& e) {
     std::fprintf(stderr, "simtlab: %s\n", e.what());
     std::fflush(stderr);
@@ -178,9 +177,13 @@ runtime::Module& RuntimeState::module_of(KernelRecord& k) { return load_for(*k.f
 
 runtime::Module& RuntimeState::module_of(VarRecord& v) { return load_for(*v.fatbin, "variable '" + v.name + "'"); }
 
+void RuntimeState::check_stream(abi::cudaStream_t s) const {
+  if (!clock_.valid(s)) throw CudaError{abi::cudaErrorInvalidResourceHandle, "not a live stream"};
+}
+
 void RuntimeState::launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void** args, uint64_t shared_bytes,
                           abi::cudaStream_t stream, bool cooperative) {
-  if (!clock_.valid(stream)) throw CudaError{abi::cudaErrorInvalidResourceHandle, "not a live stream"};
+  check_stream(stream);
   runtime::Device& dev = device();
   runtime::Module& m = module_of(k);
   const ptx::Program& prog = dev.program(m, k.name);

@@ -55,6 +55,8 @@ class RuntimeState {
   // cudaDeviceSetLimit values the model keeps but does not use (stack size, printf FIFO, ...).
   std::map<int, size_t>& limits() { return limits_; }
   StreamClock& clock() { return clock_; }
+  // Throws CudaError (cudaErrorInvalidResourceHandle) unless `s` is a stream the program may name.
+  void check_stream(abi::cudaStream_t s) const;
 
   // --- errors
   cudaError_t last_error() const { return last_; }

@@ -11,10 +11,6 @@ using namespace simt::cudart::abi;
 
 namespace {
 
-void check_stream(RuntimeState& rt, cudaStream_t s) {
-  if (!rt.clock().valid(s)) throw CudaError{cudaErrorInvalidResourceHandle, "not a live stream"};
-}
-
 CopySide side(const void* p, uint64_t pitch = 0, uint64_t slice_pitch = 0) {
   return CopySide{RuntimeState::addr(p), false, pitch, slice_pitch};
 }
@@ -108,7 +104,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   return api_call("cudaMemcpyAsync", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     CopySide d = side(dst), s = side(src);
     resolve_kind(rt.device(), kind, d, s);
     copy_box(rt.device(), d, s, CopyBox{count, 1, 1});
@@ -123,7 +119,7 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                               cudaMemcpyKind kind, cudaStream_t stream) {
   return api_call("cudaMemcpy2DAsync", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     copy_2d(rt, dst, dpitch, src, spitch, width, height, kind);
   });
 }
@@ -134,7 +130,7 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
 
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
   return api_call("cudaMemcpy3DAsync", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     copy_3d(rt, p);
   });
 }
@@ -147,7 +143,7 @@ cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
   return api_call("cudaMemsetAsync", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     fill_box(rt.device(), CopySide{RuntimeState::addr(devPtr), true}, static_cast<uint8_t>(value), CopyBox{count});
   });
 }
@@ -162,7 +158,7 @@ cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, si
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream) {
   return api_call("cudaMemset2DAsync", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     fill_box(rt.device(), CopySide{RuntimeState::addr(devPtr), true, pitch}, static_cast<uint8_t>(value),
              CopyBox{width, height, 1});
   });
@@ -277,7 +273,7 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
 // Hints about where unified memory should live: one memory here.
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
                                  cudaStream_t stream) {
-  return api_call("cudaMemPrefetchAsync", [&](RuntimeState& rt) { check_stream(rt, stream); });
+  return api_call("cudaMemPrefetchAsync", [&](RuntimeState& rt) { rt.check_stream(stream); });
 }
 
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {

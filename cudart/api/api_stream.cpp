@@ -8,10 +8,6 @@ using namespace simt::cudart::abi;
 
 namespace {
 
-void check_stream(RuntimeState& rt, cudaStream_t s) {
-  if (!rt.clock().valid(s)) throw CudaError{cudaErrorInvalidResourceHandle, "not a live stream"};
-}
-
 Event& live_event(RuntimeState& rt, cudaEvent_t e) {
   Event* ev = rt.clock().event(e);
   if (!ev) throw CudaError{cudaErrorInvalidResourceHandle, "not a live event"};
@@ -42,23 +38,23 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  return api_call("cudaStreamSynchronize", [&](RuntimeState& rt) { check_stream(rt, stream); });
+  return api_call("cudaStreamSynchronize", [&](RuntimeState& rt) { rt.check_stream(stream); });
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  return api_call("cudaStreamQuery", [&](RuntimeState& rt) { check_stream(rt, stream); });
+  return api_call("cudaStreamQuery", [&](RuntimeState& rt) { rt.check_stream(stream); });
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   return api_call("cudaStreamWaitEvent", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     live_event(rt, event);
   });
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
   return api_call("cudaStreamGetFlags", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     if (!flags) throw CudaError{cudaErrorInvalidValue, ""};
     const Stream* s = rt.clock().stream(stream);
     *flags = s ? s->flags : 0;
@@ -67,7 +63,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
 
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   return api_call("cudaStreamGetPriority", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     if (!priority) throw CudaError{cudaErrorInvalidValue, ""};
     const Stream* s = rt.clock().stream(stream);
     *priority = s ? s->priority : 0;
@@ -77,7 +73,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
 // Host functions run when the work before them is done: now.
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
   cudaError_t rc = api_call("cudaLaunchHostFunc", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     if (!fn) throw CudaError{cudaErrorInvalidValue, ""};
   });
   if (rc == cudaSuccess) fn(userData);
@@ -87,7 +83,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
                                   unsigned int flags) {
   cudaError_t rc = api_call("cudaStreamAddCallback", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     if (!callback || flags != 0) throw CudaError{cudaErrorInvalidValue, ""};
   });
   if (rc == cudaSuccess) callback(stream, cudaSuccess, userData);
@@ -105,7 +101,7 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlag
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return api_call("cudaEventRecord", [&](RuntimeState& rt) {
-    check_stream(rt, stream);
+    rt.check_stream(stream);
     rt.clock().record(live_event(rt, event));
   });
 }

@@ -50,7 +50,7 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                     cudaMemcpyKind kind, cudaStream_t stream) {
   return api_call("cudaMemcpyToSymbolAsync", [&](RuntimeState& rt) {
-    if (!rt.clock().valid(stream)) throw CudaError{cudaErrorInvalidResourceHandle, "not a live stream"};
+    rt.check_stream(stream);
     copy_symbol(rt, symbol, const_cast<void*>(src), count, offset, kind, true);
   });
 }
@@ -58,7 +58,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t stream) {
   return api_call("cudaMemcpyFromSymbolAsync", [&](RuntimeState& rt) {
-    if (!rt.clock().valid(stream)) throw CudaError{cudaErrorInvalidResourceHandle, "not a live stream"};
+    rt.check_stream(stream);
     copy_symbol(rt, symbol, dst, count, offset, kind, false);
   });
 }
