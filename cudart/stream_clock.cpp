@@ -1,25 +1,13 @@
 #include "cudart/stream_clock.h"
 
-#include <algorithm>
-
 namespace simt::cudart {
 
 namespace {
 
-template <class T, class H>
-T* find_handle(const std::set<std::unique_ptr<T>>& set, H h) {
-  auto it = std::find_if(set.begin(), set.end(),
-                         [&](const std::unique_ptr<T>& p) { return static_cast<const void*>(p.get()) == h; });
-  return it == set.end() ? nullptr : it->get();
-}
-
-template <class T, class H>
-bool erase_handle(std::set<std::unique_ptr<T>>& set, H h) {
-  auto it = std::find_if(set.begin(), set.end(),
-                         [&](const std::unique_ptr<T>& p) { return static_cast<const void*>(p.get()) == h; });
-  if (it == set.end()) return false;
-  set.erase(it);
-  return true;
+template <class T>
+T* find_handle(const std::map<const void*, std::unique_ptr<T>>& map, const void* h) {
+  auto it = map.find(h);
+  return it == map.end() ? nullptr : it->second.get();
 }
 
 // The special handles of the CUDA runtime: the legacy default stream and
@@ -37,13 +25,13 @@ abi::cudaStream_t StreamClock::create_stream(unsigned flags, int priority) {
   s->flags = flags;
   s->priority = priority;
   auto* h = reinterpret_cast<abi::cudaStream_t>(s.get());
-  streams_.insert(std::move(s));
+  streams_[h] = std::move(s);
   return h;
 }
 
 bool StreamClock::valid(abi::cudaStream_t s) const { return special_stream(s) || find_handle(streams_, s); }
 
-bool StreamClock::destroy(abi::cudaStream_t s) { return erase_handle(streams_, s); }
+bool StreamClock::destroy(abi::cudaStream_t s) { return streams_.erase(s) != 0; }
 
 const Stream* StreamClock::stream(abi::cudaStream_t s) const { return find_handle(streams_, s); }
 
@@ -51,12 +39,12 @@ abi::cudaEvent_t StreamClock::create_event(unsigned flags) {
   auto e = std::make_unique<Event>();
   e->flags = flags;
   auto* h = reinterpret_cast<abi::cudaEvent_t>(e.get());
-  events_.insert(std::move(e));
+  events_[h] = std::move(e);
   return h;
 }
 
 Event* StreamClock::event(abi::cudaEvent_t e) { return find_handle(events_, e); }
 
-bool StreamClock::destroy(abi::cudaEvent_t e) { return erase_handle(events_, e); }
+bool StreamClock::destroy(abi::cudaEvent_t e) { return events_.erase(e) != 0; }
 
 }  // namespace simt::cudart

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 #include <memory>
-#include <set>
+#include <map>
 
 #include "cudart/cuda_abi.h"
 
@@ -48,8 +48,8 @@ class StreamClock {
 
  private:
   double now_ns_ = 0;
-  std::set<std::unique_ptr<Stream>> streams_;  // owned; handles are their addresses
-  std::set<std::unique_ptr<Event>> events_;
+  std::map<const void*, std::unique_ptr<Stream>> streams_;  // by handle: the record's address
+  std::map<const void*, std::unique_ptr<Event>> events_;
 };
 
 }  // namespace simt::cudart
