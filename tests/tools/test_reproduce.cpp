@@ -1,6 +1,8 @@
 // tools/reproduce: a seed's sweep file is run, collected and plotted into
 // results/<seed>/ by one command; a second call resumes instead of starting
 // over; an unknown seed is a usage error that lists the seeds there are.
+// A seed's suite sweeps (files with [apps]) run only with --suites, and only
+// the programs whose root is given.
 #define BOOST_TEST_MODULE reproduce
 #include <boost/test/unit_test.hpp>
 
@@ -16,6 +18,8 @@ using simt::test::ProcessRun;
 namespace {
 
 SIMT_TEST_SCRATCH("simtlab_reproduce");
+
+const std::string kPrograms = SIMT_BINARY_DIR "/cuda";
 
 ProcessRun reproduce(const std::string& args) {
   const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/reproduce " + args + " --out " +
@@ -69,4 +73,55 @@ BOOST_AUTO_TEST_CASE(an_unknown_seed_names_the_seeds_there_are) {
   BOOST_TEST(r.code == 2);
   BOOST_TEST(r.err.find("no sweep file for seed 042") != std::string::npos, r.err);
   BOOST_TEST(r.err.find("001") != std::string::npos, r.err);
+}
+
+// A seed 900 in a scratch sweeps folder: one sweep of a built-in kernel, one suite sweep with a program
+// under root `tests` (our CUDA test programs) and one under root `absent`.
+fs::path demo_sweeps() {
+  const fs::path dir = scratch() / "sweeps";
+  fs::create_directories(dir);
+  std::ofstream(dir / "900-demo.toml") << "name = \"900-demo\"\n[axes]\nworkload = [\"saxpy\"]\nsize = [\"small\"]\n"
+                                          "mode = [\"functional\"]\n";
+  std::ofstream(dir / "900-demo-suites.toml")
+      << "name = \"900-demo-suites\"\n"
+         "[apps.launches]\nroot = \"tests\"\ncommand = \"launches\"\ncheck = \"PASS total_after_refill\"\n"
+         "[apps.other]\nroot = \"absent\"\ncommand = \"bin/other\"\ncheck = \"PASS\"\n"
+         "[axes]\nworkload = [\"app:launches\", \"app:other\"]\nmode = [\"functional\"]\n";
+  return dir;
+}
+
+BOOST_AUTO_TEST_CASE(suite_sweeps_run_only_with_suites_and_only_the_roots_given) {
+  const std::string sweeps = " --sweeps " + demo_sweeps().string();
+  // Without --suites: the built-in sweep alone, in results/900/ as a seed with one sweep file.
+  ProcessRun r = reproduce("900" + sweeps);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("900-demo-suites.toml left out: it runs the paper's programs (give --suites)") !=
+                 std::string::npos, r.out);
+  BOOST_TEST(fs::exists(scratch() / "results" / "900" / "results.csv"));
+  BOOST_TEST(!fs::exists(scratch() / "results" / "900" / "900-demo-suites"));
+
+  // A --suites folder that is not there, or a malformed list: usage errors.
+  r = reproduce("900 --suites tests=" + (scratch() / "nowhere").string() + sweeps);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--suites tests=") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("no such folder") != std::string::npos, r.err);
+  r = reproduce("900 --suites tests" + sweeps);
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("--suites takes NAME=PATH") != std::string::npos, r.err);
+
+  if (SIMT_CUDA_SANITIZE) {  // as tests/cuda: ASan cannot run inside nvcc's uninstrumented programs
+    std::cout << "SKIP: sanitizer build: the CUDA test programs cannot load the instrumented library" << std::endl;
+    return;
+  }
+  if (!fs::exists(kPrograms + "/launches")) {
+    std::cout << "SKIP: no CUDA test programs in " << kPrograms << " (built when nvcc exists)" << std::endl;
+    return;
+  }
+  // With the root `tests` only: the program under `absent` is left out, and said so.
+  r = reproduce("900 --suites tests=" + kPrograms + sweeps);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("no --suites root for absent: 1 of 2 programs left out") != std::string::npos, r.out);
+  const std::string csv = simt::test::slurp(scratch() / "results" / "900" / "900-demo-suites" / "results.csv");
+  BOOST_TEST(csv.find("app:launches") != std::string::npos, csv);
+  BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
 }

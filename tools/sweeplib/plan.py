@@ -102,11 +102,14 @@ def expand(sweep, catalogue, line_of=lambda key: 0):
     return runs
 
 
-def resolve_apps(sweep, roots, line_of=lambda table, key: 0):
-    """{name: what a run of it executes} for the applications on the workload axis; SweepError (at the
-    app's `root` or `command` line) for a root not given or a program not under it."""
+def resolve_apps(sweep, roots, line_of=lambda table, key: 0, workloads=None):
+    """{name: what a run of it executes} for the applications on the workload axis (of them, those in
+    `workloads` when given); SweepError (at the app's `root` or `command` line) for a root not given
+    or a program not under it."""
     out = {}
     for name in apps.used(sweep.axes["workload"]):
+        if workloads is not None and "app:" + name not in workloads:
+            continue
         try:
             out[name] = apps.resolve(name, sweep.apps[name], roots)
         except ValueError as e:
