@@ -160,7 +160,9 @@ BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
                                                   "[axes]\nworkload = [\"app:launches\", \"app:launch_cost\", \"saxpy\"]\n"
                                                   "mode = [\"functional\", \"timing\"]\n"
                                                   "[[exclude]]\nworkload = \"app:launches\"\nmode = \"timing\"\n"
-                                                  "[[exclude]]\nworkload = \"app:launch_cost\"\nmode = \"functional\"\n");
+                                                  "[[exclude]]\nworkload = \"app:launch_cost\"\nmode = \"functional\"\n"
+                                                  "[[plot]]\nname = \"apps-cycles\"\nkind = \"bars\"\ny = \"cycles\"\n"
+                                                  "means = \"amean\"\nwhere = { mode = [\"timing\"] }\n");
   const fs::path out = scratch() / "apps";
   const std::string root = " --root tests=" + kPrograms;
   ProcessRun r = sweep("run " + f.string() + " --out " + out.string() + " -j 2 --no-progress --simtlab " SIMT_BINARY_DIR
@@ -202,6 +204,12 @@ BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
   }
   BOOST_TEST(rows == 4);
   BOOST_TEST(app_rows == 2);
+
+  // A figure over the runs, the application's class (convergent) among the means.
+  r = sweep("plot " + out.string() + " --format svg");
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  const std::string svg = simt::test::slurp(out / "plots" / "apps-cycles.svg");
+  BOOST_TEST(svg.find("launch_cost") != std::string::npos);
 
   // A check the program does not print fails the run although it exited 0; resuming with the app
   // changed is refused, a new directory runs it and records why it failed.

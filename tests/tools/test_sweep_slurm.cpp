@@ -225,3 +225,44 @@ BOOST_AUTO_TEST_CASE(slurm_sweep_resubmits_lost_runs_and_collects_what_a_local_r
   BOOST_TEST(local_rows == slurm_rows, simt::test::slurp(scratch() / "local" / "results.csv")
                                            << "\nslurm:\n" << simt::test::slurp(out / "results.csv"));
 }
+
+// An application workload (our CUDA test program `launches`, docs/sweeps.md "Applications") through
+// Slurm: the task runs `simtlab exec` in the app's folder, and a program whose output misses its
+// check fails there as it does locally.
+BOOST_AUTO_TEST_CASE(slurm_runs_applications_in_their_folder_with_their_check) {
+  if (!Cluster::skip.empty()) {
+    std::cout << Cluster::skip << std::endl;
+    return;
+  }
+  BOOST_TEST_REQUIRE(Cluster::error.empty(), Cluster::error);
+  const std::string programs = SIMT_BINARY_DIR "/cuda";
+  if (SIMT_CUDA_SANITIZE || !fs::exists(programs + "/launches")) {
+    std::cout << "SKIP: no CUDA test programs to run (built when nvcc exists, not in sanitizer builds)" << std::endl;
+    return;
+  }
+  const fs::path file = scratch() / "apps.toml";
+  std::ofstream(file) << "name = \"slurmapps\"\n"
+                         "[apps.launches]\nroot = \"tests\"\ncommand = \"launches\"\ncheck = \"PASS total_after_refill\"\n"
+                         "[apps.unmatched]\nroot = \"tests\"\ncommand = \"launches\"\ncheck = \"^NEVER PRINTED$\"\n"
+                         "[axes]\nworkload = [\"app:launches\", \"app:unmatched\"]\nmode = [\"functional\"]\n";
+  const fs::path out = scratch() / "slurm_apps";
+  const ProcessRun r = sh(kSweep + "run " + file.string() + " --simtlab " SIMT_BINARY_DIR "/simtlab --no-progress --root tests=" +
+                          programs + " --out " + out.string() + " --runner slurm --poll 1 --time 10 --mem 300M");
+  BOOST_TEST(r.code == 1, r.out << r.err);  // the unmatched check fails
+  BOOST_TEST(r.out.find("1 of 2 runs done, 1 failed") != std::string::npos, r.out << r.err);
+  int checked = 0;
+  for (const auto& d : fs::directory_iterator(out / "runs")) {
+    const json run = read(d.path() / "run.json");
+    BOOST_TEST(run["cwd"] == programs);
+    const int code = read(d.path() / "status.json")["exit_code"].get<int>();
+    if (run["values"]["workload"] == "app:launches") {
+      BOOST_TEST(code == 0);
+      BOOST_TEST(simt::test::slurp(d.path() / "stdout.txt").find("PASS total_after_refill") != std::string::npos);
+      BOOST_TEST(read(d.path() / "stats.json")["kernels"].size() == 6u);
+    } else {
+      BOOST_TEST(code == -3);  // apps.CHECK_FAILED
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked == 2);
+}
