@@ -143,6 +143,8 @@ BOOST_AUTO_TEST_CASE(missing_roots_programs_and_bad_tables_exit_2_at_plan) {
   expect_error("absolute.toml", "[apps.a]\nroot = \"r\"\ncommand = \"/bin/a\"\ncheck = \"x\"\n" + axes, "", 3,
                "command is relative to the root 'r'");
   expect_error("not_table.toml", "apps = 3\n" + axes, "", 1, "[apps] holds one table per application");
+  expect_error("bad_exit.toml", "[apps.a]\nroot = \"r\"\ncommand = \"a\"\ncheck = \"x\"\nexit = \"1\"\n" + axes, "", 5,
+               "[apps.a] exit is the program's exit status when it succeeds, 0-255");
 }
 
 BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
@@ -226,4 +228,36 @@ BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
   BOOST_TEST(r.out.find("output check failed") != std::string::npos, r.out);
   for (const auto& d : fs::directory_iterator(bad / "runs"))
     BOOST_TEST(read(d.path() / "status.json")["exit_code"].get<int>() == -3);
+}
+
+BOOST_AUTO_TEST_CASE(an_app_reads_its_stdin_and_succeeds_with_its_exit_status) {
+  if (SIMT_CUDA_SANITIZE || !fs::exists(kPrograms + "/launch_cost")) {
+    std::cout << "SKIP: no CUDA test programs to run (built when nvcc exists, not in sanitizer builds)" << std::endl;
+    return;
+  }
+  // launch_cost - 7: N from stdin, exit status 7 when its count is right. Expected 7: done; expected
+  // 0 (the default): a failed run; expected 7 from a program that exits 0: failed too.
+  const std::string apps =
+      "[apps.seven]\nroot = \"tests\"\ncommand = \"launch_cost - 7\"\ncheck = \"PASS launch_count\"\n"
+      "stdin = \"5\\n\"\nexit = 7\n"
+      "[apps.default_exit]\nroot = \"tests\"\ncommand = \"launch_cost - 7\"\ncheck = \"PASS launch_count\"\n"
+      "stdin = \"5\\n\"\n"
+      "[apps.exits_zero]\nroot = \"tests\"\ncommand = \"launch_cost 5\"\ncheck = \"PASS launch_count\"\nexit = 7\n";
+  const fs::path f = write_sweep("exit.toml", "name = \"exit\"\n" + apps +
+                                                  "[axes]\nworkload = [\"app:seven\", \"app:default_exit\", \"app:exits_zero\"]\n"
+                                                  "mode = [\"functional\"]\n");
+  const fs::path out = scratch() / "exit";
+  const ProcessRun r = sweep("run " + f.string() + " --out " + out.string() + " --no-progress --simtlab " SIMT_BINARY_DIR
+                             "/simtlab --root tests=" + kPrograms);
+  BOOST_TEST(r.code == 1, r.out << r.err);
+  std::map<std::string, int> codes;
+  for (const auto& d : fs::directory_iterator(out / "runs")) {
+    const std::string w = read(d.path() / "run.json")["values"]["workload"];
+    codes[w] = read(d.path() / "status.json")["exit_code"].get<int>();
+    if (w == "app:seven")  // five more launches than the ten: N came from stdin
+      BOOST_TEST(read(d.path() / "stats.json")["kernels"].size() == 15u);
+  }
+  BOOST_TEST(codes["app:seven"] == 0);
+  BOOST_TEST(codes["app:default_exit"] == 7);
+  BOOST_TEST(codes["app:exits_zero"] == -4);
 }

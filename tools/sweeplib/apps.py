@@ -10,6 +10,8 @@ it on the workload axis as `app:<name>`:
   check = "Result stored in result.txt"   # a regex the program's stdout must match
   launches = "1-"                   # optional: the launches timed (timing mode only)
   class = "divergent"               # optional: the class in tables and plots (default "app")
+  stdin = "10 ./data/\n"            # optional: what the program reads on its standard input
+  exit = 1                          # optional: its exit status when it succeeds (default 0)
 
 The definition (without the root's path) is what a run is; the root is
 where the programs are on this machine, so the same sweep runs wherever a
@@ -21,10 +23,11 @@ import os
 import re
 import shlex
 
-KEYS = ("root", "command", "cwd", "check", "launches", "class")
+KEYS = ("root", "command", "cwd", "check", "launches", "class", "stdin", "exit")
 NAME = re.compile(r"[A-Za-z0-9_-]+")
 LAUNCHES = re.compile(r"\d+(-\d*)?(,\d+(-\d*)?)*")
 CHECK_FAILED = -3  # exit_code of a run whose program exited 0 but whose output check did not match
+EXIT_UNEXPECTED = -4  # exit_code of a run whose program exited 0 where its [apps] exit says otherwise
 DEFAULT_CLASS = "app"
 
 
@@ -46,7 +49,10 @@ def parse(doc, fail):
             if k not in d:
                 fail("[apps.%s] needs %s (keys: %s)" % (name, k, ", ".join(KEYS)), table, None)
         for k in d:
-            if not isinstance(d[k], str):
+            if k == "exit":
+                if not isinstance(d[k], int) or isinstance(d[k], bool) or not 0 <= d[k] <= 255:
+                    fail("[apps.%s] exit is the program's exit status when it succeeds, 0-255" % name, table, k)
+            elif not isinstance(d[k], str):
                 fail("[apps.%s] %s must be a string" % (name, k), table, k)
         if not re.fullmatch(r"[A-Za-z0-9_]+", d["root"]):
             fail("[apps.%s] root is a variable name (letters, digits, '_'), given as --root %s=PATH" %
@@ -106,7 +112,8 @@ def resolve(name, d, roots):
     cwd = os.path.normpath(os.path.join(root, d.get("cwd", "").replace("{root}", root)))
     if not os.path.isdir(cwd):
         raise ValueError("application '%s': cwd not found: %s (root %s=%s)" % (name, cwd, d["root"], root))
-    return {"program": program, "args": words[1:], "cwd": cwd, "check": d["check"], "launches": d.get("launches")}
+    return {"program": program, "args": words[1:], "cwd": cwd, "check": d["check"], "launches": d.get("launches"),
+            "stdin": d.get("stdin", ""), "exit": d.get("exit", 0)}
 
 
 def used(workloads):

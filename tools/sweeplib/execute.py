@@ -8,14 +8,18 @@ directory without it never finished. run_here() does both around a simtlab
 process in the foreground: the Slurm worker's way (`tools/sweep exec`).
 
 An application run (apps.py) is `simtlab exec ... -- PROGRAM ARGS` started
-in the app's folder; it succeeds when the program exits 0 and its stdout
-(stdout.txt) matches the app's check, which finish() verifies.
+in the app's folder, its `stdin` text on its standard input; it succeeds when
+the program exits with the app's `exit` status (0 unless said) and its stdout
+(stdout.txt) matches the app's check, which finish() verifies. A run's
+standard input is empty otherwise: a program waiting for input must not hang
+a sweep.
 """
 
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import apps, plan, store
@@ -37,7 +41,7 @@ def prepare(st, r):
     cmd = plan.command(r["values"], st.binary, os.path.join(d, "stats.json"), app)
     run = {"id": r["id"], "values": r["values"], "command": cmd}
     if app:
-        run.update(cwd=app["cwd"], check=app["check"])
+        run.update(cwd=app["cwd"], check=app["check"], stdin=app.get("stdin", ""), exit=app.get("exit", 0))
     store.write_json(os.path.join(d, "run.json"), run)
     changed = st.changed_pins()
     if changed:
@@ -49,16 +53,23 @@ def start(st, r, cmd, err, **popen_args):
     """Starts run r's process: stdout into stdout.txt, stderr into `err`, in the app's folder if any."""
     d = st.run_dir(r["id"])
     run = store.read_json(os.path.join(d, "run.json")) or {}
-    with open(os.path.join(d, "stdout.txt"), "w") as out:
-        return subprocess.Popen(cmd, stdout=out, stderr=err, cwd=run.get("cwd"), **popen_args)
+    with open(os.path.join(d, "stdout.txt"), "w") as out, tempfile.TemporaryFile() as stdin:
+        stdin.write(run.get("stdin", "").encode())
+        stdin.seek(0)
+        return subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, cwd=run.get("cwd"), **popen_args)
 
 
 def finish(st, rid, code, seconds, error=""):
-    """Records how run rid ended and returns its exit code as recorded. A failed run keeps the tail of its stderr as its error. An application
-    run that exited 0 fails (CHECK_FAILED) when its stdout does not match its check."""
+    """Records how run rid ended and returns its exit code as recorded (0: success). A failed run keeps
+    the tail of its stderr as its error. An application run that exited with its `exit` status is a
+    success (0) when its stdout matches its check, else fails (CHECK_FAILED)."""
     d = st.run_dir(rid)
+    run = store.read_json(os.path.join(d, "run.json")) or {}
+    if run.get("exit", 0) != 0 and code in (0, run["exit"]):  # only the app's own status means success
+        code = 0 if code == run["exit"] else apps.EXIT_UNEXPECTED
+        error = "" if code == 0 else "the program exited 0, not %d as its [apps] exit says" % run["exit"]
     if code == 0:
-        check = (store.read_json(os.path.join(d, "run.json")) or {}).get("check")
+        check = run.get("check")
         if check is not None:
             why = apps.check_output(check, os.path.join(d, "stdout.txt"))
             if why:
