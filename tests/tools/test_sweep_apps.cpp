@@ -86,6 +86,33 @@ fs::path fake_root(const std::string& name) {
 
 }  // namespace
 
+BOOST_AUTO_TEST_CASE(apps_files_share_a_suites_programs_between_sweeps) {
+  const fs::path root = fake_root("bfs");
+  std::ofstream(scratch() / "suite.toml") << "# a suite's programs\n[apps.bfs]\nroot = \"suite\"\ncommand = \"bin/bfs\"\n"
+                                             "check = \"PASS\"\nclass = \"divergent\"\n";
+  const std::string axes = "[axes]\nworkload = [\"app:bfs\"]\nmode = [\"functional\"]\n";
+  const ProcessRun r = plan("uses_file.toml", "apps_files = [\"suite.toml\"]\n" + axes, "--json --root suite=" + root.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const json p = json::parse(r.out);
+  BOOST_TEST(p["count"] == 1);
+  BOOST_TEST(p["runs"][0]["cwd"] == root.string());
+  // Defined twice; a missing file; an apps file with something else than [apps] tables; a bad table
+  // in it is reported at its own line.
+  expect_error("twice.toml", "apps_files = [\"suite.toml\"]\n[apps.bfs]\nroot = \"r\"\ncommand = \"a\"\ncheck = \"x\"\n" + axes,
+               "", 1, "application 'bfs' is defined twice");
+  const ProcessRun missing = plan("missing.toml", "apps_files = [\"nowhere.toml\"]\n" + axes, "");
+  BOOST_TEST(missing.code == 2);
+  BOOST_TEST(missing.err.find("nowhere.toml:1: cannot read the file") != std::string::npos, missing.err);
+  std::ofstream(scratch() / "bad_suite.toml") << "[axes]\nworkload = []\n";
+  const ProcessRun bad = plan("bad_suite_user.toml", "apps_files = [\"bad_suite.toml\"]\n" + axes, "");
+  BOOST_TEST(bad.code == 2);
+  BOOST_TEST(bad.err.find("bad_suite.toml:1: an apps file holds only [apps.<name>] tables") != std::string::npos, bad.err);
+  std::ofstream(scratch() / "bad_table.toml") << "\n[apps.bfs]\nroot = \"r\"\ncommand = \"a\"\n";
+  const ProcessRun table = plan("bad_table_user.toml", "apps_files = [\"bad_table.toml\"]\n" + axes, "");
+  BOOST_TEST(table.code == 2);
+  BOOST_TEST(table.err.find("bad_table.toml:2: [apps.bfs] needs check") != std::string::npos, table.err);
+}
+
 BOOST_AUTO_TEST_CASE(plan_resolves_apps_under_their_root) {
   const fs::path root = fake_root("bfs");
   const ProcessRun r = plan("resolve.toml",

@@ -20,7 +20,7 @@ from . import apps as applications
 FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
 SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
-TOP_KEYS = ("name", "title", "description", "apps", "axes", "zip", "exclude", "reference", "collect", "plot")
+TOP_KEYS = ("name", "title", "description", "apps", "apps_files", "axes", "zip", "exclude", "reference", "collect", "plot")
 PLOT_KINDS = ("bars", "lines", "breakdown", "series", "histogram")
 PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads", "where")
 MEANS = ("none", "hmean", "gmean", "amean")
@@ -110,24 +110,44 @@ def _scalar(v):
     return isinstance(v, (str, int, float, bool))
 
 
-def load(path):
-    """Reads and checks a sweep file; returns a Sweep or raises SweepError."""
+def _read_toml(path):
+    """(document, text) of a TOML file, or SweepError at the line of its syntax error."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
-        raise SweepError(path, 0, "cannot read the sweep file: %s" % e.strerror)
+        raise SweepError(path, 0, "cannot read the file: %s" % e.strerror)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SweepError(path, raw[: e.start].count(b"\n") + 1, "not UTF-8 text")
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         line = int(m.group(1)) if m else (max(1, len(text.splitlines())) if "end of document" in str(e) else 0)
         msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(e))
         raise SweepError(path, line, "TOML: " + msg)
+
+
+def _apps_file(path):
+    """The [apps.<name>] tables of a file that a sweep's apps_files names (a suite's programs, shared by
+    the sweep files that run them); errors name that file's line."""
+    doc, text = _read_toml(path)
+    loc = Locator(text)
+
+    def fail(message, table="", key=None, index=0):
+        raise SweepError(path, loc.line(table, key, index), message)
+
+    for k in doc:
+        if k != "apps":
+            fail("an apps file holds only [apps.<name>] tables, not '%s'" % k, "", k)
+    return applications.parse(doc.get("apps", {}), fail)
+
+
+def load(path):
+    """Reads and checks a sweep file; returns a Sweep or raises SweepError."""
+    doc, text = _read_toml(path)
     loc = Locator(text)
     here = os.path.dirname(os.path.abspath(path))
 
@@ -194,6 +214,14 @@ def load(path):
         if not isinstance(v, str) or not v:
             fail("workload entries are names, class:<class>, manifest:<file> or app:<name>", "axes", "workload")
     apps = applications.parse(doc.get("apps", {}), fail)
+    files = doc.get("apps_files", [])
+    if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
+        fail("apps_files is a list of files of [apps.<name>] tables, relative to the sweep file", "", "apps_files")
+    for f in files:
+        for name, d in _apps_file(os.path.normpath(os.path.join(here, f))).items():
+            if name in apps:
+                fail("application '%s' is defined twice (here or in %s)" % (name, f), "", "apps_files")
+            apps[name] = d
     for app in applications.used(axes.get("workload", [])):
         if app not in apps:
             fail("unknown application 'app:%s' (define it in an [apps.%s] table%s)" % (
