@@ -96,6 +96,12 @@ BOOST_AUTO_TEST_CASE(apps_files_share_a_suites_programs_between_sweeps) {
   const json p = json::parse(r.out);
   BOOST_TEST(p["count"] == 1);
   BOOST_TEST(p["runs"][0]["cwd"] == root.string());
+  // app_classes sets a sweep's own class for a shared program: collect and plots group by it.
+  const ProcessRun classed = plan("classed.toml", "apps_files = [\"suite.toml\"]\n[app_classes]\nbfs = \"convergent\"\n" + axes,
+                                  "--json --root suite=" + root.string());
+  BOOST_TEST_REQUIRE(classed.code == 0, classed.err);
+  expect_error("unknown_class_app.toml", "apps_files = [\"suite.toml\"]\n[app_classes]\nnope = \"x\"\n" + axes, "", 3,
+               "app_classes names no application 'nope'");
   // Defined twice; a missing file; an apps file with something else than [apps] tables; a bad table
   // in it is reported at its own line.
   expect_error("twice.toml", "apps_files = [\"suite.toml\"]\n[apps.bfs]\nroot = \"r\"\ncommand = \"a\"\ncheck = \"x\"\n" + axes,

@@ -20,7 +20,7 @@ from . import apps as applications
 FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
 SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
-TOP_KEYS = ("name", "title", "description", "apps", "apps_files", "axes", "zip", "exclude", "reference", "collect", "plot")
+TOP_KEYS = ("name", "title", "description", "apps", "apps_files", "app_classes", "axes", "zip", "exclude", "reference", "collect", "plot")
 PLOT_KINDS = ("bars", "lines", "breakdown", "series", "histogram")
 PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads", "where")
 MEANS = ("none", "hmean", "gmean", "amean")
@@ -222,6 +222,17 @@ def load(path):
             if name in apps:
                 fail("application '%s' is defined twice (here or in %s)" % (name, f), "", "apps_files")
             apps[name] = d
+    # A paper's own grouping of shared programs (seed 001's DIVG/COHE sets, seed 000's classes by
+    # warp-size sensitivity) differs between sweeps: each may set the classes it reports.
+    classes = doc.get("app_classes", {})
+    if not isinstance(classes, dict):
+        fail("app_classes is a table, application = \"class\"", "", "app_classes")
+    for name, cls in classes.items():
+        if name not in apps:
+            fail("app_classes names no application '%s'" % name, "app_classes", name)
+        if not isinstance(cls, str) or not applications.NAME.fullmatch(cls):
+            fail("app_classes: a class is letters, digits, '_' or '-'", "app_classes", name)
+        apps[name] = dict(apps[name], **{"class": cls})
     for app in applications.used(axes.get("workload", [])):
         if app not in apps:
             fail("unknown application 'app:%s' (define it in an [apps.%s] table%s)" % (
