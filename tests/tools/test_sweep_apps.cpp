@@ -96,10 +96,12 @@ BOOST_AUTO_TEST_CASE(apps_files_share_a_suites_programs_between_sweeps) {
   const json p = json::parse(r.out);
   BOOST_TEST(p["count"] == 1);
   BOOST_TEST(p["runs"][0]["cwd"] == root.string());
+  BOOST_TEST(p["sweep"] == "uses_file");  // the sweep's name, not an application's
   // app_classes sets a sweep's own class for a shared program: collect and plots group by it.
   const ProcessRun classed = plan("classed.toml", "apps_files = [\"suite.toml\"]\n[app_classes]\nbfs = \"convergent\"\n" + axes,
                                   "--json --root suite=" + root.string());
   BOOST_TEST_REQUIRE(classed.code == 0, classed.err);
+  BOOST_TEST(json::parse(classed.out)["sweep"] == "classed");
   expect_error("unknown_class_app.toml", "apps_files = [\"suite.toml\"]\n[app_classes]\nnope = \"x\"\n" + axes, "", 3,
                "app_classes names no application 'nope'");
   // Defined twice; a missing file; an apps file with something else than [apps] tables; a bad table

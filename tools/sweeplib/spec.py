@@ -218,21 +218,21 @@ def load(path):
     if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
         fail("apps_files is a list of files of [apps.<name>] tables, relative to the sweep file", "", "apps_files")
     for f in files:
-        for name, d in _apps_file(os.path.normpath(os.path.join(here, f))).items():
-            if name in apps:
-                fail("application '%s' is defined twice (here or in %s)" % (name, f), "", "apps_files")
-            apps[name] = d
+        for app, d in _apps_file(os.path.normpath(os.path.join(here, f))).items():
+            if app in apps:
+                fail("application '%s' is defined twice (here or in %s)" % (app, f), "", "apps_files")
+            apps[app] = d
     # A paper's own grouping of shared programs (seed 001's DIVG/COHE sets, seed 000's classes by
     # warp-size sensitivity) differs between sweeps: each may set the classes it reports.
     classes = doc.get("app_classes", {})
     if not isinstance(classes, dict):
         fail("app_classes is a table, application = \"class\"", "", "app_classes")
-    for name, cls in classes.items():
-        if name not in apps:
-            fail("app_classes names no application '%s'" % name, "app_classes", name)
+    for app, cls in classes.items():
+        if app not in apps:
+            fail("app_classes names no application '%s'" % app, "app_classes", app)
         if not isinstance(cls, str) or not applications.NAME.fullmatch(cls):
-            fail("app_classes: a class is letters, digits, '_' or '-'", "app_classes", name)
-        apps[name] = dict(apps[name], **{"class": cls})
+            fail("app_classes: a class is letters, digits, '_' or '-'", "app_classes", app)
+        apps[app] = dict(apps[app], **{"class": cls})
     for app in applications.used(axes.get("workload", [])):
         if app not in apps:
             fail("unknown application 'app:%s' (define it in an [apps.%s] table%s)" % (
