@@ -3,8 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "ptx/cfg.h"
 #include "ptx/def_use.h"
 #include "ptx/opcode_table.h"
+#include "ptx/register_slots.h"
 #include "util/error.h"
 
 namespace simt::vgiw {
@@ -203,7 +205,7 @@ class Converter {
   void splice(const Region& r, std::vector<Instr>& code, std::vector<std::string>& text, uint32_t new_regs) {
     for (uint32_t i = 0; i < new_regs; ++i) {
       p_.regs.push_back({"%<if>" + std::to_string(next_name_++), ptx::Type::Pred});
-      if (!p_.reg_slot.empty()) p_.reg_slot.push_back(p_.reg_slots++);
+      if (!p_.reg_slot.empty()) p_.reg_slot.push_back(p_.reg_slots++);  // shared again at the end
     }
     st_.added += static_cast<uint32_t>(code.size()) - (r.then_end - r.then_begin) - (r.else_end - r.else_begin);
     const uint32_t old_len = r.end - r.branch, new_len = static_cast<uint32_t>(code.size());
@@ -240,6 +242,10 @@ ptx::Program if_convert(const ptx::Program& p, uint32_t limit, IfConversionStats
     Converter c(out, limit, st);
     while (c.convert_one()) {
     }
+    // The kernel's register rows were shared by its liveness before the
+    // conversion; the arms now read the branch predicate, and guarded writes
+    // keep old values, so the rows are shared again by the new liveness.
+    if (st.branches_removed && !p.reg_slot.empty()) ptx::share_register_slots(out, ptx::Cfg(out));
   }
   if (stats) *stats = st;
   return out;

@@ -49,7 +49,9 @@ struct IfConversionStats {
 
 // `p` with every convertible region of its entry function converted
 // (above). New predicate registers are named "%<if>N" (no PTX name can
-// clash) and take new register-file rows.
+// clash). A program whose registers share rows (ptx/register_slots.h) has
+// them shared again from the converted code's liveness: the arms read the
+// branch predicate where the kernel's liveness had it dead.
 ptx::Program if_convert(const ptx::Program& p, uint32_t limit, IfConversionStats* stats = nullptr);
 
 }  // namespace simt::vgiw

@@ -8,9 +8,11 @@
 
 #include <string>
 
+#include "ptx/cfg.h"
 #include "ptx/cfg_real_ptx.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
+#include "ptx/register_slots.h"
 #include "util/error.h"
 #include "vgiw/compiler.h"
 
@@ -300,4 +302,24 @@ BOOST_AUTO_TEST_CASE(workload_kernels_have_fewer_blocks) {
     }
   BOOST_TEST(kernels >= 10u);
   BOOST_TEST(after < before);
+}
+
+// The device shares register rows by the kernel's liveness (ptx/register_slots.h):
+// %p1 dies at the branch and %r3 is born in the arm, so they may share a row.
+// Once converted, the arm reads %p1 after writing %r3: their rows must differ.
+BOOST_AUTO_TEST_CASE(register_rows_are_shared_again_after_conversion) {
+  ptx::Module m = ptx::parse(kHeader + triangle_with("  add.u32 %r3, %r1, 1;\n  add.u32 %r2, %r3, %r3;"), "t.ptx");
+  ptx::Program p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
+  ptx::share_register_slots(p, ptx::Cfg(p));
+  auto reg = [](const ptx::Program& q, const std::string& name) {
+    for (uint32_t r = 0; r < q.regs.size(); ++r)
+      if (q.regs[r].name == name) return r;
+    throw std::logic_error("no register " + name);
+  };
+  BOOST_TEST_REQUIRE(p.reg_slot[reg(p, "%p1")] == p.reg_slot[reg(p, "%r3")]);  // shared before
+  const vgiw::Compilation c(p);
+  const ptx::Program& q = c.program();
+  BOOST_TEST(c.if_conversion().triangles == 1u);
+  BOOST_TEST(q.reg_slot.size() == q.regs.size());
+  BOOST_TEST(q.reg_slot[reg(q, "%p1")] != q.reg_slot[reg(q, "%r3")]);
 }
