@@ -37,7 +37,7 @@ void BatchRunner::run(VgiwCta& cta, uint32_t base, uint64_t bits, BatchResult& o
   for (uint32_t i = 0; i < 64; ++i) out.next[i] = fall;
   const uint32_t threads = static_cast<uint32_t>(__builtin_popcountll(bits));
   for (uint32_t pc = b_.begin; pc < b_.end; ++pc) {
-    k.exec->step(st, k.env, pc, mask, res_);
+    c_.executor().step(st, k.env, pc, mask, res_);  // the if-converted program (compiler.h)
     out.thread_instructions += threads;
     ++out.batch_instructions;
     switch (c_.program().code[pc].cls) {

@@ -49,7 +49,7 @@ struct BatchResult {
 
 class BatchRunner {
  public:
-  // `block` of `c` (its program's executor in `k`); `region` is where local
+  // `block` of `c` (run by c's executor: the if-converted program); `region` is where local
   // memory of this core's CTA positions starts.
   BatchRunner(const Compilation& c, const CompiledBlock& block, uint32_t line, uint64_t local_region);
 

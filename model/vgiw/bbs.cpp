@@ -83,6 +83,7 @@ void Bbs::start_kernel(const std::shared_ptr<const sm::KernelContext>& k) {
   CompilerOptions o;
   o.grid = v_.units;
   o.tracks = v_.tracks;
+  o.if_convert_limit = v_.if_convert_limit;
   comp_ = compile_for(k->program_owner ? k->program_owner : std::shared_ptr<const void>(k), *k->prog, o);
   kernel_ = k;
   const uint32_t blocks = static_cast<uint32_t>(comp_->blocks().size());
@@ -120,7 +121,8 @@ bool Bbs::start_cta(const sm::CtaLaunch& l) {
   if (free == ctas_.end()) return false;  // the tile is full
   const sm::KernelContext& k = *l.kernel;
   auto c = std::make_unique<VgiwCta>();
-  c->state = std::make_unique<func::CtaState>(*k.prog, k.geom, l.ctaid, k.params);
+  // The compiled program: if-conversion adds predicate registers (compiler.h).
+  c->state = std::make_unique<func::CtaState>(comp_->program(), k.geom, l.ctaid, k.params);
   c->state->sm_id = core_id_;
   c->state->warp_size = 32;
   c->kernel = &k;

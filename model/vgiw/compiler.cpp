@@ -8,12 +8,16 @@
 namespace simt::vgiw {
 
 Compilation::Compilation(const ptx::Program& p, const CompilerOptions& o)
-    : p_(p), opt_(o), layout_(o.grid), cfg_(p) {
+    : own_(std::make_unique<const ptx::Program>(if_convert(p, o.if_convert_limit, &ifc_))),
+      p_(*own_),
+      opt_(o),
+      layout_(o.grid),
+      cfg_(p_) {
   for (;;) {
     build(true);
     auto bad = std::find_if(blocks_.begin(), blocks_.end(),
                             [](const CompiledBlock& b) { return b.reachable && b.replicas == 0; });
-    if (bad == blocks_.end()) return;
+    if (bad == blocks_.end()) break;
     const CompiledBlock b = *bad;
     if (b.end - b.begin < 2) {
       for (size_t u = 0; u < kUnitTypes; ++u)
@@ -45,6 +49,8 @@ Compilation::Compilation(const ptx::Program& p, const CompilerOptions& o)
     if (found && best == b.end - 1 && b.end - b.begin > 2) best = b.begin + (b.end - b.begin) / 2;  // routing failed
     starts_.push_back(best);
   }
+  // After the pass's own refusals (block_graph.h), so that they come first.
+  exec_ = std::make_unique<func::Executor>(p_);
 }
 
 void Compilation::build(bool place) {
@@ -101,7 +107,7 @@ std::shared_ptr<const Compilation> compile_for(const std::shared_ptr<const void>
               cache.end());
   for (const Entry& e : cache)
     if (e.owner.lock() == owner && e.program == &p && e.options.grid.n == o.grid.n &&
-        e.options.tracks == o.tracks)
+        e.options.tracks == o.tracks && e.options.if_convert_limit == o.if_convert_limit)
       return e.compiled;
   auto c = std::make_shared<const Compilation>(p, o);
   cache.push_back({owner, &p, o, c});

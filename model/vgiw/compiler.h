@@ -1,4 +1,5 @@
-// The VGIW compiler pass (seed 002 §3.1) over a linked kernel: block IDs in
+// The VGIW compiler pass (seed 002 §3.1) over a linked kernel: if-conversion
+// of short forward branches (if_conversion.h), then block IDs in
 // schedule order (block_order.h), up to two successors per block, live value
 // IDs (live_values.h) and one dataflow graph per block (dataflow_graph.h),
 // with how many replicas of it the grid's units hold.
@@ -16,12 +17,14 @@
 #include <memory>
 #include <vector>
 
+#include "func/executor.h"
 #include "ptx/cfg.h"
 #include "ptx/ir.h"
 #include "vgiw/block_graph.h"
 #include "vgiw/block_order.h"
 #include "vgiw/dataflow_graph.h"
 #include "vgiw/grid_layout.h"
+#include "vgiw/if_conversion.h"
 #include "vgiw/live_values.h"
 #include "vgiw/placer.h"
 
@@ -41,18 +44,28 @@ struct CompiledBlock {
   uint32_t replicas = 0;               // placed and routed (0 only for unreachable blocks)
 };
 
+// Instructions per if-converted region (vgiw.if_convert_limit; docs/vgiw.md
+// gives the reasons for 8): on by default, as the paper's LLVM compiler was.
+inline constexpr uint32_t kDefaultIfConvertLimit = 8;
+
 struct CompilerOptions {
   UnitCounts grid = table1_grid();
   uint32_t tracks = 2;  // producers one switch-to-switch link carries (placer.h)
+  uint32_t if_convert_limit = kDefaultIfConvertLimit;  // 0: no if-conversion
 };
 
 class Compilation {
  public:
   // Throws BadInput for what the compiler does not map (block_graph.h).
-  // `p` must outlive the Compilation.
+  // The Compilation keeps its own copy of `p`, if-converted.
   explicit Compilation(const ptx::Program& p, const CompilerOptions& o = {});
 
+  // The program after if-conversion: what the blocks' PCs, registers and
+  // live values refer to, and what the grid runs (executor()); equal to the
+  // kernel's program with if_convert_limit 0.
   const ptx::Program& program() const { return p_; }
+  const func::Executor& executor() const { return *exec_; }
+  const IfConversionStats& if_conversion() const { return ifc_; }
   const UnitCounts& grid() const { return opt_.grid; }
   const GridLayout& layout() const { return layout_; }
   const std::vector<CompiledBlock>& blocks() const { return blocks_; }  // by ID
@@ -66,7 +79,10 @@ class Compilation {
   // `place`: place and route every block (else replicas count units only).
   void build(bool place);
 
-  const ptx::Program& p_;
+  IfConversionStats ifc_;
+  std::unique_ptr<const ptx::Program> own_;  // the if-converted program
+  const ptx::Program& p_;                    // *own_
+  std::unique_ptr<func::Executor> exec_;     // runs p_ (made once every block fits)
   CompilerOptions opt_;
   GridLayout layout_;
   ptx::Cfg cfg_;

@@ -23,6 +23,10 @@ void VgiwParams::bind(config::ParamRegistry& r) {
           std::string("MT-CGRF ") + doc[u], 0, 4096);
   r.add("vgiw.tracks", tracks, "producers one switch-to-switch link of the grid carries (placement and routing)", 1,
         64);
+  r.add("vgiw.if_convert_limit", if_convert_limit,
+        "if-conversion in the compiler pass: triangles and diamonds of forward branches whose arms hold at most "
+        "this many instructions once predicated (guards and added and.pred/mov.pred) become one block of "
+        "predicated code; 0 = none (nvcc's blocks as they are)", 0, 4096);
   r.add("vgiw.grid_clock", grid_clock,
         "MT-CGRF cycles per core cycle: the grid's units, interconnect, initiators and terminators run this many "
         "times faster than the core clock (Table 1: 1.4 GHz against the Fermi SM's 0.7); operation latencies "

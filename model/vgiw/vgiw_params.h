@@ -8,6 +8,7 @@
 
 #include "mem/cache.h"
 #include "mem/cache_module.h"
+#include "vgiw/compiler.h"
 #include "vgiw/dataflow_graph.h"
 
 namespace simt::config { class ParamRegistry; }
@@ -18,6 +19,7 @@ struct VgiwParams {
   // vgiw.units.*: the MT-CGRF (Table 1).
   UnitCounts units = table1_grid();
   uint32_t tracks = 2;               // vgiw.tracks: producers one switch-to-switch link carries
+  uint32_t if_convert_limit = kDefaultIfConvertLimit;  // vgiw.if_convert_limit: instructions per if-converted region
   uint32_t grid_clock = 2;           // vgiw.grid_clock: grid cycles per core cycle (Table 1: 1.4 against 0.7 GHz)
   uint32_t reconfig_cycles = 34;     // vgiw.reconfig_cycles: grid cycles; reset + configuration tokens, twice (§3.2)
   uint32_t cvt_bytes = 8192;         // vgiw.cvt_bytes: capacity; resident threads = bits / blocks (tiling)

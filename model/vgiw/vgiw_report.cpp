@@ -27,6 +27,11 @@ std::string vgiw_report(const Compilation& c) {
   o << "kernel " << c.program().kernel << ": " << blocks.size() << " VGIW blocks, " << c.live_values().count()
     << " live value IDs for " << c.live_values().registers() << " registers";
   if (c.splits()) o << ", " << c.splits() << " split" << (c.splits() == 1 ? "" : "s") << " of blocks too large for the grid";
+  const IfConversionStats& ic = c.if_conversion();
+  if (ic.triangles + ic.diamonds)
+    o << ", " << ic.triangles + ic.diamonds << " if-converted region" << (ic.triangles + ic.diamonds == 1 ? "" : "s")
+      << " (" << ic.triangles << " triangles, " << ic.diamonds << " diamonds; " << ic.branches_removed
+      << " branches removed, " << ic.added << " predicate instructions added)";
   o << "\n";
   o << "grid:";
   for (size_t u = 0; u < kUnitTypes; ++u) o << ' ' << unit_name(static_cast<Unit>(u)) << ' ' << c.grid().n[u];

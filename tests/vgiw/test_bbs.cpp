@@ -137,6 +137,7 @@ vgiw::VgiwParams params() {
   // 4 blocks x 5 words = 1280 bits: room for two CTAs of two words each.
   v.cvt_bytes = 4 * 5 * 64 / 8;
   v.reconfig_cycles = 34;
+  v.if_convert_limit = 0;  // the script needs the kernel's four blocks (no if-conversion)
   return v;
 }
 

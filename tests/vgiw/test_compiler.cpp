@@ -24,15 +24,18 @@ namespace {
 
 const std::string kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
 
-// Parses and links entry `k` of a module made of `body` (kept alive: a
-// Compilation refers to its program).
+// Parses and links entry `k` of a module made of `body`. Without
+// if-conversion (test_if_conversion covers it): these kernels are about
+// nvcc's block structure.
 struct Compiled {
   ptx::Program p;
   std::unique_ptr<vgiw::Compilation> c;
   explicit Compiled(const std::string& body) {
     ptx::Module m = ptx::parse(kHeader + body, "t.ptx");
     p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
-    c = std::make_unique<vgiw::Compilation>(p);
+    vgiw::CompilerOptions o;
+    o.if_convert_limit = 0;
+    c = std::make_unique<vgiw::Compilation>(p, o);
   }
   const vgiw::CompiledBlock& at(uint32_t pc) const { return c->blocks()[c->id_at(pc)]; }
   uint32_t id(uint32_t pc) const { return c->id_at(pc); }
@@ -301,6 +304,7 @@ BOOST_AUTO_TEST_CASE(blocks_too_large_for_the_grid_are_split) {
 BOOST_AUTO_TEST_CASE(an_instruction_the_grid_cannot_hold_is_an_error) {
   vgiw::CompilerOptions no_ldst;
   no_ldst.grid[Unit::Ldst] = 0;
+  no_ldst.if_convert_limit = 0;
   ptx::Module m = ptx::parse(kHeader + kDiamond, "t.ptx");
   const ptx::Program p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
   try {

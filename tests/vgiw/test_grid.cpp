@@ -90,7 +90,7 @@ struct Bench {
     vgiw::CompilerOptions o;
     o.grid = v.units;
     comp = std::make_unique<vgiw::Compilation>(prog, o);
-    cta.state = std::make_unique<func::CtaState>(prog, kernel.geom, func::Dim3{{0, 0, 0}}, kernel.params);
+    cta.state = std::make_unique<func::CtaState>(comp->program(), kernel.geom, func::Dim3{{0, 0, 0}}, kernel.params);
     cta.kernel = &kernel;
     cta.threads = 2;
     grid = std::make_unique<vgiw::MtCgrf>("grid", v, sm, reg, "sm0", 0);
