@@ -242,6 +242,35 @@ BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
   BOOST_TEST(rows == 4);
   BOOST_TEST(app_rows == 2);
 
+  // One kernel of an application: kernel:PATTERN/FIELD sums FIELD over that kernel's launches
+  // (launch_cost launches k0 101 times, k1 once, each with one CTA).
+  r = sweep("collect " + out.string() + " --stat 'kernel:*k0*/ctas' --stat 'kernel:*k1*/ctas'" +
+            " --csv " + (scratch() / "kernels.csv").string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  {
+    std::istringstream kcsv(simt::test::slurp(scratch() / "kernels.csv"));
+    std::string head, row;
+    std::getline(kcsv, head);
+    std::vector<std::string> cols;
+    for (std::istringstream h(head); std::getline(h, row, ',');) cols.push_back(row);
+    const auto k0 = std::find(cols.begin(), cols.end(), "kernel:*k0*/ctas") - cols.begin();
+    const auto k1 = std::find(cols.begin(), cols.end(), "kernel:*k1*/ctas") - cols.begin();
+    BOOST_TEST_REQUIRE((k0 < static_cast<long>(cols.size()) && k1 < static_cast<long>(cols.size())), head);
+    int seen = 0;
+    while (std::getline(kcsv, row)) {
+      if (row.find("app:launch_cost") == std::string::npos) continue;
+      std::vector<std::string> cells;
+      for (std::istringstream c(row); std::getline(c, head, ',');) cells.push_back(head);
+      BOOST_TEST(std::stod(cells.at(k0)) == 101.0, row);
+      BOOST_TEST(std::stod(cells.at(k1)) == 1.0, row);
+      ++seen;
+    }
+    BOOST_TEST(seen == 1);
+  }
+  r = sweep("collect " + out.string() + " --stat 'kernel:nothing/cycles'");
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(r.err.find("no successful run has the statistic 'kernel:nothing/cycles'") != std::string::npos, r.err);
+
   // A figure over the runs, the application's class (convergent) among the means.
   r = sweep("plot " + out.string() + " --format svg");
   BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);

@@ -238,7 +238,15 @@ BOOST_AUTO_TEST_CASE(the_shipped_sweeps_plan) {
     const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + e.path().string() +
                             " --simtlab " SIMT_BINARY_DIR "/simtlab >/dev/null 2>" + (scratch() / "err").string();
     const int status = std::system(cmd.c_str());
-    BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), e.path() << ": " << simt::test::slurp(scratch() / "err"));
+    const std::string err = simt::test::slurp(scratch() / "err");
+    // A suite sweep (the papers' programs, sweeps/suites/) is checked up to its roots, which only a
+    // user with the suites has: everything before them must be right.
+    if (simt::test::slurp(e.path()).find("apps_files") != std::string::npos) {
+      BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 2), e.path());
+      BOOST_TEST(err.find("needs the root") != std::string::npos, e.path() << ": " << err);
+      continue;
+    }
+    BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), e.path() << ": " << err);
   }
 }
 

@@ -29,7 +29,15 @@ HEADLINE = ("cycles", "warp_instructions", "thread_instructions", "ipc", "simd_e
 def stat(doc, key):
     """A value from a stats document by key: `cycles`, `derived.ipc`, or `counters/sm0.l1d.hits`
     (a '/' separates levels whose names contain dots). A level with a '*' (fnmatch pattern, e.g.
-    `counters/sm*.cycles`) sums the numbers of every name it matches (None when none matches)."""
+    `counters/sm*.cycles`) sums the numbers of every name it matches (None when none matches).
+    `kernel:PATTERN/FIELD` sums FIELD over the launches (`kernels[]` records) of the kernels whose
+    name matches PATTERN, e.g. `kernel:*Fan1*/cycles`: one kernel of an application."""
+    if key.startswith("kernel:") and "/" in key:
+        pattern, field = key[len("kernel:"):].split("/", 1)
+        launches = [k for k in doc.get("kernels") or [] if isinstance(k, dict) and
+                    fnmatch.fnmatchcase(str(k.get("kernel", "")), pattern)]
+        values = [v for v in (stat(k, field) for k in launches) if v is not None]
+        return sum(values) if values else None
     parts = key.split("/") if "/" in key else key.split(".")
     return _stat(doc, parts)
 
