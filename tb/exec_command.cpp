@@ -1,5 +1,6 @@
 #include "exec_command.h"
 
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,6 +207,14 @@ void exec_command(const CLI::App& cmd, const RunOptions& o, Machine& m, const st
   std::vector<char*> argv;
   for (const std::string& word : program) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
+  // Address-space randomisation off, as `setarch -R`: managed memory and __managed__ variables sit
+  // at their host addresses on the device too, so with ASLR their cache sets, and the cycles of a
+  // timing run, would change from one run of the same program to the next. Where the kernel
+  // refuses (a container's seccomp policy), the program runs randomised and the run says so.
+  const int persona = ::personality(0xffffffff);
+  if (persona == -1 || ::personality(static_cast<unsigned long>(persona) | ADDR_NO_RANDOMIZE) == -1)
+    std::fprintf(stderr, "simtlab: warning: cannot turn address-space randomisation off (%s): timing runs of a "
+                 "program with managed memory may differ in cycles from run to run\n", std::strerror(errno));
   std::fflush(nullptr);
   ::execvp(path.c_str(), argv.data());  // returns only on failure
   throw input_error("cannot run " + program[0] + ": " + std::strerror(errno));

@@ -1,6 +1,10 @@
 // Managed memory: cudaMallocManaged and __managed__ variables are written
 // by the host, updated by kernels and read by the host after
-// cudaDeviceSynchronize, with no explicit copies.
+// cudaDeviceSynchronize, with no explicit copies. It prints where its
+// __managed__ variable is: `simtlab exec` turns address randomisation off, so
+// that address (the device's too) is the same in every run.
+#include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "check.cuh"
@@ -58,6 +62,7 @@ int main() {
   std::vector<int> zeros(n, 0);
   expect_equal(data, zeros.data(), n, "memcpy_into_managed_result");
   cudaFree(dev);
+  std::printf("INFO managed_at=%llu\n", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(&launches_seen)));
   expect_ok(cudaFree(data), "free_managed");
 
   // Zero-copy: a kernel writes page-locked host memory through the pointer
