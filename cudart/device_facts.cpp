@@ -68,7 +68,9 @@ void fill_properties(const DeviceFacts& f, cudaDeviceProp& p) {
   p.maxSurface2D[1] = 65536;
   p.surfaceAlignment = 512;
   p.concurrentKernels = 0;  // launches run one after another
-  p.asyncEngineCount = 0;
+  // One copy engine, as the Fermi GeForce parts: programs read a count of 0 as "no overlap of copies
+  // and kernels" and some refuse to run (Rodinia huffman). Copies still run in stream order.
+  p.asyncEngineCount = 1;
   p.unifiedAddressing = 1;
   p.memoryBusWidth = static_cast<int>(f.memory_bus_bits);
   p.l2CacheSize = clamp_int(f.l2_bytes);
@@ -107,6 +109,8 @@ bool attribute(const DeviceFacts& f, int attr, int* value) {
     case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
     case cudaDevAttrComputeMode: v = 0; break;  // default: any number of host threads may use it
     case cudaDevAttrConcurrentKernels: v = p.concurrentKernels; break;
+    case cudaDevAttrGpuOverlap: v = p.asyncEngineCount > 0; break;  // CUDA 12 dropped deviceOverlap for this
+    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
     case cudaDevAttrMemoryClockRate: v = static_cast<int>(f.memory_clock_khz); break;
     case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
     case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;

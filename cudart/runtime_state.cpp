@@ -20,6 +20,10 @@ namespace {
 
 RuntimeState* g_state = nullptr;
 
+// Device memory a CUDA context holds before the program allocates: its printf FIFO
+// (cudaLimitPrintfFifoSize, 1 MiB by default).
+constexpr uint64_t kContextReservedBytes = uint64_t{1} << 20;
+
 // The CUDA error a kernel fault becomes (what a GPU reports for it).
 cudaError_t fault_code(const Error& e) {
   const FaultSite* s = e.site();
@@ -86,6 +90,13 @@ void RuntimeState::build_device() {
     d.time_launch = [set](uint64_t n) { return set.contains(n); };
   }
   device_ = std::make_unique<runtime::Device>(d);
+  // A GPU, not a memory checker: its MMU maps whole pages, so a kernel reading just before or after
+  // a buffer (Parboil spmv's x[-1] for padding, Rodinia srad's halo) gets the page's bytes, not a
+  // fault; and a CUDA context holds device memory of its own (its printf FIFO, 1 MiB by default)
+  // below the program's first allocation.
+  func::GlobalMemory& mem = device_->memory();
+  mem.set_fault_granule(func::GlobalMemory::kPageSize);
+  mem.allocate(kContextReservedBytes);
 }
 
 cudaError_t RuntimeState::take_last_error() {

@@ -129,6 +129,16 @@ bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
     last_alloc_size_ = it->second;
     return true;
   }
+  return fault_granule_ != 0 && size != 0 && addr + size > addr && granule_mapped(addr) &&
+         granule_mapped(addr + size - 1);
+}
+
+bool GlobalMemory::granule_mapped(uint64_t addr) const {
+  const uint64_t lo = addr & ~(fault_granule_ - 1), last = lo + (fault_granule_ - 1);
+  for (const std::map<uint64_t, uint64_t>* ranges : {&allocs_, &windows_}) {
+    auto it = ranges->upper_bound(last);  // the last range starting in or before the granule
+    if (it != ranges->begin() && std::prev(it)->first + std::prev(it)->second > lo) return true;
+  }
   return false;
 }
 

@@ -62,7 +62,15 @@ class GlobalMemory {
   // or overlaps an allocation or window. release(host) ends it (the caller
   // then unmaps the memory).
   void map_host(uint8_t* host, uint64_t size);
-  // True if [addr, addr+size) lies inside one live allocation. Inline for
+  // How a GPU's MMU maps memory: with a granule of `bytes` (a power of two,
+  // 0 = none), an access that leaves every allocation is still mapped when
+  // each end lies in a granule some live allocation reaches into, as on a GPU,
+  // where a read just before a buffer returns whatever the page holds. 0 (the
+  // default) reports every byte outside the allocations, as a memory checker.
+  void set_fault_granule(uint64_t bytes) { fault_granule_ = bytes; }
+  uint64_t fault_granule() const { return fault_granule_; }
+  // True if [addr, addr+size) lies inside one live allocation (or, with a
+  // fault granule, in granules that allocations reach into). Inline for
   // the common case: inside the allocation the previous check found.
   bool mapped(uint64_t addr, uint64_t size) const {
     if (addr - last_alloc_base_ < last_alloc_size_ && addr + size - last_alloc_base_ <= last_alloc_size_)
@@ -126,6 +134,7 @@ class GlobalMemory {
   }
   uint8_t* lookup_page(uint64_t page_no) const;
   bool mapped_slow(uint64_t addr, uint64_t size) const;
+  bool granule_mapped(uint64_t addr) const;  // an allocation or window reaches into addr's granule
   void forget_pages() const;
   // Records the first touch of a page in the current storage (checking the
   // limit; zero-filling it in a foreign storage, which may hold anything).
@@ -153,6 +162,7 @@ class GlobalMemory {
   uint64_t allocated_ = 0;
   mutable std::set<uint64_t> touched_;  // pages materialised in the current storage
   uint64_t touch_limit_ = 0;
+  uint64_t fault_granule_ = 0;  // set_fault_granule()
 };
 
 }  // namespace simt::func

@@ -66,6 +66,9 @@ int main() {
 
   // The properties and the attribute queries tell the same device.
   attribute_matches(cudaDevAttrWarpSize, p.warpSize, "attribute_warp_size");
+  // A copy engine (programs that test deviceOverlap, removed in CUDA 12, now read these).
+  attribute_matches(cudaDevAttrAsyncEngineCount, p.asyncEngineCount, "attribute_async_engines");
+  attribute_matches(cudaDevAttrGpuOverlap, 1, "attribute_gpu_overlap");
   attribute_matches(cudaDevAttrMultiProcessorCount, p.multiProcessorCount, "attribute_sm_count");
   attribute_matches(cudaDevAttrComputeCapabilityMajor, p.major, "attribute_cc_major");
   attribute_matches(cudaDevAttrComputeCapabilityMinor, p.minor, "attribute_cc_minor");

@@ -52,6 +52,9 @@ __global__ void double_table() {
   if (i < 16) dev_table[i] = 2 * dev_table[i] + i;
 }
 
+// Reads v[-back], before the buffer (Parboil spmv reads x[-1] for its padding).
+__global__ void read_before(const float* v, int back, float* out) { *out = v[-back] * 0.0f + 1.0f; }
+
 __global__ void say_hello(int k) {
   const int t = threadIdx.x;
   printf("DEVICE_PRINTF tid=%d k=%d half=%.2f word=%s hex=%x big=%lld ch=%c\n", t, k, t * 0.5, "ok", 0xbeef + t,
@@ -301,7 +304,24 @@ static void symbols() {
   cudaFree(dy);
 }
 
+// A GPU maps whole pages: a read just before a buffer, or before the program's first one, returns
+// what the page holds, with no error (simtlab's own runs report it, docs/cuda-apps.md).
+void reads_beside_buffers() {
+  float *first = nullptr, *second = nullptr, *out = nullptr;
+  cudaMalloc(&first, 64 * sizeof(float));
+  cudaMalloc(&second, 64 * sizeof(float));
+  cudaMalloc(&out, sizeof(float));
+  read_before<<<1, 1>>>(second, 1, out);
+  expect_launch_ok("read_before_second_buffer");
+  read_before<<<1, 1>>>(first, 256, out);
+  expect_launch_ok("read_before_first_buffer");
+  cudaFree(first);
+  cudaFree(second);
+  cudaFree(out);
+}
+
 int main() {
+  reads_beside_buffers();
   copies_1d();
   pinned_and_async();
   pitched_2d();
