@@ -83,10 +83,11 @@ fs::path demo_sweeps() {
   std::ofstream(dir / "900-demo.toml") << "name = \"900-demo\"\n[axes]\nworkload = [\"saxpy\"]\nsize = [\"small\"]\n"
                                           "mode = [\"functional\"]\n";
   std::ofstream(dir / "900-demo-suites.toml")
-      << "name = \"900-demo-suites\"\n"
+      << "name = \"900-demo-suites\"\nquick = [\"app:launches\", \"app:other\"]\n"
          "[apps.launches]\nroot = \"tests\"\ncommand = \"launches\"\ncheck = \"PASS total_after_refill\"\n"
+         "[apps.cost]\nroot = \"tests\"\ncommand = \"launch_cost 3\"\ncheck = \"PASS launch_count\"\n"
          "[apps.other]\nroot = \"absent\"\ncommand = \"bin/other\"\ncheck = \"PASS\"\n"
-         "[axes]\nworkload = [\"app:launches\", \"app:other\"]\nmode = [\"functional\"]\n";
+         "[axes]\nworkload = [\"app:launches\", \"app:cost\", \"app:other\"]\nmode = [\"functional\"]\n";
   return dir;
 }
 
@@ -117,11 +118,20 @@ BOOST_AUTO_TEST_CASE(suite_sweeps_run_only_with_suites_and_only_the_roots_given)
     std::cout << "SKIP: no CUDA test programs in " << kPrograms << " (built when nvcc exists)" << std::endl;
     return;
   }
-  // With the root `tests` only: the program under `absent` is left out, and said so.
+  // --quick: the sweep's quick subset, and with the root `tests` only: the program under `absent` is
+  // left out, and said so.
+  r = reproduce("900 --quick --suites tests=" + kPrograms + sweeps);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("no --suites root for absent: 1 of 3 programs left out") != std::string::npos, r.out);
+  const fs::path csv_file = scratch() / "results" / "900" / "900-demo-suites" / "results.csv";
+  std::string csv = simt::test::slurp(csv_file);
+  BOOST_TEST(csv.find("app:launches") != std::string::npos, csv);
+  BOOST_TEST(csv.find("app:cost") == std::string::npos, csv);
+  BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
+  // Without --quick, resumed: the rest of the programs whose root is given.
   r = reproduce("900 --suites tests=" + kPrograms + sweeps);
   BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
-  BOOST_TEST(r.out.find("no --suites root for absent: 1 of 2 programs left out") != std::string::npos, r.out);
-  const std::string csv = simt::test::slurp(scratch() / "results" / "900" / "900-demo-suites" / "results.csv");
-  BOOST_TEST(csv.find("app:launches") != std::string::npos, csv);
+  csv = simt::test::slurp(csv_file);
+  BOOST_TEST(csv.find("app:cost") != std::string::npos, csv);
   BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
 }

@@ -223,6 +223,8 @@ BOOST_AUTO_TEST_CASE(bad_sweep_files_name_file_and_line) {
                "overlay axis names");
   expect_error("plot_where.toml", "[axes]\nworkload = [\"saxpy\"]\n[plot]\nwhere = { size = \"huge\" }\n", 4,
                "is not one of the axis' values");
+  expect_error("quick_unknown.toml", "quick = [\"nqueens\"]\n[axes]\nworkload = [\"saxpy\"]\n", 1,
+               "quick names 'nqueens', which is not on the workload axis");
   expect_error("collect_key.toml", "[axes]\nworkload = [\"saxpy\"]\n[collect]\nstat = [\"ipc\"]\n", 4,
                "[collect] has no key 'stat'");
   expect_error("exclude_axis.toml", "[axes]\nworkload = [\"saxpy\"]\n[[exclude]]\nmode = \"timing\"\nwarp = 3\n", 5,

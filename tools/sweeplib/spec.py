@@ -20,7 +20,7 @@ from . import apps as applications
 FIXED_AXES = ("machine", "overlays", "workload", "size", "mode")
 SIZES = ("small", "medium", "large")
 MODES = ("timing", "functional")
-TOP_KEYS = ("name", "title", "description", "apps", "apps_files", "app_classes", "axes", "zip", "exclude", "reference", "collect", "plot")
+TOP_KEYS = ("name", "title", "description", "apps", "apps_files", "app_classes", "quick", "axes", "zip", "exclude", "reference", "collect", "plot")
 PLOT_KINDS = ("bars", "lines", "breakdown", "series", "histogram")
 PLOT_KEYS = ("kind", "title", "xlabel", "ylabel", "y", "x", "name", "normalise", "means", "workloads", "where")
 MEANS = ("none", "hmean", "gmean", "amean")
@@ -44,6 +44,7 @@ class Sweep:
     collect: dict = field(default_factory=dict)  # {stats: [keys]}: more columns and tables
     plot: dict = field(default_factory=dict)  # passed through to the plotter
     apps: dict = field(default_factory=dict)  # application name -> its [apps.<name>] definition (apps.py)
+    quick: list = field(default_factory=list)  # the workloads of `tools/reproduce --quick`
 
 
 class Locator:
@@ -411,5 +412,13 @@ def load(path):
                     if v not in axes[a]:
                         fail("[plot] where %s = %r is not one of the axis' values" % (a, v), table, "where", i)
                 f["where"][a] = vs
+    # A subset of the workloads that keeps every class (tools/reproduce --quick), for a sweep whose
+    # full run takes hours.
+    quick = doc.get("quick", [])
+    if not isinstance(quick, list) or not all(isinstance(w, str) for w in quick):
+        fail("quick is a list of workloads of the workload axis", "", "quick")
+    for w in quick:
+        if w not in axes["workload"]:
+            fail("quick names '%s', which is not on the workload axis" % w, "", "quick")
     return Sweep(path=os.path.abspath(path), name=name, title=title, axes=axes, zips=zips, excludes=excludes,
-                 reference=ref, collect=coll, plot=plot, apps=apps)
+                 reference=ref, collect=coll, plot=plot, apps=apps, quick=quick)
