@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(apps_run_in_both_modes_and_collect_a_row_each) {
 }
 
 BOOST_AUTO_TEST_CASE(an_app_reads_its_stdin_and_succeeds_with_its_exit_status) {
-  if (SIMT_CUDA_SANITIZE || !fs::exists(kPrograms + "/launch_cost")) {
+  if (SIMT_CUDA_SANITIZE || !fs::exists(kPrograms + "/launch_cost") || !fs::exists(kPrograms + "/unsupported")) {
     std::cout << "SKIP: no CUDA test programs to run (built when nvcc exists, not in sanitizer builds)" << std::endl;
     return;
   }
@@ -306,9 +306,11 @@ BOOST_AUTO_TEST_CASE(an_app_reads_its_stdin_and_succeeds_with_its_exit_status) {
       "stdin = \"5\\n\"\nexit = 7\n"
       "[apps.default_exit]\nroot = \"tests\"\ncommand = \"launch_cost - 7\"\ncheck = \"PASS launch_count\"\n"
       "stdin = \"5\\n\"\n"
-      "[apps.exits_zero]\nroot = \"tests\"\ncommand = \"launch_cost 5\"\ncheck = \"PASS launch_count\"\nexit = 7\n";
+      "[apps.exits_zero]\nroot = \"tests\"\ncommand = \"launch_cost 5\"\ncheck = \"PASS launch_count\"\nexit = 7\n"
+      // A line the program's stderr holds (here the runtime's note on the call it lacks) passes too.
+      "[apps.on_stderr]\nroot = \"tests\"\ncommand = \"unsupported\"\ncheck = \"^simtlab: cudaGraphCreate is not supported\"\n";
   const fs::path f = write_sweep("exit.toml", "name = \"exit\"\n" + apps +
-                                                  "[axes]\nworkload = [\"app:seven\", \"app:default_exit\", \"app:exits_zero\"]\n"
+                                                  "[axes]\nworkload = [\"app:seven\", \"app:default_exit\", \"app:exits_zero\", \"app:on_stderr\"]\n"
                                                   "mode = [\"functional\"]\n");
   const fs::path out = scratch() / "exit";
   const ProcessRun r = sweep("run " + f.string() + " --out " + out.string() + " --no-progress --simtlab " SIMT_BINARY_DIR
@@ -324,4 +326,5 @@ BOOST_AUTO_TEST_CASE(an_app_reads_its_stdin_and_succeeds_with_its_exit_status) {
   BOOST_TEST(codes["app:seven"] == 0);
   BOOST_TEST(codes["app:default_exit"] == 7);
   BOOST_TEST(codes["app:exits_zero"] == -4);
+  BOOST_TEST(codes["app:on_stderr"] == 0);
 }

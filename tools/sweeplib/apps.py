@@ -121,16 +121,21 @@ def used(workloads):
     return [w[len("app:"):] for w in workloads if w.startswith("app:")]
 
 
-def check_output(check, stdout_path):
-    """None when the program's stdout matches the check, else why not."""
-    try:
-        with open(stdout_path, errors="replace") as f:
-            text = f.read()
-    except OSError as e:
-        return "cannot read the program's stdout %s: %s" % (stdout_path, e.strerror)
-    if re.search(check, text, re.MULTILINE):
+def check_output(check, stdout_path, stderr_path=None):
+    """None when the program's stdout (or, failing that, its stderr: Fortran and some C programs
+    report there) matches the check, else why not."""
+    texts = []
+    for path in [stdout_path] + ([stderr_path] if stderr_path else []):
+        try:
+            with open(path, errors="replace") as f:
+                texts.append(f.read())
+        except OSError as e:
+            if path == stdout_path:
+                return "cannot read the program's stdout %s: %s" % (path, e.strerror)
+    if any(re.search(check, text, re.MULTILINE) for text in texts):
         return None
-    return "the program exited 0 but its output check failed: no match for /%s/ in %s" % (check, stdout_path)
+    return "the program exited 0 but its output check failed: no match for /%s/ in %s%s" % (
+        check, stdout_path, " or its stderr" if stderr_path else "")
 
 
 def cudart_dir(simtlab):

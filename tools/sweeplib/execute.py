@@ -10,7 +10,7 @@ process in the foreground: the Slurm worker's way (`tools/sweep exec`).
 An application run (apps.py) is `simtlab exec ... -- PROGRAM ARGS` started
 in the app's folder, its `stdin` text on its standard input; it succeeds when
 the program exits with the app's `exit` status (0 unless said) and its stdout
-(stdout.txt) matches the app's check, which finish() verifies. A run's
+(stdout.txt) or stderr (stderr.txt) matches the app's check, which finish() verifies. A run's
 standard input is empty otherwise: a program waiting for input must not hang
 a sweep.
 """
@@ -71,7 +71,7 @@ def finish(st, rid, code, seconds, error=""):
     if code == 0:
         check = run.get("check")
         if check is not None:
-            why = apps.check_output(check, os.path.join(d, "stdout.txt"))
+            why = apps.check_output(check, os.path.join(d, "stdout.txt"), os.path.join(d, "stderr.txt"))
             if why:
                 code, error = apps.CHECK_FAILED, why
     if code != 0 and not error:
