@@ -1,8 +1,8 @@
 // tools/reproduce: a seed's sweep file is run, collected and plotted into
 // results/<seed>/ by one command; a second call resumes instead of starting
 // over; an unknown seed is a usage error that lists the seeds there are.
-// A seed's suite sweeps (files with [apps]) run only with --suites, and only
-// the programs whose root is given.
+// A seed's suite sweeps (files with [apps]) run only with --suites (the
+// programs' runs are in test_sweep_apps, which skips without nvcc).
 #define BOOST_TEST_MODULE reproduce
 #include <boost/test/unit_test.hpp>
 
@@ -18,8 +18,6 @@ using simt::test::ProcessRun;
 namespace {
 
 SIMT_TEST_SCRATCH("simtlab_reproduce");
-
-const std::string kPrograms = SIMT_BINARY_DIR "/cuda";
 
 ProcessRun reproduce(const std::string& args) {
   const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/reproduce " + args + " --out " +
@@ -109,29 +107,5 @@ BOOST_AUTO_TEST_CASE(suite_sweeps_run_only_with_suites_and_only_the_roots_given)
   r = reproduce("900 --suites tests" + sweeps);
   BOOST_TEST(r.code == 2);
   BOOST_TEST(r.err.find("--suites takes NAME=PATH") != std::string::npos, r.err);
-
-  if (SIMT_CUDA_SANITIZE) {  // as tests/cuda: ASan cannot run inside nvcc's uninstrumented programs
-    std::cout << "SKIP: sanitizer build: the CUDA test programs cannot load the instrumented library" << std::endl;
-    return;
-  }
-  if (!fs::exists(kPrograms + "/launches")) {
-    std::cout << "SKIP: no CUDA test programs in " << kPrograms << " (built when nvcc exists)" << std::endl;
-    return;
-  }
-  // --quick: the sweep's quick subset, and with the root `tests` only: the program under `absent` is
-  // left out, and said so.
-  r = reproduce("900 --quick --suites tests=" + kPrograms + sweeps);
-  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
-  BOOST_TEST(r.out.find("no --suites root for absent: 1 of 3 programs left out") != std::string::npos, r.out);
-  const fs::path csv_file = scratch() / "results" / "900" / "900-demo-suites" / "results.csv";
-  std::string csv = simt::test::slurp(csv_file);
-  BOOST_TEST(csv.find("app:launches") != std::string::npos, csv);
-  BOOST_TEST(csv.find("app:cost") == std::string::npos, csv);
-  BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
-  // Without --quick, resumed: the rest of the programs whose root is given.
-  r = reproduce("900 --suites tests=" + kPrograms + sweeps);
-  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
-  csv = simt::test::slurp(csv_file);
-  BOOST_TEST(csv.find("app:cost") != std::string::npos, csv);
-  BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
+  // Running the programs: tests/tools/test_sweep_apps.cpp (reproduce_runs_the_roots_given).
 }

@@ -328,3 +328,46 @@ BOOST_AUTO_TEST_CASE(an_app_reads_its_stdin_and_succeeds_with_its_exit_status) {
   BOOST_TEST(codes["app:exits_zero"] == -4);
   BOOST_TEST(codes["app:on_stderr"] == 0);
 }
+
+// tools/reproduce --suites (its other cases: test_reproduce.cpp): a seed 900 in a scratch sweeps
+// folder whose suite sweep has two programs under root `tests` and one under root `absent`.
+BOOST_AUTO_TEST_CASE(reproduce_runs_the_roots_given) {
+  if (SIMT_CUDA_SANITIZE || !fs::exists(kPrograms + "/launches") || !fs::exists(kPrograms + "/launch_cost")) {
+    std::cout << "SKIP: no CUDA test programs to run (built when nvcc exists, not in sanitizer builds)" << std::endl;
+    return;
+  }
+  const fs::path dir = scratch() / "sweeps900";
+  fs::create_directories(dir);
+  std::ofstream(dir / "900-demo-suites.toml")
+      << "name = \"900-demo-suites\"\nquick = [\"app:launches\", \"app:other\"]\n"
+         "[apps.launches]\nroot = \"tests\"\ncommand = \"launches\"\ncheck = \"PASS total_after_refill\"\n"
+         "[apps.cost]\nroot = \"tests\"\ncommand = \"launch_cost 3\"\ncheck = \"PASS launch_count\"\n"
+         "[apps.other]\nroot = \"absent\"\ncommand = \"bin/other\"\ncheck = \"PASS\"\n"
+         "[axes]\nworkload = [\"app:launches\", \"app:cost\", \"app:other\"]\nmode = [\"functional\"]\n";
+  const fs::path results = scratch() / "results900";
+  auto reproduce = [&](const std::string& args) {
+    const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/reproduce 900 " + args + " --sweeps " +
+                            dir.string() + " --out " + results.string() + " --simtlab " SIMT_BINARY_DIR
+                            "/simtlab --no-progress >" + (scratch() / "out").string() + " 2>" +
+                            (scratch() / "err").string();
+    const int status = std::system(cmd.c_str());
+    return ProcessRun{WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
+                      simt::test::slurp(scratch() / "err")};
+  };
+  // --quick: the sweep's quick subset; with the root `tests` only, the program under `absent` is left
+  // out, and said so.
+  ProcessRun r = reproduce("--quick --suites tests=" + kPrograms);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("no --suites root for absent: 1 of 3 programs left out") != std::string::npos, r.out);
+  const fs::path csv_file = results / "900" / "900-demo-suites" / "results.csv";
+  std::string csv = simt::test::slurp(csv_file);
+  BOOST_TEST(csv.find("app:launches") != std::string::npos, csv);
+  BOOST_TEST(csv.find("app:cost") == std::string::npos, csv);
+  BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
+  // Without --quick, resumed: the rest of the programs whose root is given.
+  r = reproduce("--suites tests=" + kPrograms);
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  csv = simt::test::slurp(csv_file);
+  BOOST_TEST(csv.find("app:cost") != std::string::npos, csv);
+  BOOST_TEST(csv.find("app:other") == std::string::npos, csv);
+}
