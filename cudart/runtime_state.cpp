@@ -1,10 +1,12 @@
 #include "cudart/runtime_state.h"
 
+#include <sys/mman.h>
+
 #include <cerrno>  // program_invocation_name
 #include <cstdio>
-#include <sys/mman.h>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 #include <systemc>
 
@@ -63,6 +65,8 @@ RuntimeState::RuntimeState() {
     opts_ = std::make_unique<tb::LibraryOptions>(tb::parse_library_options(tb::tokens_from_environment()));
     const tb::RunOptions& o = opts_->run;
     outputs_ = std::make_unique<tb::RunOutputs>(tb::output_paths(o), stats::csv_header(runtime::launch_csv_columns()));
+    // For tests of what follows a defect (docs/hardening.md): launch N fails as an internal error would.
+    if (const char* n = std::getenv("SIMTLAB_TEST_FAIL_LAUNCH")) fail_launch_ = std::strtoull(n, nullptr, 10);
   } catch (const Error& e) {
     std::fprintf(stderr, "simtlab: %s\n", e.what());
     std::fflush(stderr);
@@ -124,8 +128,16 @@ cudaError_t RuntimeState::fail(const Error& e, const char* call) {
       return fail(sticky_, e.what());
     case ExitCode::BadInput: return fail(abi::cudaErrorInvalidValue, std::string(call) + ": " + e.what());
     case ExitCode::HostResources: return fail(abi::cudaErrorMemoryAllocation, std::string(call) + ": " + e.what());
+    case ExitCode::Internal: return internal_error(call, e.what());
     default: return fail(abi::cudaErrorUnknown, std::string(call) + ": " + e.what());
   }
+}
+
+cudaError_t RuntimeState::internal_error(const char* call, const std::string& what) {
+  internal_error_ = true;
+  sticky_ = abi::cudaErrorUnknown;
+  return fail(sticky_, std::string(call) + ": internal error: " + what +
+                           " (a defect of simtlab; every later CUDA call returns cudaErrorUnknown)");
 }
 
 KernelRecord& RuntimeState::kernel(const void* host_fun) {
@@ -229,7 +241,8 @@ void RuntimeState::launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void
     if (!args || !args[i]) throw CudaError{abi::cudaErrorInvalidValue, what + ": argument " + std::to_string(i) + " is null"};
     packed.push_bytes(args[i], p.size, p.align ? p.align : 1);
   }
-  ++launch_count_;
+  if (++launch_count_ == fail_launch_)
+    throw std::logic_error("launch " + std::to_string(fail_launch_) + " fails on purpose (SIMTLAB_TEST_FAIL_LAUNCH)");
   const runtime::LaunchStats st = dev.launch(m, k.name, g, b, packed, static_cast<uint32_t>(shared_bytes), cooperative);
   if (st.timed) clock_.advance(st.cycles, machine().sm.issue.clock_mhz);
 }
@@ -287,6 +300,15 @@ bool RuntimeState::is_device(const void* p, uint64_t bytes) {
 void RuntimeState::finish() {
   if (finished_) return;
   finished_ = true;
+  write_outputs();
+  if (internal_error_) {
+    note("the run stopped at an internal error (above): its results are not valid; exit status 6");
+    std::fflush(nullptr);
+    std::_Exit(static_cast<int>(ExitCode::Internal));
+  }
+}
+
+void RuntimeState::write_outputs() {
   try {
     const tb::RunOptions& o = opts_->run;
     if (!device_ && o.stats_file.empty() && o.csv_file.empty()) return;  // no CUDA work, nothing asked for

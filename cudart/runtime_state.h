@@ -7,6 +7,9 @@
 // Errors follow the CUDA runtime: a call's error becomes the "last error";
 // a kernel fault is sticky, returned by every later call until the program
 // ends (cudaDeviceReset does not clear it either: a real context is lost).
+// An internal error of the model is sticky too (cudaErrorUnknown): the
+// simulation it broke cannot run again, and the program's exit status
+// becomes 6 so that no result of the run passes for valid.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +72,9 @@ class RuntimeState {
   // fault becomes sticky).
   cudaError_t fail(const Error& e, const char* call);
   void note(const std::string& message);  // one `simtlab:` line on stderr
+  // A defect of the model (anything thrown that is not a simt::Error, or an
+  // Error with ExitCode::Internal) in `call`: sticky cudaErrorUnknown.
+  cudaError_t internal_error(const char* call, const std::string& what);
 
   // --- kernels
   // The fatbin's module, loaded on first use; its __managed__ variables are
@@ -101,7 +107,8 @@ class RuntimeState {
   std::map<const void*, std::unique_ptr<DeviceArray>>& arrays() { return arrays_; }
   DeviceArray& array(const void* handle);  // throws CudaError (cudaErrorInvalidResourceHandle)
 
-  // --- the end of the program: writes --stats/--csv, closes traces.
+  // --- the end of the program: writes --stats/--csv, closes traces; after
+  // an internal error, ends the process with exit status 6.
   void finish();
   // cudaDeviceReset: frees every allocation, keeps what was registered.
   void reset();
@@ -110,6 +117,7 @@ class RuntimeState {
   RuntimeState();
   ~RuntimeState();
   void build_device();
+  void write_outputs();  // --stats/--csv and traces
   runtime::Module& load_for(FatbinRecord& f, const std::string& what);
 
   std::recursive_mutex mutex_;
@@ -130,7 +138,9 @@ class RuntimeState {
   std::map<uint64_t, Mapping> managed_;  // unified allocations by address
   std::map<const void*, std::unique_ptr<DeviceArray>> arrays_;
   uint64_t launch_count_ = 0;
+  uint64_t fail_launch_ = 0;  // SIMTLAB_TEST_FAIL_LAUNCH (0: none)
   bool finished_ = false;
+  bool internal_error_ = false;
 };
 
 // The body of an entry point: holds the lock, refuses work after a sticky
@@ -150,7 +160,7 @@ cudaError_t api_call(const char* name, Body body, bool refuse_when_sticky = true
   } catch (const std::bad_alloc&) {
     return rt.fail(abi::cudaErrorMemoryAllocation, std::string(name) + ": out of host memory");
   } catch (const std::exception& e) {
-    return rt.fail(abi::cudaErrorUnknown, std::string(name) + ": internal error: " + e.what());
+    return rt.internal_error(name, e.what());
   }
 }
 

@@ -125,6 +125,7 @@ void IssueUnit::start_launches(uint64_t now) {
         for (uint32_t w = s; w < p_.max_warps; w += n) free += !warps_[w].live;
         if (free < slots / n + (s < slots % n)) return;
       }
+      if (!lockstep_->has_room(slots)) return;
     }
     const uint32_t regs = std::max<uint32_t>(1, k.prog->num_regs());
     if (regs > sb_.regs()) {

@@ -89,6 +89,10 @@ class LockstepUnit {
   virtual const char* name() const = 0;
   virtual uint32_t slices() const = 0;
 
+  // Whether a CTA of `warps` warps can start now: the unit's own storage
+  // (seed 000's gang table: one set per original gang) is a launch resource
+  // like warp slots, and a CTA waits for it.
+  virtual bool has_room(uint32_t warps) const { return true; }
   virtual void start_cta(uint32_t cta, const std::vector<uint32_t>& slots, const LockstepView& v) = 0;
   virtual bool holds(uint32_t slot) const = 0;
   // Warps the unit holds back this cycle although their slice manages them

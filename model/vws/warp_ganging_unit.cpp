@@ -154,6 +154,13 @@ const std::vector<sm::LockstepChange>& WarpGangingUnit::take_changed() {
 
 // ------------------------------------------------------------ lock-step unit
 
+// A CTA's warps form ceil(warps / slices) original gangs, one set each; sets
+// free only when every member retired, so the slots a CTA's short last gang
+// leaves on some slices may let a CTA in that the table cannot hold.
+bool WarpGangingUnit::has_room(uint32_t warps) const {
+  return sets_.size() - sets_used_ >= (warps + slices_ - 1) / slices_;
+}
+
 void WarpGangingUnit::start_cta(uint32_t, const std::vector<uint32_t>& slots, const sm::LockstepView& v) {
   for (size_t first = 0; first < slots.size(); first += slices_) {
     uint32_t set = 0;
@@ -161,6 +168,7 @@ void WarpGangingUnit::start_cta(uint32_t, const std::vector<uint32_t>& slots, co
     if (set == sets_.size()) throw std::logic_error("warp ganging: no free gang-table set");
     Set& st = sets_[set];
     st.used = true;
+    ++sets_used_;
     st.age = next_age_++;
     mark_dirty(set);
     st.slot.fill(kNone);
@@ -217,6 +225,7 @@ void WarpGangingUnit::retired(uint32_t slot) {
   for (uint32_t s : st.slot)
     if (s != kNone) return;
   st.used = false;
+  --sets_used_;
   table_.clear(set);
 }
 

@@ -73,6 +73,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
 
   const char* name() const override { return "warp ganging"; }
   uint32_t slices() const override { return slices_; }
+  bool has_room(uint32_t warps) const override;
   void start_cta(uint32_t cta, const std::vector<uint32_t>& slots, const sm::LockstepView& v) override;
   bool holds(uint32_t slot) const override;
   const util::BitSet* held_back() const override { return p_.sync_wait ? &held_ : nullptr; }
@@ -135,6 +136,7 @@ class WarpGangingUnit : public sm::LockstepUnit {
   GangTable table_;
   GangIssueScheduler sched_;
   std::vector<Set> sets_;
+  uint32_t sets_used_ = 0;  // original gangs resident (sets_[i].used)
   std::vector<uint32_t> set_of_;  // per slot
   uint64_t next_age_ = 0;
   uint32_t reform_next_ = 0;      // the set opportunistic reformation looks at next

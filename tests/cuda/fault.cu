@@ -3,7 +3,11 @@
 // it). One thread faults: CTA (1,0,0), thread (3,0,0) of kernel
 // store_far; "INFO fault_address=0x..." tells the test driver the address
 // simtlab's fault message must name.
+// `fault unknown`: the same, but the fault expected is simtlab's internal
+// error (cudaErrorUnknown, sticky), which SIMTLAB_TEST_FAIL_LAUNCH=2 makes
+// of store_far's launch.
 #include <cstdint>
+#include <cstring>
 
 #include "check.cuh"
 
@@ -18,7 +22,9 @@ extern "C" __global__ void store_far(int* v, long long far) {
   else v[i] = 2 * i;
 }
 
-int main() {
+int main(int argc, char** argv) {
+  const bool internal = argc > 1 && std::strcmp(argv[1], "unknown") == 0;
+  const cudaError_t want = internal ? cudaErrorUnknown : cudaErrorIllegalAddress;
   const int n = 64;
   int* v = nullptr;
   expect_ok(cudaMalloc(&v, n * sizeof(int)), "malloc");
@@ -35,8 +41,8 @@ int main() {
               static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(v) + far * sizeof(int)));
   std::fflush(stdout);
   store_far<<<2, 32>>>(v, far);
-  expect_sticky(cudaErrorIllegalAddress, v);
+  expect_sticky(want, v);
   fill_ids<<<1, 32>>>(v, n);
-  expect_code(cudaDeviceSynchronize(), cudaErrorIllegalAddress, "fault_later_launch");
+  expect_code(cudaDeviceSynchronize(), want, "fault_later_launch");
   return finish();
 }

@@ -293,6 +293,30 @@ BOOST_AUTO_TEST_CASE(fault_timing) {
   if (have_nvcc()) fault_run("timing");
 }
 
+// A defect of simtlab in a launch (SIMTLAB_TEST_FAIL_LAUNCH=2 stands in for
+// one): the program sees a sticky cudaErrorUnknown (its own checks, with
+// `fault unknown`, say so), simtlab says so once, and the exit status is 6
+// although the program returned 0; the statistics so far are written.
+BOOST_AUTO_TEST_CASE(internal_error_is_sticky_and_exits_6) {
+  if (!have_nvcc()) return;
+  const fs::path stats = scratch() / "internal.json";
+  fs::remove(stats);
+  ::setenv("SIMTLAB_TEST_FAIL_LAUNCH", "2", 1);
+  const Run r = exec("--mode timing --stats " + stats.string(), "fault unknown");
+  ::unsetenv("SIMTLAB_TEST_FAIL_LAUNCH");
+  BOOST_TEST_INFO(shown(r));
+  BOOST_TEST(r.code == 6);
+  BOOST_TEST(count_of(r.out, "PASS ") > 0);
+  BOOST_TEST(count_of(r.out, "FAIL ") == 0);
+  BOOST_TEST(count_of(r.err, "internal error: launch 2 fails on purpose") == 1);
+  BOOST_TEST(count_of(r.err, "exit status 6") == 1);
+  BOOST_TEST_REQUIRE(fs::exists(stats));
+  std::ifstream f(stats);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  BOOST_TEST_REQUIRE(j["kernels"].size() == 1u);
+  BOOST_TEST(j["kernels"][0]["kernel"] == "fill_ids");
+}
+
 BOOST_AUTO_TEST_CASE(misaligned_fault) {
   if (!have_nvcc()) return;
   const Run r = exec("--mode functional", "misaligned");

@@ -286,3 +286,22 @@ BOOST_FIXTURE_TEST_CASE(slice_only_machines_claim_no_pipes, Fixture) {
   p.ganging = false;
   BOOST_TEST(unit(p)->claimed_pipes() == nullptr);
 }
+
+// 32 slots make 4 sets, one per original gang. A CTA of 11 warps takes two
+// sets (the second holds 3 warps); a set frees only when all its warps
+// retired, so slots freed on some slices do not make room by themselves.
+BOOST_FIXTURE_TEST_CASE(ctas_need_a_free_set_per_original_gang, Fixture) {
+  auto u = unit();  // slots 0-7: one set
+  BOOST_TEST(u->has_room(24u));
+  BOOST_TEST(!u->has_room(25u));
+  u->start_cta(1, {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}, v);
+  BOOST_TEST(u->has_room(8u));
+  BOOST_TEST(!u->has_room(9u));
+  u->retired(8);  // one warp of a full set: the set stays
+  u->retired(16);
+  u->retired(17);
+  BOOST_TEST(!u->has_room(9u));
+  u->retired(18);  // the short set's last warp
+  BOOST_TEST(u->has_room(9u));
+  BOOST_TEST(!u->has_room(17u));
+}
