@@ -30,7 +30,9 @@ function(simt_cuda_program name)
   set(simt_cuda_outputs ${simt_cuda_outputs} ${simt_cuda_dir}/${name} PARENT_SCOPE)
 endfunction()
 
-if(EXISTS ${simt_nvcc})
+# A sanitizer build skips them all (tests/cuda/test_cuda_programs.cpp says
+# why), so it does not build them either.
+if(EXISTS ${simt_nvcc} AND NOT SIMT_SANITIZE)
   set(simt_nvcc_found 1)
   file(MAKE_DIRECTORY ${simt_cuda_dir})
   set(shared -cudart shared)
@@ -50,6 +52,8 @@ if(EXISTS ${simt_nvcc})
   # nvcc's default static runtime: `simtlab exec` must refuse it.
   simt_cuda_program(launches_static SOURCES launches.cu)
   add_custom_target(cuda_programs ALL DEPENDS ${simt_cuda_outputs})
+elseif(SIMT_SANITIZE)
+  set(simt_nvcc_found 0)
 else()
   set(simt_nvcc_found 0)
   message(STATUS "nvcc not found at ${simt_nvcc}: the CUDA program tests (label cuda) will be skipped")
