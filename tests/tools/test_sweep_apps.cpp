@@ -338,12 +338,8 @@ BOOST_AUTO_TEST_CASE(reproduce_runs_the_roots_given) {
   }
   const fs::path dir = scratch() / "sweeps900";
   fs::create_directories(dir);
-  std::ofstream(dir / "900-demo-suites.toml")
-      << "name = \"900-demo-suites\"\nquick = [\"app:launches\", \"app:other\"]\n"
-         "[apps.launches]\nroot = \"tests\"\ncommand = \"launches\"\ncheck = \"PASS total_after_refill\"\n"
-         "[apps.cost]\nroot = \"tests\"\ncommand = \"launch_cost 3\"\ncheck = \"PASS launch_count\"\n"
-         "[apps.other]\nroot = \"absent\"\ncommand = \"bin/other\"\ncheck = \"PASS\"\n"
-         "[axes]\nworkload = [\"app:launches\", \"app:cost\", \"app:other\"]\nmode = [\"functional\"]\n";
+  fs::copy_file(SIMT_SOURCE_DIR "/tests/tools/data/900-demo-suites.toml", dir / "900-demo-suites.toml",
+                fs::copy_options::overwrite_existing);
   const fs::path results = scratch() / "results900";
   auto reproduce = [&](const std::string& args) {
     const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/reproduce 900 " + args + " --sweeps " +

@@ -12,9 +12,8 @@
 #include <string>
 
 #include "ptx/cfg_real_ptx.h"
-#include "ptx/link.h"
-#include "ptx/parser.h"
 #include "util/error.h"
+#include "vgiw/compiled_kernel.h"
 #include "vgiw/compiler.h"
 
 using namespace simt;
@@ -22,28 +21,12 @@ using vgiw::Unit;
 
 namespace {
 
-const std::string kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
-
-// Parses and links entry `k` of a module made of `body`. Without
-// if-conversion (test_if_conversion covers it): these kernels are about
-// nvcc's block structure.
-struct Compiled {
-  ptx::Program p;
-  std::unique_ptr<vgiw::Compilation> c;
-  explicit Compiled(const std::string& body) {
-    ptx::Module m = ptx::parse(kHeader + body, "t.ptx");
-    p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
-    vgiw::CompilerOptions o;
-    o.if_convert_limit = 0;
-    c = std::make_unique<vgiw::Compilation>(p, o);
-  }
+// Without if-conversion (test_if_conversion covers it): these kernels are
+// about nvcc's block structure.
+struct Compiled : test::CompiledKernel {
+  explicit Compiled(const std::string& body) : CompiledKernel(body, 0) {}
   const vgiw::CompiledBlock& at(uint32_t pc) const { return c->blocks()[c->id_at(pc)]; }
   uint32_t id(uint32_t pc) const { return c->id_at(pc); }
-  uint32_t reg(const std::string& name) const {
-    for (uint32_t r = 0; r < p.regs.size(); ++r)
-      if (p.regs[r].name == name) return r;
-    throw std::logic_error("no register " + name);
-  }
 };
 
 const std::string kDiamond = R"(
@@ -305,8 +288,7 @@ BOOST_AUTO_TEST_CASE(an_instruction_the_grid_cannot_hold_is_an_error) {
   vgiw::CompilerOptions no_ldst;
   no_ldst.grid[Unit::Ldst] = 0;
   no_ldst.if_convert_limit = 0;
-  ptx::Module m = ptx::parse(kHeader + kDiamond, "t.ptx");
-  const ptx::Program p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
+  const ptx::Program p = test::linked_kernel(kDiamond);
   try {
     vgiw::Compilation c(p, no_ldst);
     BOOST_FAIL("no error");

@@ -10,10 +10,9 @@
 
 #include "ptx/cfg.h"
 #include "ptx/cfg_real_ptx.h"
-#include "ptx/link.h"
-#include "ptx/parser.h"
 #include "ptx/register_slots.h"
 #include "util/error.h"
+#include "vgiw/compiled_kernel.h"
 #include "vgiw/compiler.h"
 
 using namespace simt;
@@ -21,25 +20,10 @@ using ptx::Op;
 
 namespace {
 
-const std::string kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
-
-struct Compiled {
-  ptx::Program p;
-  std::unique_ptr<vgiw::Compilation> c;
-  Compiled(const std::string& body, uint32_t limit) {
-    ptx::Module m = ptx::parse(kHeader + body, "t.ptx");
-    p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
-    vgiw::CompilerOptions o;
-    o.if_convert_limit = limit;
-    c = std::make_unique<vgiw::Compilation>(p, o);
-  }
-  const ptx::Program& q() const { return c->program(); }
+struct Compiled : test::CompiledKernel {
+  Compiled(const std::string& body, uint32_t limit) : CompiledKernel(body, limit) {}
+  const ptx::Program& q() const { return code(); }
   size_t blocks() const { return c->blocks().size(); }
-  uint32_t reg(const std::string& name) const {
-    for (uint32_t r = 0; r < q().regs.size(); ++r)
-      if (q().regs[r].name == name) return r;
-    throw std::logic_error("no register " + name);
-  }
   size_t count(Op op) const {
     size_t n = 0;
     for (const ptx::Instr& in : q().code) n += in.op == op;
@@ -57,17 +41,8 @@ bool guard_is(const ptx::Instr& in, uint32_t reg, bool neg) {
   return in.guard.kind == ptx::Operand::Kind::Reg && in.guard.reg == reg && in.guard.neg == neg;
 }
 
-// A triangle with a two-instruction arm (the fall-through, for %p1 false).
-const std::string kTriangle = R"(
-.visible .entry k(.param .u64 out) {
-  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, 5;
-  setp.lt.u32 %p1, %r1, 16;
-  @%p1 bra L;
-  add.u32 %r2, %r1, 7;
-  mul.lo.u32 %r2, %r2, 3;
-L:
+// The end of every kernel here: out[tid] = %r2.
+const std::string kStoreR2 = R"(
   ld.param.u64 %rd1, [out];
   mul.wide.u32 %rd2, %r1, 4;
   add.u64 %rd3, %rd1, %rd2;
@@ -86,14 +61,7 @@ const std::string kDiamond = R"(
   bra.uni JOIN;
 THEN:
   add.u32 %r2, %r1, 7;
-JOIN:
-  ld.param.u64 %rd1, [out];
-  mul.wide.u32 %rd2, %r1, 4;
-  add.u64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
-}
-)";
+JOIN:)" + kStoreR2;
 
 // `arm` between `@%p1 bra L;` and `L:` of a kernel that stores %r2 afterwards.
 std::string triangle_with(const std::string& arm) {
@@ -106,15 +74,11 @@ std::string triangle_with(const std::string& arm) {
   setp.gt.u32 %p2, %r1, 3;
   @%p1 bra L;
 )" + arm + R"(
-L:
-  ld.param.u64 %rd1, [out];
-  mul.wide.u32 %rd2, %r1, 4;
-  add.u64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r2;
-  ret;
+L:)" + kStoreR2;
 }
-)";
-}
+
+// A triangle with a two-instruction arm (the fall-through, for %p1 false).
+const std::string kTriangle = triangle_with("  add.u32 %r2, %r1, 7;\n  mul.lo.u32 %r2, %r2, 3;");
 
 }  // namespace
 
@@ -308,18 +272,13 @@ BOOST_AUTO_TEST_CASE(workload_kernels_have_fewer_blocks) {
 // %p1 dies at the branch and %r3 is born in the arm, so they may share a row.
 // Once converted, the arm reads %p1 after writing %r3: their rows must differ.
 BOOST_AUTO_TEST_CASE(register_rows_are_shared_again_after_conversion) {
-  ptx::Module m = ptx::parse(kHeader + triangle_with("  add.u32 %r3, %r1, 1;\n  add.u32 %r2, %r3, %r3;"), "t.ptx");
-  ptx::Program p = ptx::link(m, "k", ptx::SymbolAddresses(m.globals.size(), 0x1000));
+  ptx::Program p = test::linked_kernel(triangle_with("  add.u32 %r3, %r1, 1;\n  add.u32 %r2, %r3, %r3;"));
   ptx::share_register_slots(p, ptx::Cfg(p));
-  auto reg = [](const ptx::Program& q, const std::string& name) {
-    for (uint32_t r = 0; r < q.regs.size(); ++r)
-      if (q.regs[r].name == name) return r;
-    throw std::logic_error("no register " + name);
-  };
-  BOOST_TEST_REQUIRE(p.reg_slot[reg(p, "%p1")] == p.reg_slot[reg(p, "%r3")]);  // shared before
+  using test::reg_of;
+  BOOST_TEST_REQUIRE(p.reg_slot[reg_of(p, "%p1")] == p.reg_slot[reg_of(p, "%r3")]);  // shared before
   const vgiw::Compilation c(p);
   const ptx::Program& q = c.program();
   BOOST_TEST(c.if_conversion().triangles == 1u);
   BOOST_TEST(q.reg_slot.size() == q.regs.size());
-  BOOST_TEST(q.reg_slot[reg(q, "%p1")] != q.reg_slot[reg(q, "%r3")]);
+  BOOST_TEST(q.reg_slot[reg_of(q, "%p1")] != q.reg_slot[reg_of(q, "%r3")]);
 }
