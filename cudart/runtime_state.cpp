@@ -206,6 +206,23 @@ void RuntimeState::check_stream(abi::cudaStream_t s) const {
 
 void RuntimeState::launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void** args, uint64_t shared_bytes,
                           abi::cudaStream_t stream, bool cooperative) {
+  // A kernel this machine cannot run (a PTX feature or a combination it does not model) is the
+  // model's limit, not the program's fault: the report lists it, so that no sweep takes the run
+  // for a complete one.
+  const uint64_t number = launch_count_ + 1;
+  try {
+    start_launch(k, grid, block, args, shared_bytes, stream, cooperative);
+  } catch (const Error& e) {
+    if (e.code() == ExitCode::BadInput) refused_.push_back({number, k.name, e.what()});
+    throw;
+  } catch (const CudaError& e) {
+    if (e.code == abi::cudaErrorNoKernelImageForDevice) refused_.push_back({number, k.name, e.message});
+    throw;
+  }
+}
+
+void RuntimeState::start_launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void** args, uint64_t shared_bytes,
+                                abi::cudaStream_t stream, bool cooperative) {
   check_stream(stream);
   runtime::Device& dev = device();
   runtime::Module& m = module_of(k);
@@ -321,7 +338,9 @@ void RuntimeState::write_outputs() {
       for (const auto& [key, value] : opts_->machine->registry.cli_assignments()) info.sets.push_back(key + "=" + value);
       info.machine = tb::machine_name(o);
       info.warp_size = machine().sm.issue.warp_size;
-      const nlohmann::json report = runtime::run_report(*device_, info, opts_->machine->registry.to_json());
+      nlohmann::json report = runtime::run_report(*device_, info, opts_->machine->registry.to_json());
+      nlohmann::json& refused = report["refused_launches"] = nlohmann::json::array();
+      for (const Refusal& r : refused_) refused.push_back({{"launch", r.launch}, {"kernel", r.kernel}, {"reason", r.reason}});
       outputs_->write_report(report, runtime::launch_csv_columns(), runtime::launch_csv_rows(report));
     }
     device_.reset();  // SystemC closes the waveform here

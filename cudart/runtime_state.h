@@ -118,6 +118,8 @@ class RuntimeState {
   ~RuntimeState();
   void build_device();
   void write_outputs();  // --stats/--csv and traces
+  void start_launch(KernelRecord& k, abi::dim3 grid, abi::dim3 block, void** args, uint64_t shared_bytes,
+                    abi::cudaStream_t stream, bool cooperative);
   runtime::Module& load_for(FatbinRecord& f, const std::string& what);
 
   std::recursive_mutex mutex_;
@@ -139,6 +141,12 @@ class RuntimeState {
   std::map<const void*, std::unique_ptr<DeviceArray>> arrays_;
   uint64_t launch_count_ = 0;
   uint64_t fail_launch_ = 0;  // SIMTLAB_TEST_FAIL_LAUNCH (0: none)
+  // Launches the machine refused to run (the report's "refused_launches").
+  struct Refusal {
+    uint64_t launch;  // the number the launch has (or would have had, refused before it started)
+    std::string kernel, reason;
+  };
+  std::vector<Refusal> refused_;
   bool finished_ = false;
   bool internal_error_ = false;
 };

@@ -42,7 +42,8 @@ class Gpu : public sc_core::sc_module {
 
   // The three steps, for a GPU inside a simulation someone else runs
   // (gpu::GpuDevice): start_kernel() hands the kernel to the CTA dispatcher
-  // and returns (throws for a CTA that can never fit); simulate_kernel()
+  // and returns (throws for a CTA that can never fit or a kernel the cores
+  // cannot run, sm/core.h check_kernel); simulate_kernel()
   // runs sc_start() until every block is idle (the standalone runner);
   // finish_kernel(), once the GPU is idle (util::Clock::idle()), rethrows a
   // block's fault, reports a deadlock (idle with CTAs left), and returns the

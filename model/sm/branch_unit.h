@@ -101,9 +101,12 @@ class BranchUnit {
   uint32_t warp_size() const { return warp_size_; }
   const WarpSlot& slot(uint32_t s) const { return slots_[s]; }
 
+  // Throws simt::input_error when the unit cannot run the kernel (e.g. calls
+  // under TBC). Asked before a launch starts (sm/core.h, check_kernel), so a
+  // refused kernel never reaches the simulation.
+  virtual void check_kernel(const BranchKernel& k) const {}
   // CTA `cta` starts with `threads` (0..n-1) at PC 0 in `warp_slots`
-  // (ceil(n / warp_size) Free slots). Throws simt::input_error when the
-  // kernel uses something the unit cannot run (e.g. calls under TBC).
+  // (ceil(n / warp_size) Free slots).
   virtual void start_cta(uint32_t cta, const BranchKernel& k, const func::ThreadMask& threads,
                          const std::vector<uint32_t>& warp_slots) = 0;
 
@@ -193,6 +196,10 @@ class BranchUnit {
   virtual uint32_t take_max_depth() { return 0; }
 
  protected:
+  // For units without a return stack: throws simt::input_error naming the
+  // kernel's first call of a function (builtins such as vprintf and malloc
+  // run in place like any instruction and are fine).
+  void refuse_calls(const ptx::Program& p) const;
   // Bump the slot's version (the issue stage refetches).
   void touch(uint32_t s) { ++slots_[s].version; }
   bool ranks_warps_ = false;  // priority() is overridden

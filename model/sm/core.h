@@ -7,11 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 #include <tlm>
 
 #include "mem/mem_port.h"
+#include "sm/kernel_context.h"
 #include "sm/packets.h"
 #include "util/packet_socket.h"
 
@@ -33,6 +35,11 @@ class Core : public sc_core::sc_module {
   // has_texture_cache, sizes the crossbar).
   virtual mem::MemRequester* texture_port() { return nullptr; }
 
+  // Throws simt::input_error when this core cannot run the kernel (a PTX
+  // feature or combination it does not model). The GPU asks before a launch
+  // starts, so a refused kernel never reaches the simulation (an error
+  // thrown inside it stops SystemC for good).
+  virtual void check_kernel(const std::shared_ptr<const KernelContext>& k) const {}
   // After sc_start: rethrows a kernel fault or deadlock raised inside the
   // simulation (SystemC would have turned it into an sc_report).
   virtual void rethrow_fault() const = 0;

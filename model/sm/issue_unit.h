@@ -150,6 +150,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // sc_stop() (SystemC would turn the exception into an sc_report and lose
   // its exit code); the owner calls this after sc_start to rethrow it.
   void rethrow_fault() const;
+  // Throws simt::input_error when this stage or its branch unit cannot run
+  // the kernel (sm/core.h, check_kernel).
+  void check_kernel(const KernelContext& k) const;
   bool faulted() const { return fault_.faulted(); }
   // No CTA resident and nothing queued.
   bool idle() const;

@@ -84,15 +84,7 @@ IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const Kernel
   if (!k || !k->prog || !k->exec || !k->cfg)
     throw std::logic_error(std::string(name()) + ": CTA launch without a complete kernel context");
   const ptx::Program& prog = *k->prog;
-  if (p_.warp_size < 32 && !lockstep_)  // slices mode: the warps of a PTX warp meet (sm/lockstep_unit.h)
-    for (size_t pc = 0; pc < prog.code.size(); ++pc)
-      if (warp_synchronous(prog.code[pc].op))
-        throw input_error("kernel '" + prog.kernel + "' uses the warp-synchronous instruction '" +
-                          (pc < prog.text.size() ? prog.text[pc] : ptx::op_name(prog.code[pc].op)) +
-                          "' (line " + std::to_string(prog.code[pc].line) +
-                          "), which the timing SM does not model with warps narrower than 32 threads "
-                          "(warp_size " + std::to_string(p_.warp_size) +
-                          "); use the functional runner or warp_size >= 32");
+  check_kernel(*k);
   auto ki = std::make_unique<KernelInfo>();
   ki->kernel = k;
   if (!k->du) {
@@ -103,6 +95,20 @@ IssueUnit::KernelInfo* IssueUnit::kernel_info(const std::shared_ptr<const Kernel
   for (const ptx::Instr& in : prog.code) ki->warp_sync = ki->warp_sync || warp_synchronous(in.op);
   kernels_.push_back(std::move(ki));
   return kernels_.back().get();
+}
+
+void IssueUnit::check_kernel(const KernelContext& k) const {
+  const ptx::Program& prog = *k.prog;
+  if (p_.warp_size < 32 && !lockstep_)  // slices mode: the warps of a PTX warp meet (sm/lockstep_unit.h)
+    for (size_t pc = 0; pc < prog.code.size(); ++pc)
+      if (warp_synchronous(prog.code[pc].op))
+        throw input_error("kernel '" + prog.kernel + "' uses the warp-synchronous instruction '" +
+                          (pc < prog.text.size() ? prog.text[pc] : ptx::op_name(prog.code[pc].op)) +
+                          "' (line " + std::to_string(prog.code[pc].line) +
+                          "), which the timing SM does not model with warps narrower than 32 threads "
+                          "(warp_size " + std::to_string(p_.warp_size) +
+                          "); use the functional runner or warp_size >= 32");
+  branch_->check_kernel(BranchKernel{k.prog, k.cfg});
 }
 
 void IssueUnit::start_launches(uint64_t now) {

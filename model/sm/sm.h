@@ -90,6 +90,7 @@ class Sm : public Core {
   mem::MemRequester& data_port() override { return l1d.down; }
   mem::MemRequester* texture_port() override { return &l1t.down; }
   void rethrow_fault() const override { issue.rethrow_fault(); }
+  void check_kernel(const std::shared_ptr<const KernelContext>& k) const override { issue.check_kernel(*k); }
   // Also brings the technique blocks' lazily kept counters up to date (sm/stats_settler.h).
   void sample_until(uint64_t now) override;
   uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }

@@ -137,6 +137,20 @@ std::string DwfBranchUnit::where(const Cta& c, uint32_t pc) const {
 
 // ---------------------------------------------------------------- CTA start
 
+// DWF-WB keeps a coherent static warp as one warp; a 32-thread group
+// straddling two static warps would split it at a warp-sync instruction.
+void DwfBranchUnit::refuse_warp_sync(const DwfKernelFacts& f) const {
+  if (wb_ && f.has_warp_sync && warp_size_ % 32 != 0)
+    throw input_error("kernel '" + f.prog->kernel + "': the dwf-wb branch unit runs warp-synchronous instructions "
+                      "only with a warp size that is a multiple of 32 (warp size " + std::to_string(warp_size_) + ")");
+}
+
+// What start_cta would refuse (analyse_dwf_kernel: calls, warp-synchronous
+// instructions at narrow warps), before the launch starts.
+void DwfBranchUnit::check_kernel(const sm::BranchKernel& k) const {
+  refuse_warp_sync(analyse_dwf_kernel(*k.prog, *k.cfg, warp_size_, name()));
+}
+
 uint32_t DwfBranchUnit::kernel_entry(const sm::BranchKernel& k) {
   for (uint32_t i = 0; i < kernels_.size(); ++i)
     if (kernels_[i].ctas > 0 && kernels_[i].facts.prog == k.prog) return i;
@@ -167,11 +181,7 @@ void DwfBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const Thr
   if (cta >= ctas_.size()) ctas_.resize(cta + 1);
   if (ctas_[cta].active) throw std::logic_error("DwfBranchUnit: CTA slot started twice");
   const uint32_t ki = kernel_entry(k);
-  // DWF-WB keeps a coherent static warp as one warp; a 32-thread group
-  // straddling two static warps would split it at a warp-sync instruction.
-  if (wb_ && kernels_[ki].facts.has_warp_sync && warp_size_ % 32 != 0)
-    throw input_error("kernel '" + k.prog->kernel + "': the dwf-wb branch unit runs warp-synchronous instructions "
-                      "only with a warp size that is a multiple of 32 (warp size " + std::to_string(warp_size_) + ")");
+  refuse_warp_sync(kernels_[ki].facts);
 
   Cta& c = ctas_[cta];
   c = Cta{};

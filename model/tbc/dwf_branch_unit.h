@@ -86,7 +86,7 @@
 //    (home slot if Waiting, else any Waiting slot, else overflow), coherent.
 //  * Exit: a warp whose threads all exited leaves its slot Waiting; when
 //    every thread of the CTA exited, all its slots retire.
-//  * Calls to functions are refused at start_cta (no return stack); builtin
+//  * Calls to functions are refused before launch (no return stack); builtin
 //    calls (vprintf, __assertfail) are plain instructions.
 //  * Scope (scoreboard) = the warp's own threads. depth = 1 for a warp in a
 //    slot (there is no stack); take_max_depth() is 1 once a CTA ran, else 0.
@@ -121,6 +121,7 @@ class DwfBranchUnit final : public sm::BranchUnit {
                 Pool pool = Pool::Cta);
   const char* name() const override { return wb_ ? "dwf-wb" : "dwf"; }
 
+  void check_kernel(const sm::BranchKernel& k) const override;
   void start_cta(uint32_t cta, const sm::BranchKernel& k, const func::ThreadMask& threads,
                  const std::vector<uint32_t>& warp_slots) override;
   void executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
@@ -199,6 +200,7 @@ class DwfBranchUnit final : public sm::BranchUnit {
 
   // dwf_branch_unit.cpp: protocol
   uint32_t kernel_entry(const sm::BranchKernel& k);
+  void refuse_warp_sync(const DwfKernelFacts& f) const;
   void advance(uint32_t s, const ThreadMask& live, uint32_t next);
   void branch(uint32_t s, const ThreadMask& live, uint32_t pc, const func::StepResult& r);
   // A branch's outcomes join the pool: `taken` at `target`, `fall` at pc + 1.

@@ -101,22 +101,11 @@ std::string TbcBranchUnit::where(uint32_t s, uint32_t pc) const {
          std::to_string(pc) + ": ";
 }
 
-void TbcBranchUnit::check_no_calls(const ptx::Program& p) const {
-  for (const ptx::Instr& in : p.code) {
-    if (in.op != ptx::Op::Call) continue;
-    // Builtins (vprintf, malloc...) run in place like any instruction.
-    if (in.call_info < p.calls.size() && p.calls[in.call_info].builtin != ptx::Builtin::None) continue;
-    throw input_error("kernel '" + p.kernel + "' uses calls (line " + std::to_string(in.line) + "), which the " +
-                      name() + " branch unit does not model; use sm.reconvergence = pdom");
-  }
-}
-
 // ---------------------------------------------------------------- CTA start
 
 void TbcBranchUnit::start_cta(uint32_t cta, const sm::BranchKernel& k, const ThreadMask& threads,
                               const std::vector<uint32_t>& warp_slots) {
   if (!k.prog || !k.cfg) throw std::logic_error(std::string(name()) + ": start_cta without a kernel");
-  check_no_calls(*k.prog);
   const uint32_t n = threads.count();
   if (warp_slots.size() != (n + warp_size_ - 1) / warp_size_)
     throw std::logic_error(std::string(name()) + ": CTA of " + std::to_string(n) + " threads given " +

@@ -20,7 +20,7 @@
 //
 // Both: a branch whose IPDOM is the function exit reconverges where the
 // executing entry does (as the PDOM unit does); bra.uni / unguarded bra skip
-// synchronisation; calls are refused at start_cta (calls to builtins such as
+// synchronisation; calls are refused before launch (calls to builtins such as
 // vprintf are plain instructions and allowed). In TBC a bra.uni that splits
 // a warp, warps of one entry gathering at different points, and a
 // warp-synchronous instruction (vote, shfl, match, redux, bar.warp) in a
@@ -54,6 +54,7 @@ class TbcBranchUnit final : public sm::BranchUnit {
 
   const char* name() const override;
 
+  void check_kernel(const sm::BranchKernel& k) const override { refuse_calls(*k.prog); }
   void start_cta(uint32_t cta, const sm::BranchKernel& k, const func::ThreadMask& threads,
                  const std::vector<uint32_t>& warp_slots) override;
   void executed(uint32_t s, const ptx::Instr& in, const func::StepResult& r,
@@ -97,7 +98,6 @@ class TbcBranchUnit final : public sm::BranchUnit {
 
   BlockStack& stack_of(uint32_t s);
   std::string where(uint32_t s, uint32_t pc) const;  // "kernel 'k' CTA c pc P: "
-  void check_no_calls(const ptx::Program& p) const;
   void check_warp_sync(uint32_t s, const ptx::Instr& in, const func::ThreadMask& live);
 
   // Moves a running warp to `pc`; parks it when pc is a sync point.

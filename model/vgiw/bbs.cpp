@@ -1,6 +1,7 @@
 #include "vgiw/bbs.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "trace/waveform.h"
 #include "util/cycle.h"
@@ -79,29 +80,41 @@ void Bbs::on_return(BatchReturn& b, sc_core::sc_time&) {
   wake_next();
 }
 
-void Bbs::start_kernel(const std::shared_ptr<const sm::KernelContext>& k) {
+// The kernel's compilation (cached while its program lives) and how many
+// CTAs one CVT tile holds; throws simt::input_error when not even one fits.
+std::pair<std::shared_ptr<const Compilation>, uint32_t> Bbs::plan(
+    const std::shared_ptr<const sm::KernelContext>& k) const {
   CompilerOptions o;
   o.grid = v_.units;
   o.tracks = v_.tracks;
   o.if_convert_limit = v_.if_convert_limit;
-  comp_ = compile_for(k->program_owner ? k->program_owner : std::shared_ptr<const void>(k), *k->prog, o);
-  kernel_ = k;
-  const uint32_t blocks = static_cast<uint32_t>(comp_->blocks().size());
+  std::shared_ptr<const Compilation> comp =
+      compile_for(k->program_owner ? k->program_owner : std::shared_ptr<const void>(k), *k->prog, o);
+  const uint32_t blocks = static_cast<uint32_t>(comp->blocks().size());
   const uint32_t threads = k->geom.threads_per_cta();
-  cta_words_ = (threads + 63) / 64;
+  const uint32_t cta_words = (threads + 63) / 64;
   const uint32_t bits = v_.cvt_bytes * 8;
   const uint32_t tile_words = bits / (blocks * 64);
-  uint32_t positions = cta_words_ ? tile_words / cta_words_ : 0;
+  uint32_t positions = cta_words ? tile_words / cta_words : 0;
   // The tile also keeps the resident threads' live values within the LVC
   // (seed 002 §3.4: tiling keeps them from spilling), but never below one CTA.
-  const uint64_t row_bytes = uint64_t{std::max(1u, comp_->live_values().count())} * v_.lvc_entry_bytes;
-  const uint64_t lvc_ctas = v_.lvc.size / (row_bytes * cta_words_ * 64);
+  const uint64_t row_bytes = uint64_t{std::max(1u, comp->live_values().count())} * v_.lvc_entry_bytes;
+  const uint64_t lvc_ctas = v_.lvc.size / (row_bytes * cta_words * 64);
   if (positions > 0) positions = static_cast<uint32_t>(std::clamp<uint64_t>(lvc_ctas, 1, positions));
   if (positions == 0)
     throw input_error("vgiw: kernel '" + k->prog->kernel + "' has " + std::to_string(blocks) +
                       " blocks and CTAs of " + std::to_string(threads) + " threads: one CTA needs " +
-                      std::to_string(uint64_t{blocks} * cta_words_ * 64) + " CVT bits and vgiw.cvt_bytes = " +
+                      std::to_string(uint64_t{blocks} * cta_words * 64) + " CVT bits and vgiw.cvt_bytes = " +
                       std::to_string(v_.cvt_bytes) + " holds " + std::to_string(bits));
+  return {std::move(comp), positions};
+}
+
+void Bbs::start_kernel(const std::shared_ptr<const sm::KernelContext>& k) {
+  uint32_t positions = 0;
+  std::tie(comp_, positions) = plan(k);
+  kernel_ = k;
+  const uint32_t blocks = static_cast<uint32_t>(comp_->blocks().size());
+  cta_words_ = (k->geom.threads_per_cta() + 63) / 64;
   words_ = positions * cta_words_;
   ctas_.clear();
   ctas_.resize(positions);

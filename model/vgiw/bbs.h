@@ -74,12 +74,17 @@ class Bbs : public sc_core::sc_module, private util::Clocked {
   ~Bbs() override;
 
   void rethrow_fault() const { fault_.rethrow(); }
+  // Throws simt::input_error when the kernel cannot run here (the grid
+  // cannot hold one of its blocks, or one CTA needs more CVT than there is),
+  // before the launch starts (sm/core.h).
+  void check_kernel(const std::shared_ptr<const sm::KernelContext>& k) const { plan(k); }
 
  private:
   void on_launch(sm::CtaLaunch& l, sc_core::sc_time& t);
   void on_return(BatchReturn& b, sc_core::sc_time& t);
   void on_cycle(uint64_t now) override;
   void cycle(uint64_t now);
+  std::pair<std::shared_ptr<const Compilation>, uint32_t> plan(const std::shared_ptr<const sm::KernelContext>& k) const;
   void start_kernel(const std::shared_ptr<const sm::KernelContext>& k);
   bool start_cta(const sm::CtaLaunch& l);
   void take_returns(uint64_t now);

@@ -50,6 +50,7 @@ class VgiwCore : public sm::Core {
     bbs.rethrow_fault();
     grid.rethrow_fault();
   }
+  void check_kernel(const std::shared_ptr<const sm::KernelContext>& k) const override { bbs.check_kernel(k); }
   void sample_until(uint64_t) override {}
   uint32_t take_max_stack_depth() override { return 0; }  // no reconvergence stacks
 };

@@ -105,6 +105,7 @@ class VwsSm : public sm::Core {
   mem::MemRequester& data_port() override { return l1d.down; }
   mem::MemRequester* texture_port() override { return &l1t.down; }
   void rethrow_fault() const override { issue.rethrow_fault(); }
+  void check_kernel(const std::shared_ptr<const sm::KernelContext>& k) const override { issue.check_kernel(*k); }
   void sample_until(uint64_t now) override { issue.sample_until(now); }
   uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }
 };

@@ -317,6 +317,28 @@ BOOST_AUTO_TEST_CASE(internal_error_is_sticky_and_exits_6) {
   BOOST_TEST(j["kernels"][0]["kernel"] == "fill_ids");
 }
 
+// A kernel the machine does not model (rdc's kernels call functions, which
+// the TBC branch unit refuses): the launch fails (not sticky: rdc's second
+// kernel is refused too, and says so), and the report lists both launches.
+BOOST_AUTO_TEST_CASE(refused_launches_are_in_the_report) {
+  if (!have_nvcc()) return;
+  const fs::path stats = scratch() / "refused.json";
+  fs::remove(stats);
+  const Run r = exec("--mode timing --config " + kConfigs + "tbc-baseline.toml --config " + kConfigs +
+                         "tbc.toml --stats " + stats.string(), "rdc");
+  BOOST_TEST_INFO(shown(r));
+  BOOST_TEST(r.code == 1);  // the program's own checks fail
+  BOOST_TEST(count_of(r.err, "uses calls") == 2);
+  BOOST_TEST_REQUIRE(fs::exists(stats));
+  std::ifstream f(stats);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  BOOST_TEST_REQUIRE(j["refused_launches"].size() == 2u);
+  BOOST_TEST(j["refused_launches"][0]["launch"] == 1);
+  BOOST_TEST(j["refused_launches"][0]["kernel"] == "_Z8kernel_aPKiPii");
+  BOOST_TEST(j["refused_launches"][0]["reason"].get<std::string>().find("does not model") != std::string::npos);
+  BOOST_TEST(j["kernels"].size() == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(misaligned_fault) {
   if (!have_nvcc()) return;
   const Run r = exec("--mode functional", "misaligned");

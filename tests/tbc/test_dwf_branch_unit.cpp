@@ -753,10 +753,12 @@ BOOST_AUTO_TEST_CASE(start_cta_refuses_what_dwf_cannot_run) {
     BOOST_TEST(std::string(e.what()).find("line") != std::string::npos);
   }
   BOOST_TEST((h.slot(0).state == SlotState::Free));  // nothing was set up
+  BOOST_CHECK_THROW(h.unit.check_kernel(calls.bk()), simt::Error);  // and before the launch
   // Builtins (vprintf) are plain instructions.
   Kernel printf_kernel(calls.prog);
   printf_kernel.prog.calls[0].builtin = simt::ptx::Builtin::Vprintf;
   BOOST_CHECK_NO_THROW(h.start(0, printf_kernel, 32, {0}));
+  BOOST_CHECK_NO_THROW(h.unit.check_kernel(printf_kernel.bk()));
 
   // Warp-synchronous instructions with warps narrower than a PTX warp.
   auto k = build([](CfgProgramBuilder& b2, uint32_t) {
@@ -770,6 +772,9 @@ BOOST_AUTO_TEST_CASE(start_cta_refuses_what_dwf_cannot_run) {
   Harness wb48(2, 48, true), dwf48(2, 48, false);
   BOOST_CHECK_THROW(wb48.start(0, *k, 48, {0}), simt::Error);
   BOOST_CHECK_NO_THROW(dwf48.start(0, *k, 48, {0}));
+  BOOST_CHECK_THROW(narrow.unit.check_kernel(k->bk()), simt::Error);
+  BOOST_CHECK_THROW(wb48.unit.check_kernel(k->bk()), simt::Error);
+  BOOST_CHECK_NO_THROW(dwf48.unit.check_kernel(k->bk()));
 }
 
 BOOST_AUTO_TEST_CASE(depth_and_statistics) {

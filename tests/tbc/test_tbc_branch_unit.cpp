@@ -796,7 +796,8 @@ BOOST_AUTO_TEST_CASE(requests_are_fifo_across_ctas) {
 
 // ---- what the unit refuses ----------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE(calls_are_refused_at_start) {
+// Before the launch (sm/core.h check_kernel), so no CTA ever starts.
+BOOST_AUTO_TEST_CASE(calls_are_refused_before_launch) {
   B b;
   b.func("k");
   b.call("f");
@@ -808,7 +809,7 @@ BOOST_AUTO_TEST_CASE(calls_are_refused_at_start) {
   ptx::Cfg cfg(p);
   TbcBranchUnit u(2, 4, Scope::Cta, true, true);
   try {
-    u.start_cta(0, {&p, &cfg}, ThreadMask::range(0, 4), {0});
+    u.check_kernel({&p, &cfg});
     BOOST_FAIL("calls accepted");
   } catch (const Error& e) {
     BOOST_TEST(e.code() == ExitCode::BadInput);
@@ -818,7 +819,7 @@ BOOST_AUTO_TEST_CASE(calls_are_refused_at_start) {
   BOOST_TEST(u.slot(0).state == SlotState::Free);
   // A builtin (vprintf) is an ordinary instruction.
   p.calls[0].builtin = ptx::Builtin::Vprintf;
-  BOOST_CHECK_NO_THROW(u.start_cta(0, {&p, &cfg}, ThreadMask::range(0, 4), {0}));
+  BOOST_CHECK_NO_THROW(u.check_kernel({&p, &cfg}));
 }
 
 BOOST_AUTO_TEST_CASE(uniform_branch_that_splits_a_warp_is_a_fault) {

@@ -329,6 +329,29 @@ BOOST_AUTO_TEST_CASE(an_app_reads_its_stdin_and_succeeds_with_its_exit_status) {
   BOOST_TEST(codes["app:on_stderr"] == 0);
 }
 
+// A run whose report lists a refused launch fails (-5) although the program ended as its [apps]
+// table says: rdc's kernels call functions, which the TBC branch unit refuses; the program's checks
+// then fail and it exits 1, which this table declares a success.
+BOOST_AUTO_TEST_CASE(a_run_with_a_refused_launch_fails) {
+  if (SIMT_CUDA_SANITIZE || !fs::exists(kPrograms + "/rdc")) {
+    std::cout << "SKIP: no CUDA test programs to run (built when nvcc exists, not in sanitizer builds)" << std::endl;
+    return;
+  }
+  const fs::path f = write_sweep(
+      "refused.toml", "name = \"refused\"\n[apps.rdc]\nroot = \"tests\"\ncommand = \"rdc\"\ncheck = \"check\\\\(s\\\\) failed\"\nexit = 1\n"
+                      "[axes]\nmachine = [\"" SIMT_SOURCE_DIR "/configs/tbc-baseline.toml\"]\n"
+                      "overlays = [[\"" SIMT_SOURCE_DIR "/configs/tbc.toml\"]]\nworkload = [\"app:rdc\"]\nmode = [\"timing\"]\n");
+  const fs::path out = scratch() / "refused";
+  const ProcessRun r = sweep("run " + f.string() + " --out " + out.string() + " --no-progress --simtlab " SIMT_BINARY_DIR
+                             "/simtlab --root tests=" + kPrograms);
+  BOOST_TEST(r.code == 1, r.out << r.err);
+  for (const auto& d : fs::directory_iterator(out / "runs")) {
+    const nlohmann::json st = read(d.path() / "status.json");
+    BOOST_TEST(st["exit_code"].get<int>() == -5);
+    BOOST_TEST(st["error"].get<std::string>().find("simtlab refused 2 launch(es)") != std::string::npos, st.dump());
+  }
+}
+
 // tools/reproduce --suites (its other cases: test_reproduce.cpp): a seed 900 in a scratch sweeps
 // folder whose suite sweep has two programs under root `tests` and one under root `absent`.
 BOOST_AUTO_TEST_CASE(reproduce_runs_the_roots_given) {

@@ -19,6 +19,7 @@ suite lives. resolve() turns a definition and the roots into what a run
 needs: the program's absolute path, its arguments, its working folder.
 """
 
+import json
 import os
 import re
 import shlex
@@ -28,6 +29,7 @@ NAME = re.compile(r"[A-Za-z0-9_-]+")
 LAUNCHES = re.compile(r"\d+(-\d*)?(,\d+(-\d*)?)*")
 CHECK_FAILED = -3  # exit_code of a run whose program exited 0 but whose output check did not match
 EXIT_UNEXPECTED = -4  # exit_code of a run whose program exited 0 where its [apps] exit says otherwise
+MODEL_REFUSED = -5  # exit_code of a run in which simtlab refused a launch (a kernel the machine does not model)
 DEFAULT_CLASS = "app"
 
 
@@ -147,3 +149,19 @@ def cudart_dir(simtlab):
         if os.path.isfile(os.path.join(d, "libcudart.so.13")):
             return os.path.normpath(d)
     return None
+
+
+def refused_launches(stats_path):
+    """None when the run's report lists no launch that simtlab refused (a kernel using what the machine
+    does not model: the program may go on and exit 0 without that kernel's work), else why the run
+    failed."""
+    try:
+        with open(stats_path) as f:
+            refused = json.load(f).get("refused_launches") or []
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not refused:
+        return None
+    first = refused[0]
+    return "simtlab refused %d launch(es) of a kernel this machine does not model; the first, launch %s of %s: %s" % (
+        len(refused), first.get("launch"), first.get("kernel"), first.get("reason"))

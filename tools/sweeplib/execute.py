@@ -62,7 +62,8 @@ def start(st, r, cmd, err, **popen_args):
 def finish(st, rid, code, seconds, error=""):
     """Records how run rid ended and returns its exit code as recorded (0: success). A failed run keeps
     the tail of its stderr as its error. An application run that exited with its `exit` status is a
-    success (0) when its stdout matches its check, else fails (CHECK_FAILED)."""
+    success (0) when its stdout matches its check, else fails (CHECK_FAILED), and fails too when
+    simtlab refused one of its launches (MODEL_REFUSED)."""
     d = st.run_dir(rid)
     run = store.read_json(os.path.join(d, "run.json")) or {}
     if run.get("exit", 0) != 0 and code in (0, run["exit"]):  # only the app's own status means success
@@ -74,6 +75,9 @@ def finish(st, rid, code, seconds, error=""):
             why = apps.check_output(check, os.path.join(d, "stdout.txt"), os.path.join(d, "stderr.txt"))
             if why:
                 code, error = apps.CHECK_FAILED, why
+        why = apps.refused_launches(os.path.join(d, "stats.json"))
+        if code == 0 and why:
+            code, error = apps.MODEL_REFUSED, why
     if code != 0 and not error:
         try:
             with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
