@@ -65,7 +65,7 @@ RuntimeState::RuntimeState() {
     opts_ = std::make_unique<tb::LibraryOptions>(tb::parse_library_options(tb::tokens_from_environment()));
     const tb::RunOptions& o = opts_->run;
     outputs_ = std::make_unique<tb::RunOutputs>(tb::output_paths(o), stats::csv_header(runtime::launch_csv_columns()));
-    // For tests of what follows a defect (docs/hardening.md): launch N fails as an internal error would.
+    // For tests of what follows a defect (docs/cuda-apps.md): launch N fails as an internal error would.
     if (const char* n = std::getenv("SIMTLAB_TEST_FAIL_LAUNCH")) fail_launch_ = std::strtoull(n, nullptr, 10);
   } catch (const Error& e) {
     std::fprintf(stderr, "simtlab: %s\n", e.what());
