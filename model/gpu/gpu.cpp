@@ -61,8 +61,9 @@ uint64_t Gpu::run_kernel(std::shared_ptr<const sm::KernelContext> kernel, const 
 }
 
 void Gpu::start_kernel(std::shared_ptr<const sm::KernelContext> kernel, const CtaFootprint& cta) {
-  // A kernel a core cannot run is refused here, outside the simulation (sm/core.h).
-  for (const auto& s : sms_) s->check_kernel(kernel);
+  // A kernel a core cannot run is refused here, outside the simulation (sm/core.h). Every core is
+  // built from the same machine config, so one answers for all.
+  sms_.front()->check_kernel(kernel);
   kernel_start_ = util::now_cycle();
   kernel_ctas_ = kernel->geom.ctas();
   ctas_before_ = dispatcher_.ctas_done();
