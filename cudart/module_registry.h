@@ -65,6 +65,7 @@ class ModuleRegistry {
   runtime::Module& load(FatbinRecord& f, runtime::Device& dev);
   // The highest .target among registered fatbins (compute capability), 0 if none.
   uint32_t max_arch() const;
+  size_t fatbin_count() const { return fatbins_.size(); }
 
   // Handles are stable addresses the program keeps and passes back.
   static void** handle_of(FatbinRecord& f) { return reinterpret_cast<void**>(&f); }

@@ -5,11 +5,13 @@
 #include <cerrno>  // program_invocation_name
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
 #include <systemc>
 
+#include "cudart/ptx_files.h"
 #include "gpu/machine_config.h"
 #include "runtime/run_report.h"
 #include "stats/stats.h"
@@ -81,6 +83,15 @@ const gpu::MachineConfig& RuntimeState::machine() const { return *opts_->machine
 bool RuntimeState::timing() const { return opts_->run.mode == "timing"; }
 
 std::string RuntimeState::machine_name() const { return tb::machine_name(opts_->run); }
+
+void RuntimeState::fatbin_registered(const FatbinRecord& f) {
+  const std::string& dir = opts_->run.save_ptx;
+  if (dir.empty()) return;
+  if (!f.error.empty()) return note("--save-ptx: " + f.where + " has no PTX to save: " + f.error);
+  const std::string err = save_fatbin_ptx(f, registry_.fatbin_count(), dir,
+                                          std::filesystem::path(program_invocation_name).filename().string());
+  if (!err.empty()) note(err);
+}
 
 runtime::Device& RuntimeState::device() {
   if (!device_) build_device();

@@ -51,6 +51,8 @@ class RuntimeState {
   std::recursive_mutex& lock() { return mutex_; }
 
   ModuleRegistry& registry() { return registry_; }
+  // After the registry took fatbin `f`: writes its PTX out under --save-ptx.
+  void fatbin_registered(const FatbinRecord& f);
   runtime::Device& device();  // built on first use
   const gpu::MachineConfig& machine() const;
   bool timing() const;        // --mode timing

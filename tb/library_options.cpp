@@ -4,11 +4,27 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "run_outputs.h"
 #include "util/error.h"
 
 namespace simt::tb {
+
+namespace {
+
+// --save-ptx: a folder, made now if missing, so that the program finds it
+// when it registers its fatbins (before its main()).
+void check_save_ptx_folder(const std::string& dir) {
+  if (dir.empty()) throw input_error("--save-ptx: empty path; give a folder");
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw input_error("--save-ptx: " + dir + " exists and is not a folder");
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw input_error("--save-ptx: cannot make the folder " + dir + ": " + ec.message());
+}
+
+}  // namespace
 
 LaunchSet check_library_options(const CLI::App& cmd, const RunOptions& o, Machine& m) {
   refuse_unused_options(cmd, o);
@@ -20,6 +36,7 @@ LaunchSet check_library_options(const CLI::App& cmd, const RunOptions& o, Machin
       throw input_error("--launches: picks the launches that run in timing mode (the rest run functionally); "
                         "it needs --mode timing");
   }
+  if (cmd.count("--save-ptx")) check_save_ptx_folder(o.save_ptx);
   // The device's own checks (--vcd and --trace-warps need timing mode, the
   // --vcd-window and --trace-filter texts), with no file made yet.
   const RunOutputs no_files(OutputPaths{}, "");
@@ -32,7 +49,7 @@ LibraryOptions parse_library_options(const std::vector<std::string>& tokens) {
   lo.machine = std::make_shared<Machine>();
   CLI::App cmd{"simtlab's CUDA runtime library", "simtlab exec"};
   add_run_options(cmd, lo.run, lo.machine->registry);
-  add_launches_option(cmd, lo.run);
+  add_exec_options(cmd, lo.run);
   std::vector<std::string> reversed(tokens.rbegin(), tokens.rend());  // CLI11 takes them last first
   try {
     cmd.parse(reversed);
@@ -67,6 +84,7 @@ const std::vector<OptionVariable>& library_option_variables() {
       {"SIMTLAB_TRACE_FILTER", "--trace-filter", OptionVariable::Value},
       {"SIMTLAB_QUIET", "--quiet", OptionVariable::Flag},
       {"SIMTLAB_LAUNCHES", "--launches", OptionVariable::Value},
+      {"SIMTLAB_SAVE_PTX", "--save-ptx", OptionVariable::Value},
       {"SIMTLAB_SET", "--set", OptionVariable::List},
   };
   return vars;

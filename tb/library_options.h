@@ -31,7 +31,7 @@ struct LibraryOptions {
 LibraryOptions parse_library_options(const std::vector<std::string>& tokens);
 
 // The checks of parse_library_options() after `cmd` (made with
-// add_run_options and add_launches_option) parsed into `o` and `m`;
+// add_run_options and add_exec_options) parsed into `o` and `m`;
 // `simtlab exec` makes them on its own command line. Loads the machine.
 LaunchSet check_library_options(const CLI::App& cmd, const RunOptions& o, Machine& m);
 

@@ -86,10 +86,13 @@ void add_run_options(CLI::App& cmd, RunOptions& o, config::ParamRegistry& reg) {
   reg.bind_cli(cmd);
 }
 
-void add_launches_option(CLI::App& cmd, RunOptions& o) {
+void add_exec_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--launches", o.launches,
                  "Run only these kernel launches in timing mode and the others functionally: 1-based numbers in "
                  "program order, ranges and lists (3-5,9; 7- is 7 to the end); needs --mode timing");
+  cmd.add_option("--save-ptx", o.save_ptx,
+                 "Write the PTX of each fatbin the program registers into this folder (made if missing) as "
+                 "PROGRAM.N.ptx (PROGRAM.N.U.ptx per unit of -rdc code), for `simtlab inspect`");
 }
 
 void refuse_unused_options(const CLI::App& cmd, const RunOptions& o) {

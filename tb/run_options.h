@@ -39,6 +39,7 @@ struct RunOptions {
   bool quiet = false;
   bool allow_outside_out_dir = false;  // `run` only
   std::string launches;  // --launches (exec and the library): "" = every launch in --mode
+  std::string save_ptx;  // --save-ptx (exec and the library): the folder for the program's PTX, "" = none
 };
 
 // The machine and every parameter bound to its name; configs and flags are
@@ -58,8 +59,8 @@ struct Machine {
 // --call-stack, --stats, --csv, --vcd*, --trace-*, --quiet, then --set and
 // one flag per machine parameter (bound to `reg`).
 void add_run_options(CLI::App& cmd, RunOptions& o, config::ParamRegistry& reg);
-// --launches A-B,C: exec and the library only.
-void add_launches_option(CLI::App& cmd, RunOptions& o);
+// --launches A-B,C and --save-ptx DIR: exec and the library only.
+void add_exec_options(CLI::App& cmd, RunOptions& o);
 
 // Options that CLI11 takes but the run would ignore or misread: an empty
 // output file name (taken as "not asked for"), --vcd-window/--vcd-signals

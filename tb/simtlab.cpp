@@ -317,7 +317,7 @@ int sc_main(int argc, char* argv[]) {
                                           "on simtlab: exec [options] -- PROGRAM [ARGS...]");
   exec->formatter(std::make_shared<ExecHelp>());
   tb::add_run_options(*exec, eo, exec_machine.registry);
-  tb::add_launches_option(*exec, eo);
+  tb::add_exec_options(*exec, eo);
   // Without "--" the program's words would be taken for options: let them
   // through so the error below says what is missing.
   if (exec_words.exec && !exec_words.separated) exec->allow_extras();

@@ -30,6 +30,7 @@ void** __cudaRegisterFatBinary(void* fatCubin) {
   RuntimeState& rt = RuntimeState::get();
   std::lock_guard<std::recursive_mutex> g(rt.lock());
   FatbinRecord& f = rt.registry().add_fatbin(fatCubin);
+  rt.fatbin_registered(f);
   return ModuleRegistry::handle_of(f);
 }
 

@@ -9,6 +9,7 @@
 // its own CTest test (cuda.<case>); without nvcc each prints "SKIP: ...".
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -394,6 +395,43 @@ BOOST_AUTO_TEST_CASE(unsupported_call_named) {
 BOOST_AUTO_TEST_CASE(two_translation_units) {
   if (!have_nvcc()) return;
   passed(exec("--mode functional", "two_units"));
+}
+
+// --save-ptx: one file per fatbin (two translation units: two), one per unit of -rdc code, each
+// the PTX the program embedded, which `simtlab inspect --load` takes; no temporary left behind.
+BOOST_AUTO_TEST_CASE(save_ptx_writes_each_fatbin) {
+  if (!have_nvcc()) return;
+  const fs::path dir = scratch() / "saved_ptx";
+  passed(exec("--mode functional --save-ptx " + dir.string(), "two_units"));
+  passed(exec("--mode functional --save-ptx " + dir.string(), "rdc"));
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  BOOST_TEST(names == (std::vector<std::string>{"rdc.1.1.ptx", "rdc.1.2.ptx", "two_units.1.ptx", "two_units.2.ptx"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(slurp(dir / "rdc.1.1.ptx").find(".entry _Z8kernel_aPKiPii") != std::string::npos);
+  BOOST_TEST(slurp(dir / "rdc.1.2.ptx").find(".entry _Z8kernel_bPii") != std::string::npos);
+  for (const char* unit : {"two_units.1.ptx", "two_units.2.ptx"}) {
+    const Run r = simt::test::run_simtlab("inspect --load " + (dir / unit).string(), scratch());
+    BOOST_TEST(r.code == 0, shown(r));
+    BOOST_TEST(r.out.rfind("ok ", 0) == 0, shown(r));
+  }
+}
+
+// --save-ptx refuses a path that is not a folder before the program starts, and says why a
+// fatbin without PTX has nothing to save (the program still runs; its launches fail as before).
+BOOST_AUTO_TEST_CASE(save_ptx_errors) {
+  if (!have_nvcc()) return;
+  const fs::path file = scratch() / "not_a_folder";
+  std::ofstream(file) << "x";
+  const Run r = exec("--mode functional --save-ptx " + file.string(), "two_units");
+  BOOST_TEST(r.code == 2, shown(r));
+  BOOST_TEST(r.out.empty(), shown(r));
+  BOOST_TEST(r.err.find("--save-ptx: " + file.string() + " exists and is not a folder") != std::string::npos, shown(r));
+  const fs::path dir = scratch() / "sass_ptx";
+  const Run s = exec("--mode functional --save-ptx " + dir.string(), "sass_only");
+  BOOST_TEST(s.err.find("simtlab: --save-ptx: fatbin #1 has no PTX to save: ") != std::string::npos, shown(s));
+  BOOST_TEST(fs::is_empty(dir));
 }
 
 // A fatbin with SASS only: the launch fails and the message names the fix.
