@@ -5,7 +5,7 @@
 //               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
 //   simtlab run --manifest FILE.json --out-dir DIR [--allow-outside-out-dir]
 //   simtlab exec [run options] [--launches A-B,C] -- PROGRAM [ARGS...]
-//   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw | --load]
+//   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw [--if-convert-limit N] | --load]
 //   simtlab list
 //   simtlab params [--markdown]
 //   simtlab --version
@@ -199,7 +199,8 @@ int inspect_load(const std::string& file, const std::vector<std::string>& entrie
   return rc;
 }
 
-int inspect(const std::string& file, const std::string& kernel, bool vgiw, bool load) {
+int inspect(const std::string& file, const std::string& kernel, bool vgiw, bool load,
+            const vgiw::CompilerOptions& vgiw_options) {
   ptx::Module m = ptx::parse_file(file);
   std::vector<std::string> entries = ptx::kernel_names(m);
   if (!kernel.empty()) entries = {kernel};
@@ -210,7 +211,7 @@ int inspect(const std::string& file, const std::string& kernel, bool vgiw, bool 
   for (const auto& e : entries) {
     ptx::Program p = ptx::link(m, e, addrs);
     if (vgiw) {
-      std::cout << vgiw::vgiw_report(vgiw::Compilation(p)) << "\n";
+      std::cout << vgiw::vgiw_report(vgiw::Compilation(p, vgiw_options)) << "\n";
       continue;
     }
     ptx::Cfg cfg(p);
@@ -336,6 +337,12 @@ int sc_main(int argc, char* argv[]) {
       "Instead of the report, load the module and link and check every kernel as a launch would; print "
       "`ok KERNEL` or `refused KERNEL: REASON` per kernel; exit 2 if any is refused");
   load_flag->excludes("--vgiw");
+  vgiw::CompilerOptions inspect_vgiw_options;
+  insp->add_option("--if-convert-limit", inspect_vgiw_options.if_convert_limit,
+                   "With --vgiw: the compiler's if-conversion limit (vgiw.if_convert_limit; 0 = nvcc's blocks as "
+                   "they are)")
+      ->check(CLI::Range(0, 4096))
+      ->needs("--vgiw");
 
   auto* list = app.add_subcommand("list", "List the built-in workloads");
 
@@ -370,7 +377,7 @@ int sc_main(int argc, char* argv[]) {
         throw input_error("exec: put -- before the program: simtlab exec [options] -- PROGRAM [ARGS...]");
       tb::exec_command(*exec, eo, exec_machine, exec_words.tokens, exec_words.program);
     }
-    if (*insp) return inspect(ptx_file, kernel, inspect_vgiw, load_kernels);
+    if (*insp) return inspect(ptx_file, kernel, inspect_vgiw, load_kernels, inspect_vgiw_options);
     if (*params) {
       std::cout << (params_markdown ? gpu::parameter_reference_markdown() : machine.registry.help_text());
       return 0;

@@ -116,6 +116,30 @@ BOOST_AUTO_TEST_CASE(inspect_vgiw_prints_the_compiler_pass) {
   fs::remove_all(d);
 }
 
+// --if-convert-limit: the compiler pass's limit for the report (0: nvcc's blocks as they are), so
+// that a user sees what if-conversion does to a kernel; it needs --vgiw.
+BOOST_AUTO_TEST_CASE(inspect_vgiw_takes_the_if_conversion_limit) {
+  fs::path d = scratch("vgiwifc");
+  write(d / "t.ptx", ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                     "  .reg .b32 %r<3>;\n  .reg .pred %p<2>;\n  .reg .b64 %rd<4>;\n"
+                     "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+                     "  setp.lt.u32 %p1, %r1, 16;\n  @%p1 bra SKIP;\n  add.u32 %r2, %r1, 7;\nSKIP:\n"
+                     "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n"
+                     "  ret;\n}\n");
+  Run on = simtlab("inspect --vgiw " + (d / "t.ptx").string());
+  BOOST_TEST(on.code == 0, on.err);
+  BOOST_TEST(on.out.find("kernel k: 1 VGIW blocks") != std::string::npos, on.out);
+  BOOST_TEST(on.out.find("1 if-converted region") != std::string::npos, on.out);
+  Run off = simtlab("inspect --vgiw --if-convert-limit 0 " + (d / "t.ptx").string());
+  BOOST_TEST(off.code == 0, off.err);
+  BOOST_TEST(off.out.find("kernel k: 3 VGIW blocks") != std::string::npos, off.out);
+  BOOST_TEST(off.out.find("if-converted") == std::string::npos, off.out);
+  Run alone = simtlab("inspect --if-convert-limit 0 " + (d / "t.ptx").string());
+  BOOST_TEST(alone.code == 2);
+  BOOST_TEST(alone.err.find("--if-convert-limit requires --vgiw") != std::string::npos, alone.err);
+  fs::remove_all(d);
+}
+
 BOOST_AUTO_TEST_CASE(manifest_run_writes_verified_outputs) {
   fs::path d = scratch("manifest");
   std::vector<int32_t> in(2048);
