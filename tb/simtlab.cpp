@@ -4,7 +4,7 @@
 //               [--stats FILE.json] [--csv FILE] [--vcd FILE ...]
 //               [--trace-warps FILE [--trace-filter SPEC]] [--quiet]
 //   simtlab run --manifest FILE.json --out-dir DIR [--allow-outside-out-dir]
-//   simtlab exec [run options] [--launches A-B,C] -- PROGRAM [ARGS...]
+//   simtlab exec [run options] [--launches A-B,C] [--save-ptx DIR] -- PROGRAM [ARGS...]
 //   simtlab inspect FILE.ptx [--kernel NAME] [--vgiw [--if-convert-limit N] | --load]
 //   simtlab list
 //   simtlab params [--markdown]
