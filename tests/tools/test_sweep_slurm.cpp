@@ -180,12 +180,20 @@ BOOST_AUTO_TEST_CASE(slurm_sweep_resubmits_lost_runs_and_collects_what_a_local_r
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  // Release the held runs only once the runner has seen them queued (on a loaded machine its start
+  // can take longer than a quick run does).
+  for (int i = 0; i < 1200; ++i) {
+    if (simt::test::slurp(scratch() / "wait.out").find("still queued from an earlier submission") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   BOOST_TEST(sh("scontrol release " + job).code == 0);
-  // Kill the timing run once it runs: the waiting runner must find it lost and submit it again.
+  // Kill the timing run once it runs, after its wrapper has taken over SIGTERM (it has opened the
+  // run's stderr.txt): the waiting runner must find it lost and submit it again.
+  const fs::path timing_stderr = out / "runs" / ids[timing].get<std::string>() / "stderr.txt";
   bool killed = false;
-  for (int i = 0; i < 600 && !killed; ++i) {
-    if (task_state(job, timing) == "RUNNING") {
+  for (int i = 0; i < 1200 && !killed; ++i) {
+    if (task_state(job, timing) == "RUNNING" && fs::exists(timing_stderr)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       killed = sh("scancel " + job + "_" + std::to_string(timing)).code == 0;
     } else {

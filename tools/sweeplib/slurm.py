@@ -169,7 +169,8 @@ def run(todo, st, slurm, opts, progress=True):
     by_id = {r["id"]: r for r in todo}
     outstanding = slurm.in_flight(set(by_id))  # run id -> (job, task)
     if outstanding:
-        print("sweep: %d runs are still queued from an earlier submission: waiting for them" % len(outstanding))
+        print("sweep: %d runs are still queued from an earlier submission: waiting for them" % len(outstanding),
+              flush=True)  # a log read while the runner waits shows it
     done, failed = [], []
     to_submit = []
     for r in todo:
