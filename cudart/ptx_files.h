@@ -12,8 +12,8 @@ struct FatbinRecord;
 
 // Writes `f`'s PTX into `dir` as PROGRAM.N.ptx (N: the fatbin's number in
 // registration order, from 1), or PROGRAM.N.U.ptx for each unit of -rdc
-// code. Each file is written whole or not at all (a temporary, renamed).
-// Returns "" or what went wrong, naming the file.
+// code, each through util::OutputFile (whole or not at all). Returns "" or
+// what went wrong, naming the option and the file.
 std::string save_fatbin_ptx(const FatbinRecord& f, size_t number, const std::string& dir, const std::string& program);
 
 }  // namespace simt::cudart
