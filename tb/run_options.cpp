@@ -14,7 +14,13 @@ void Machine::load(const RunOptions& o) {
   for (const auto& f : o.configs) registry.load_toml_file(f);
   if (o.warp_size) registry.set("sm.warp_size", std::to_string(o.warp_size), "--warp-size");
   registry.apply_cli();
-  config->finalize();
+  try {
+    config->finalize();
+  } catch (const Error& e) {
+    // A combination refused: name the files or flags that set its options.
+    if (e.code() != ExitCode::BadInput) throw;
+    throw input_error(registry.name_sources(e.what()));
+  }
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "config/param_registry.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -32,6 +33,7 @@ struct ParamRegistry::Entry {
   std::vector<std::string> choices;
   nlohmann::json default_value;  // captured at add() time, for --help
   bool assigned = false;         // given a value by a file, --set or a flag
+  std::string origin;            // what gave it that value (file, --set KEY=VALUE, --KEY), for errors
 };
 
 namespace {
@@ -308,6 +310,7 @@ void apply_table(const Entries& entries, const toml::table& t, const std::string
       } catch (const std::invalid_argument& ex) {
         throw input_error(where + ex.what());
       }
+      e->origin = origin;
     } else if (const toml::table* sub = node.as_table()) {
       if (!is_prefix_of_some(entries, path))
         throw input_error(where + unknown_table_message(entries, path));
@@ -443,6 +446,7 @@ void ParamRegistry::set(const std::string& key, const std::string& value, const 
   } catch (const std::invalid_argument& ex) {
     throw input_error(where + ex.what());
   }
+  e->origin = origin + (origin == "--set" ? " " + key + "=" + shorten(value) : "");
 }
 
 void ParamRegistry::bind_cli(CLI::App& app) {
@@ -511,6 +515,7 @@ void ParamRegistry::apply_cli() {
       } catch (const std::invalid_argument& ex) {
         throw input_error("--" + name + " " + shorten(value) + ": " + ex.what());
       }
+      e->origin = "--" + name;
     }
   }
 }
@@ -520,6 +525,36 @@ bool ParamRegistry::has(const std::string& name) const { return find_entry(entri
 bool ParamRegistry::assigned(const std::string& name) const {
   const Entry* e = find_entry(entries_, name);
   return e && e->assigned;
+}
+
+std::string ParamRegistry::origin(const std::string& name) const {
+  const Entry* e = find_entry(entries_, name);
+  return e && e->assigned ? e->origin : std::string();
+}
+
+std::string ParamRegistry::name_sources(const std::string& message) const {
+  // Parameter names are dotted words; take every such word the registry
+  // knows, in the order the message names them.
+  std::vector<std::string> origins;
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
+  for (size_t i = 0; i < message.size();) {
+    if (!word_char(message[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < message.size() && word_char(message[j])) ++j;
+    std::string word = message.substr(i, j - i);
+    while (!word.empty() && word.back() == '.') word.pop_back();  // the end of a sentence
+    const std::string o = origin(word);
+    if (!o.empty() && std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(o);
+    i = j;
+  }
+  if (origins.size() < 2) return message;
+  std::string who;
+  for (size_t k = 0; k < origins.size(); ++k)
+    who += (k == 0 ? "" : k + 1 == origins.size() ? " and " : ", ") + origins[k];
+  return who + " cannot be combined: " + message;
 }
 
 nlohmann::json ParamRegistry::to_json() const {

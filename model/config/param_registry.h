@@ -58,6 +58,14 @@ class ParamRegistry {
   // True once a file, --set or a flag gave `name` a value (derived values
   // follow other parameters unless the user chose them).
   bool assigned(const std::string& name) const;
+  // What gave `name` its value: a file's path, "--set KEY=VALUE" or
+  // "--KEY"; empty while it keeps its default.
+  std::string origin(const std::string& name) const;
+  // A validation error about a combination of options, with what set them:
+  // when the parameters `message` names were given by two or more different
+  // files or flags, "A and B cannot be combined: " + message; otherwise
+  // `message` as it is.
+  std::string name_sources(const std::string& message) const;
   nlohmann::json to_json() const;        // {"l1d.size": 65536, ...}, sorted by name
   std::string help_text() const;         // one line per parameter: name, default, doc
   std::string markdown_table() const;    // the same as a Markdown table (docs/parameters.md)

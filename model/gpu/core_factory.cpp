@@ -63,15 +63,19 @@ void TechniqueParams::validate() const {
   vgiw.validate();
   power.validate();
   energy.validate();
-  if (core == "vgiw" && (reconvergence != "pdom" || likely_convergence || power.mode() != power::Gating::None ||
-                         power.issue_control() || power.scheduler != "none"))
-    throw input_error("option gpu.core: the VGIW core schedules blocks, not warps; it takes none of sm.reconvergence "
-                      "(other than pdom), sm.likely_convergence, power.gating or thread issue control");
-  if (core == "vws" && power.mode() != power::Gating::None)
-    throw input_error("option power.gating: lane power gating is built for the SIMT SM (gpu.core = simt), not vws");
-  if (core == "vws" && (power.issue_control() || power.scheduler != "none"))
-    throw input_error("option power.*: thread issue control (compaction, splitting, folding, lane shifting, the Origami "
-                      "scheduler) is built for the SIMT SM (gpu.core = simt), not vws");
+  if (core == "vgiw" && (reconvergence != "pdom" || likely_convergence))
+    throw input_error("option gpu.core: the VGIW core schedules blocks, not warps; it takes neither sm.reconvergence "
+                      "(other than pdom) nor sm.likely_convergence");
+  // VGIW's threads stream through the grid's units one at a time: there are
+  // no warps whose threads issue control could move between lanes, and no
+  // warp scheduler for Origami's. Gating the FP-ALUs (power.gating) applies.
+  if (core == "vgiw" && (power.issue_control() || power.scheduler != "none"))
+    throw input_error("option gpu.core: the VGIW core has no warps to compact, split or fold, nor a warp scheduler; "
+                      "it takes none of power.compaction, power.split, power.fold, power.lane_shift, "
+                      "power.scheduler (power.gating applies to its FP-ALUs)");
+  if (core == "vgiw" && power.mode() != power::Gating::None && vgiw.units[vgiw::Unit::FpAlu] > 64)
+    throw input_error("option vgiw.units.fp_alu: power.gating handles at most 64 FP-ALUs, not " +
+                      std::to_string(vgiw.units[vgiw::Unit::FpAlu]));
 }
 
 const std::vector<std::string>& branch_unit_names() {
@@ -96,6 +100,45 @@ std::unique_ptr<sm::BranchUnit> make_branch_unit(const TechniqueParams& t, const
   throw input_error("option sm.reconvergence: branch unit '" + t.reconvergence + "' has no factory entry");
 }
 
+namespace {
+
+bool uses_power(const power::PowerParams& pw) {
+  return pw.mode() != power::Gating::None || pw.issue_control() || pw.scheduler != "none";
+}
+
+// power.scheduler = origami: every scheduler of `issue` (the SIMT SM's, or
+// each VWS slice's) becomes an Origami scheduler.
+void add_origami(sm::IssueUnit& issue, const power::PowerParams& pw, const sm::IssueParams& ip) {
+  if (pw.scheduler != "origami") return;
+  issue.set_policies([&pw, &ip](uint32_t) {
+    return std::make_unique<power::OrigamiPolicy>(ip.policy.active_warps, ip.warp_size, pw.fold_phase,
+                                                  pw.origami_switch_phases);
+  });
+}
+
+// The lane map policy of one SP pipe (stats under <pipe_stats>.issue_control)
+// and a lane power controller per unit of it, named <unit><u> (stats under
+// <sm>.power.<unit><u>, sums under <sm>.power); with one unit, just <unit>.
+void add_power_blocks(sm::ExecPipe& sp, const std::string& unit, const power::PowerParams& pw,
+                      stats::Registry& stats, const std::string& sm, const std::string& pipe_stats,
+                      trace::Waveform* waveform, uint64_t series_interval,
+                      std::vector<std::unique_ptr<sc_core::sc_module>>& blocks) {
+  const uint32_t units = sp.unit().units();
+  if (pw.issue_control())
+    sp.set_lane_policy(std::make_unique<power::IssueControlPolicy>(pw, units, stats, pipe_stats + ".issue_control"));
+  if (pw.mode() == power::Gating::None) return;
+  for (uint32_t u = 0; u < units; ++u) {
+    const std::string n = units == 1 && unit != "sp" ? unit : unit + std::to_string(u);
+    auto c = std::make_unique<power::LanePowerController>(("power_" + n).c_str(), pw, sp.unit().lanes(), stats,
+                                                          sm + ".power." + n, sm + ".power", waveform,
+                                                          series_interval);
+    sp.power[u].bind(c->in);
+    blocks.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t, stats::Registry& stats,
                                 uint32_t id, trace::Waveform* waveform, trace::WarpTrace* warp_trace) {
   const std::string name = "sm" + std::to_string(id);
@@ -114,28 +157,15 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
     };
   }
   // Power gating: one lane power controller per SP unit; issue control: the
-  // SP pipe's lane map policy.
-  if (t.power.mode() != power::Gating::None || t.power.issue_control() || t.power.scheduler != "none") {
+  // SP pipe's lane map policy; the Origami scheduler.
+  if (uses_power(t.power)) {
     auto previous = std::move(tech.add_blocks);
     tech.add_blocks = [previous, &t, &p, &stats, name, waveform, id](sm::Sm& s) {
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       if (previous) blocks = previous(s);
-      if (t.power.scheduler == "origami")
-        s.issue.set_policies([&t, &p](uint32_t) {
-          return std::make_unique<power::OrigamiPolicy>(p.issue.policy.active_warps, p.issue.warp_size,
-                                                        t.power.fold_phase, t.power.origami_switch_phases);
-        });
-      if (t.power.issue_control())
-        s.sp.set_lane_policy(
-            std::make_unique<power::IssueControlPolicy>(t.power, p.sp.units, stats, name + ".sp.issue_control"));
-      for (uint32_t u = 0; u < p.sp.units && t.power.mode() != power::Gating::None; ++u) {
-        const std::string unit = "sp" + std::to_string(u);
-        auto c = std::make_unique<power::LanePowerController>(("power_" + unit).c_str(), t.power, p.sp.lanes, stats,
-                                                              name + ".power." + unit, name + ".power", waveform,
-                                                              id == 0 ? p.issue.sample_interval : 0);
-        s.sp.power[u].bind(c->in);
-        blocks.push_back(std::move(c));
-      }
+      add_origami(s.issue, t.power, p.issue);
+      add_power_blocks(s.sp, "sp", t.power, stats, name, name + ".sp", waveform,
+                       id == 0 ? p.issue.sample_interval : 0, blocks);
       return blocks;
     };
   }
@@ -146,13 +176,42 @@ std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& s
                                     trace::Waveform* waveform, trace::WarpTrace* warp_trace) {
   if (cfg.technique.core == "vgiw") {
     const std::string name = "sm" + std::to_string(id);
-    return std::make_unique<vgiw::VgiwCore>(name.c_str(), cfg.sm, cfg.technique.vgiw, stats, id, waveform);
+    // Lane power gating of the grid's FP-ALUs: one controller, a lane per unit.
+    vgiw::VgiwCore::Blocks blocks;
+    const TechniqueParams& t = cfg.technique;
+    const uint64_t series = id == 0 ? cfg.sm.issue.sample_interval : 0;
+    if (t.power.mode() != power::Gating::None)
+      blocks = [&t, &stats, name, waveform, series](vgiw::VgiwCore& c) {
+        std::vector<std::unique_ptr<sc_core::sc_module>> out;
+        auto pc = std::make_unique<power::LanePowerController>("power_fp_alu", t.power, t.vgiw.units[vgiw::Unit::FpAlu],
+                                                               stats, name + ".power.fp_alu", name + ".power",
+                                                               waveform, series);
+        c.grid.power.bind(pc->in);
+        out.push_back(std::move(pc));
+        return out;
+      };
+    return std::make_unique<vgiw::VgiwCore>(name.c_str(), cfg.sm, t.vgiw, stats, id, waveform, blocks);
   }
   if (cfg.technique.core == "vws") {
     const std::string name = "sm" + std::to_string(id);
-    return std::make_unique<vws::VwsSm>(name.c_str(), cfg.sm, cfg.technique.vws,
-                                        make_branch_unit(cfg.technique, cfg.sm.issue), stats, id, waveform,
-                                        warp_trace);
+    // Lane power gating and issue control on each slice's SP pipe (a
+    // controller per slice: power.domain = unit gates the slice's lanes together).
+    vws::VwsBlocks blocks;
+    const TechniqueParams& t = cfg.technique;
+    const sm::IssueParams& ip = cfg.sm.issue;
+    if (uses_power(t.power))
+      blocks = [&t, &ip, &stats, name, waveform, id](vws::VwsSm& s) {
+        std::vector<std::unique_ptr<sc_core::sc_module>> out;
+        add_origami(s.issue, t.power, ip);
+        for (uint32_t k = 0; k < s.slices(); ++k) {
+          const std::string slice = "slice" + std::to_string(k);
+          add_power_blocks(s.slice[k]->sp, slice, t.power, stats, name, name + "." + slice + ".sp", waveform,
+                           id == 0 ? ip.sample_interval : 0, out);
+        }
+        return out;
+      };
+    return std::make_unique<vws::VwsSm>(name.c_str(), cfg.sm, t.vws, make_branch_unit(t, ip), stats, id,
+                                        waveform, warp_trace, blocks);
   }
   return make_sm(cfg.sm, cfg.technique, stats, id, waveform, warp_trace);
 }

@@ -137,7 +137,9 @@ nlohmann::json power_report(const stats::Registry& reg, const nlohmann::json& co
   nlohmann::json out;
   out["gating"] = config_str(config, "power.gating");
   out["domain"] = config_str(config, "power.domain");
-  out["wakeup_stall_cycles"] = reg.sum("sm*.sp.wakeup_stall_cycles");
+  out["wakeup_stall_cycles"] = reg.sum("sm*.sp.wakeup_stall_cycles") + reg.sum("sm*.slice*.sp.wakeup_stall_cycles");
+  // VGIW: grid cycles token sets waited for a waking FP-ALU.
+  if (config_str(config, "gpu.core") == "vgiw") out["grid_wakeup_stall_cycles"] = reg.sum("sm*.grid.wakeup_stall_cycles");
   for (const char* type : {"int", "fp"}) {
     const std::string pre = std::string("sm*.power.") + type + ".";
     auto get = [&](const char* what) { return reg.sum(pre + what); };

@@ -26,7 +26,7 @@ class IssueUnit::View : public LockstepView {
   uint64_t free_slices(uint32_t pipe) const override {
     uint64_t m = 0;
     for (uint32_t s = 0; s < u_.p_.schedulers; ++s)
-      if (u_.pipe_free(s, static_cast<PipeKind>(pipe))) m |= uint64_t{1} << s;
+      if (u_.pipe_free(s, static_cast<PipeKind>(pipe)) && !u_.slot_debt_[s]) m |= uint64_t{1} << s;
     return m;
   }
   const util::BitSet& touched() const override { return u_.touched_; }
@@ -99,7 +99,10 @@ void IssueUnit::set_lockstep(std::unique_ptr<LockstepUnit> u) {
 bool IssueUnit::ready_now(uint32_t wi) {
   Candidate& k = cand_[wi];
   if (k.stale) refresh(wi);
-  return k.eligible && k.hazard == Hazard::None && pipe_free(wi % p_.schedulers, k.pipe);
+  // A slice that owes an issue slot (a split warp's second half, power.split)
+  // takes no group this cycle: its own scheduler pays the slot.
+  const uint32_t s = wi % p_.schedulers;
+  return k.eligible && k.hazard == Hazard::None && pipe_free(s, k.pipe) && !slot_debt_[s];
 }
 
 void IssueUnit::apply_lockstep_changes() {

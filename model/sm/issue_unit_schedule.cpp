@@ -51,7 +51,7 @@ void IssueUnit::note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws) 
 template <bool Slices>
 void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
-  if (!Slices && slot_debt_[s]) {  // a split warp's second half-warp takes this issue slot
+  if (slot_debt_[s]) {  // a split warp's second half-warp takes this issue slot
     --slot_debt_[s];
     return count_bin(s, kBinStall, 1);
   }

@@ -58,6 +58,7 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
       returns("returns"),
       l1d("l1d", v.units[Unit::Ldst]),
       lvc("lvc", v.units[Unit::Lvu]),
+      power("power"),
       v_(v),
       sm_(sm),
       core_id_(core_id),
@@ -83,7 +84,8 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
       sfu_threads_(st.counter(sm_stats + ".sfu_thread_instructions", "thread instructions of the SFU class")),
       token_hops_(st.counter(n_ + ".token_hops", "token-cycles on the interconnect (edge latencies of every token)")),
       bank_conflicts_(st.counter(n_ + ".l1_bank_conflicts",
-                                 "cycles an LDST port's request waited because its L1 bank was taken")) {
+                                 "cycles an LDST port's request waited because its L1 bank was taken")),
+      reg_(st) {
   for (size_t u = 0; u < kUnitTypes; ++u)
     firings_.push_back(&st.counter(n_ + "." + unit_name(static_cast<Unit>(u)) + "_firings",
                                    std::string("token sets fired by ") + unit_name(static_cast<Unit>(u)) +
@@ -99,6 +101,9 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
     const auto& us = layout_.units_of(t);
     for (uint32_t k = 0; k < us.size(); ++k) port_of_unit_[us[k]] = k;
   }
+  lane_of_unit_.assign(layout_.units(), kNone);
+  const auto& alus = layout_.units_of(Unit::FpAlu);
+  for (uint32_t k = 0; k < alus.size(); ++k) lane_of_unit_[alus[k]] = k;
   unit_free_.assign(layout_.units(), 0);
   reserved_.assign(layout_.units(), 0);
   waiters_.resize(layout_.units());
@@ -110,6 +115,34 @@ MtCgrf::MtCgrf(sc_core::sc_module_name name, const VgiwParams& v, const sm::SmPa
 }
 
 MtCgrf::~MtCgrf() = default;
+
+void MtCgrf::end_of_elaboration() {
+  if (power.size() == 0) return;
+  power_if_ = power.operator->();
+  wakeup_stalls_ = &reg_.counter(n_ + ".wakeup_stall_cycles",
+                                 "grid cycles token sets waited for their FP-ALU to wake up (power gating)");
+}
+
+uint64_t MtCgrf::power_ready(uint32_t unit, bool fp, uint64_t g, uint32_t latency) {
+  const uint64_t gc = v_.grid_clock, c = g / gc;
+  const uint64_t lanes = uint64_t{1} << lane_of_unit_[unit];
+  sm::LaneUseRequest r;
+  r.kind = sm::LaneUseRequest::TryUse;
+  r.fp = fp;
+  r.now = c;
+  r.pass_lanes = &lanes;
+  r.passes = 1;
+  r.latency = static_cast<uint32_t>(std::max<uint64_t>(1, (g + latency + gc - 1) / gc - c));
+  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+  power_if_->b_transport(r, zero);
+  if (r.accepted) return g;
+  r.kind = sm::LaneUseRequest::Wake;
+  r.accepted = false;
+  power_if_->b_transport(r, zero);
+  const uint64_t ready = std::max(r.ready_at * gc, g + 1);
+  *wakeup_stalls_ += ready - g;
+  return ready;
+}
 
 MtCgrf::BlockSetup& MtCgrf::setup_for(const GridConfigure& g) {
   if (!g.owner || g.owner != setups_owner_) {  // another compilation: its blocks are others
@@ -358,6 +391,15 @@ void MtCgrf::fire(const Event& e, uint64_t now) {
     }
   }
   const Node& n = block_->graph.nodes()[e.node];
+  if (power_if_ && n.kind == NodeKind::Instr && n.unit == Unit::FpAlu) {
+    const bool fp = comp_->program().code[n.pc].cls == ptx::InstrClass::Fp;
+    const uint64_t at = power_ready(unit, fp, now, setup_->latency[e.node]);
+    if (at > now) {  // its unit wakes up: nothing else fires there meanwhile
+      unit_free_[unit] = std::max(unit_free_[unit], at + 1);
+      push(at, e.channel, e.node, kFire);
+      return;
+    }
+  }
   const BatchResult& res = c.batch->res;
   switch (n.kind) {
     case NodeKind::Terminator:

@@ -42,6 +42,14 @@
 // interconnect); and sm<i>.int/fp/sfu_thread_instructions as the SIMT SM
 // counts them (the energy model's operations).
 //
+// Power gating (power.gating, bound by gpu/core_factory.cpp): the `power`
+// socket goes to one lane power controller whose lanes are the FP-ALUs
+// (layout order; INT or FP pipeline by the node's instruction class). Before
+// an FP-ALU node fires, the grid asks it with the firing's core cycle (the
+// controller counts core cycles, as on the SIMT SM); a refusal wakes the
+// unit, and the token set fires at the grid cycle its unit is ON (the unit
+// takes nothing else meanwhile): sm<i>.grid.wakeup_stall_cycles.
+//
 // VCD (with a waveform): sm<i>.grid.<type>_busy, the firings of each unit
 // type in this core cycle (up to vgiw.grid_clock per unit), and
 // sm<i>.grid.threads, the threads in flight.
@@ -84,6 +92,7 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   util::PacketInitiator<MtCgrf, BatchReturn> returns;   // to the BBS
   sc_core::sc_vector<mem::MemRequester> l1d;  // one per LDST unit
   sc_core::sc_vector<mem::MemRequester> lvc;  // one per LVU
+  util::OptionalPacketInitiator<MtCgrf, sm::LaneUseRequest> power;  // to the FP-ALUs' controller (unbound: no gating)
 
   // Counters under `sm_stats` + ".grid"; the thread and batch instruction
   // counts under `sm_stats` itself (sm0.thread_instructions,
@@ -116,6 +125,11 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
   void on_configure(GridConfigure& g, sc_core::sc_time& t);
   void on_batch(ThreadBatch& b, sc_core::sc_time& t);
   void on_cycle(uint64_t now) override;
+  void end_of_elaboration() override;
+  // Power gating: the grid cycle >= g at which FP-ALU `unit` can fire a node
+  // of `latency` grid cycles (g when its pipeline is ON: the use is recorded;
+  // later when it had to be woken).
+  uint64_t power_ready(uint32_t unit, bool fp, uint64_t g, uint32_t latency);
   void cycle(uint64_t now);
   void take_responses(uint64_t now);
   void inject(uint64_t now);
@@ -191,6 +205,12 @@ class MtCgrf : public sc_core::sc_module, private util::Clocked {
       &config_cycles_, &l1d_requests_, &lvc_reads_, &lvc_writes_, &shared_, &thread_instructions_,
       &batch_instructions_, &int_threads_, &fp_threads_, &sfu_threads_, &token_hops_, &bank_conflicts_;
   std::vector<stats::Counter*> firings_;  // per unit type
+  // Power gating: the FP-ALU's lane (per layout unit; kNone for others), the
+  // controller's interface, the stall counter (all set when bound).
+  std::vector<uint32_t> lane_of_unit_;
+  tlm::tlm_fw_transport_if<util::PacketTypes<sm::LaneUseRequest>>* power_if_ = nullptr;
+  stats::Registry& reg_;
+  stats::Counter* wakeup_stalls_ = nullptr;
   trace::Waveform* wf_ = nullptr;
   std::array<uint32_t, kUnitTypes> fired_now_{};  // firings this cycle (tracing)
   std::vector<sc_core::sc_signal<uint32_t>*> sig_busy_;  // per unit type

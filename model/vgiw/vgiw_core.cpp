@@ -1,5 +1,7 @@
 #include "vgiw/vgiw_core.h"
 
+#include "sm/stats_settler.h"
+
 namespace simt::vgiw {
 
 namespace {
@@ -15,7 +17,7 @@ mem::CachePortParams with_ports(mem::CachePortParams p, uint32_t up_ports, uint3
 }  // namespace
 
 VgiwCore::VgiwCore(sc_core::sc_module_name name, const sm::SmParams& sm, const VgiwParams& v, stats::Registry& st,
-                   uint32_t id, trace::Waveform* wf)
+                   uint32_t id, trace::Waveform* wf, const Blocks& add_blocks)
     : Core(name),
       bbs("bbs", v, st, sm_name(id), id, wf),
       cvt("cvt", v.cvt_bytes, v.cvt_banks, st, sm_name(id) + ".cvt"),
@@ -28,6 +30,12 @@ VgiwCore::VgiwCore(sc_core::sc_module_name name, const sm::SmParams& sm, const V
   grid.returns.bind(bbs.returns);
   for (uint32_t k = 0; k < grid.l1d.size(); ++k) grid.l1d[k].socket.bind(l1d.up_port(k).socket);
   for (uint32_t k = 0; k < grid.lvc.size(); ++k) grid.lvc[k].socket.bind(lvc.up_port(k).socket);
+  if (add_blocks) technique_blocks = add_blocks(*this);
+}
+
+void VgiwCore::sample_until(uint64_t now) {
+  for (const auto& b : technique_blocks)
+    if (auto* s = dynamic_cast<sm::StatsSettler*>(b.get())) s->settle_stats(now);
 }
 
 }  // namespace simt::vgiw

@@ -13,7 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -34,13 +37,18 @@ class VgiwCore : public sm::Core {
  public:
   // `sm` gives the L1D (l1d.*), the operation latencies (sp.*, sfu.*,
   // ops.*) and shmem.latency. Stats under "sm<id>".
+  // `add_blocks` (may be empty): blocks a technique adds once the core's
+  // blocks exist (gpu/core_factory.cpp: the FP-ALUs' lane power controller
+  // on grid.power); those that keep lazy counters are settled with the core.
+  using Blocks = std::function<std::vector<std::unique_ptr<sc_core::sc_module>>(VgiwCore&)>;
   VgiwCore(sc_core::sc_module_name name, const sm::SmParams& sm, const VgiwParams& v, stats::Registry& stats,
-           uint32_t id, trace::Waveform* waveform = nullptr);
+           uint32_t id, trace::Waveform* waveform = nullptr, const Blocks& add_blocks = {});
 
   Bbs bbs;
   Cvt cvt;
   MtCgrf grid;
   mem::CacheModule l1d, lvc;
+  std::vector<std::unique_ptr<sc_core::sc_module>> technique_blocks;  // add_blocks'
 
   LaunchTarget& launch_socket() override { return bbs.launch; }
   DoneInitiator& done_socket() override { return bbs.done; }
@@ -51,7 +59,7 @@ class VgiwCore : public sm::Core {
     grid.rethrow_fault();
   }
   void check_kernel(const std::shared_ptr<const sm::KernelContext>& k) const override { bbs.check_kernel(k); }
-  void sample_until(uint64_t) override {}
+  void sample_until(uint64_t now) override;
   uint32_t take_max_stack_depth() override { return 0; }  // no reconvergence stacks
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/param_registry.h"
+#include "sm/stats_settler.h"
 #include "util/error.h"
 
 namespace simt::vws {
@@ -124,7 +125,7 @@ GangFrontEnd::GangFrontEnd(sc_core::sc_module_name name, const sm::SmParams& p, 
 
 VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParams& v,
              std::unique_ptr<sm::BranchUnit> branch, stats::Registry& st, uint32_t id, trace::Waveform* wf,
-             trace::WarpTrace* wt)
+             trace::WarpTrace* wt, const VwsBlocks& add_blocks)
     : sm::Core(name),
       issue("issue", slice_issue(p), std::move(branch), st, sm_name(id), id, wf, wt),
       l1i_arbiter("l1i_arbiter", slices_of(p), gang_pipes(p, v), v.l1i_ports, st, sm_name(id) + ".l1i_arbiter"),
@@ -182,6 +183,13 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
   ldst.writeback.bind(issue.wb_ldst);
   ldst.l1d.socket.bind(l1d.up.socket);
   ldst.tex.socket.bind(l1t.up.socket);
+  if (add_blocks) technique_blocks = add_blocks(*this);
+}
+
+void VwsSm::sample_until(uint64_t now) {
+  issue.sample_until(now);
+  for (const auto& b : technique_blocks)
+    if (auto* s = dynamic_cast<sm::StatsSettler*>(b.get())) s->settle_stats(now);
 }
 
 }  // namespace simt::vws

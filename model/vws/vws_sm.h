@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,11 +79,18 @@ class GangFrontEnd : public sc_core::sc_module {
   sm::DecodeUnit decode;
 };
 
+class VwsSm;
+// Blocks a technique adds to the netlist once the slices exist (lane power
+// controllers on each slice's SP pipe: gpu/core_factory.cpp); they live as
+// long as the SM, and those that keep lazy counters are settled with it.
+using VwsBlocks = std::function<std::vector<std::unique_ptr<sc_core::sc_module>>(VwsSm&)>;
+
 class VwsSm : public sm::Core {
  public:
   VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParams& v,
         std::unique_ptr<sm::BranchUnit> branch, stats::Registry& stats, uint32_t sm_id,
-        trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr);
+        trace::Waveform* waveform = nullptr, trace::WarpTrace* warp_trace = nullptr,
+        const VwsBlocks& add_blocks = {});
 
   uint32_t slices() const { return static_cast<uint32_t>(slice.size()); }
 
@@ -97,6 +105,7 @@ class VwsSm : public sm::Core {
   SliceFanin<sm::FetchedInstr> fetched;
   SliceFanout<sm::IssuePacket> to_sp, to_sfu, to_tensor;
   SliceFanin<sm::WritebackPacket> wb_sp, wb_sfu, wb_tensor;
+  std::vector<std::unique_ptr<sc_core::sc_module>> technique_blocks;  // add_blocks'
 
   // sm::Core.
   LaunchTarget& launch_socket() override { return issue.launch; }
@@ -106,7 +115,8 @@ class VwsSm : public sm::Core {
   mem::MemRequester* texture_port() override { return &l1t.down; }
   void rethrow_fault() const override { issue.rethrow_fault(); }
   void check_kernel(const std::shared_ptr<const sm::KernelContext>& k) const override { issue.check_kernel(*k); }
-  void sample_until(uint64_t now) override { issue.sample_until(now); }
+  // Also brings the technique blocks' lazily kept counters up to date.
+  void sample_until(uint64_t now) override;
   uint32_t take_max_stack_depth() override { return issue.take_max_stack_depth(); }
 };
 

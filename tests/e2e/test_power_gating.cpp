@@ -132,15 +132,6 @@ BOOST_AUTO_TEST_CASE(blackout_and_unit_domains_cost_more_time) {
   BOOST_TEST(unit["power"]["int"]["gated_share"].get<double>() < lane["power"]["int"]["gated_share"].get<double>());
 }
 
-BOOST_AUTO_TEST_CASE(gating_is_refused_on_the_vws_core) {
-  const simt::test::StatsRun r = simt::test::run_with_stats(
-      "--workload saxpy --config " SIMT_SOURCE_DIR "/configs/vws-baseline.toml --config " SIMT_SOURCE_DIR
-      "/configs/i-vws.toml --set power.gating=conventional",
-      scratch(), "vws_refused");
-  BOOST_TEST(r.proc.code == 2);
-  BOOST_TEST(r.proc.err.find("power.gating") != std::string::npos, r.proc.err);
-}
-
 BOOST_AUTO_TEST_CASE(vcd_shows_every_lane_state) {
   const std::string vcd = (scratch() / "lanes.vcd").string();
   const nlohmann::json plain = run("saxpy", "pg-conventional", "", "_plain");

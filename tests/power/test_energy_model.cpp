@@ -90,3 +90,29 @@ BOOST_AUTO_TEST_CASE(configured_prices_are_used) {
   p.gated_leak_share = 1.5;
   BOOST_CHECK_THROW(p.validate(), std::exception);
 }
+
+BOOST_AUTO_TEST_CASE(edp_is_total_times_cycles) {
+  stats::Registry reg;
+  fill(reg, counters());
+  const nlohmann::json r = power::energy_report(reg, machine(), 100);
+  BOOST_TEST(r["edp"].get<double>() == r["total"].get<double>() * 100.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(!r.contains("saved"));  // only the VWS SM reports what ganging saved
+}
+
+BOOST_AUTO_TEST_CASE(vws_reports_the_slice_front_ends_ganging_switched_off) {
+  nlohmann::json c = counters();
+  c["sm0.group_issues"] = 10;           // 10 gang issues
+  c["sm0.group_warp_instructions"] = 70;  // of 70 member warp instructions: 60 fetched by no slice
+  nlohmann::json cfg = machine();
+  cfg["gpu.core"] = "vws";
+  stats::Registry reg;
+  fill(reg, c);
+  const nlohmann::json r = power::energy_report(reg, cfg, 100);
+  BOOST_TEST(r["saved"]["slice_front_end_instructions"].get<double>() == 60.0);
+  BOOST_TEST(r["saved"]["slice_front_ends"].get<double>() == 60.0 * (1.0 + 1.0 + 20.0));
+  // Already absent from the dynamic energy: the total does not count it.
+  double sum = 0;
+  for (const auto& [k, v] : r["dynamic"].items()) sum += v.get<double>();
+  BOOST_TEST(r["total"].get<double>() == sum + r["leakage_total"].get<double>() + r["gating_overhead_total"].get<double>(),
+             boost::test_tools::tolerance(1e-9));
+}

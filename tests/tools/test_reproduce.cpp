@@ -105,3 +105,17 @@ BOOST_AUTO_TEST_CASE(suite_sweeps_run_only_with_suites_and_only_the_roots_given)
   BOOST_TEST(r.err.find("--suites takes NAME=PATH") != std::string::npos, r.err);
   // Running the programs: tests/tools/test_sweep_apps.cpp (reproduce_runs_the_roots_given).
 }
+
+BOOST_AUTO_TEST_CASE(a_study_runs_by_its_name_into_its_own_folder) {
+  // A study across seeds (sweeps/combos.toml is one): sweeps/<name>.toml, by name.
+  const fs::path dir = scratch() / "study-sweeps";
+  fs::create_directories(dir);
+  std::ofstream(dir / "demo-study.toml") << "name = \"demo-study\"\n[axes]\nworkload = [\"saxpy\"]\nsize = [\"small\"]\n"
+                                            "mode = [\"functional\"]\n";
+  const ProcessRun r = reproduce("demo-study --sweeps " + dir.string());
+  BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
+  BOOST_TEST(fs::exists(scratch() / "results" / "demo-study" / "results.csv"));
+  // `all` is the seeds only.
+  const ProcessRun none = reproduce("all --sweeps " + dir.string());
+  BOOST_TEST(none.code == 2, none.out << none.err);
+}

@@ -1,0 +1,131 @@
+// Issue 38 item 1: every pair of technique overlays in configs/ (machine
+// files left out), on the default machine, on two workloads at small size:
+// a pair the model accepts runs to the end and leaves exactly the
+// functional run's memory (no deadlock watchdog, no fault); a pair it
+// refuses exits 2 before running, with one line that names both overlay
+// files. Each overlay alone must be accepted. Label "long": about 1,400
+// simtlab runs, two at a time.
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include "common/simtlab_process.h"
+#include "common/simtlab_stats.h"
+
+using namespace simt;
+namespace fs = std::filesystem;
+
+namespace {
+
+SIMT_TEST_SCRATCH("simtlab_overlay_matrix");
+
+const char* kWorkloads[] = {"bfs", "raytrace"};
+// Whole machines, not overlays (configs/README.md).
+const char* kMachines[] = {"vws-baseline", "tbc-baseline", "fermi-gtx480"};
+
+std::vector<std::string> overlays() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(SIMT_SOURCE_DIR "/configs")) {
+    if (e.path().extension() != ".toml") continue;
+    const std::string n = e.path().stem().string();
+    if (std::find(std::begin(kMachines), std::end(kMachines), n) == std::end(kMachines)) out.push_back(n);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Job {
+  std::string workload;
+  std::vector<std::string> configs;
+  test::ProcessRun result;
+  std::string checksum;  // memory_checksum of an accepted run
+};
+
+std::string describe(const Job& j) {
+  std::string s = j.workload + " under";
+  for (const auto& c : j.configs) s += " " + c;
+  return s;
+}
+
+// Runs every job, two simtlab processes at a time (each in its own folder).
+void run_all(std::vector<Job>& jobs) {
+  std::atomic<size_t> next{0};
+  auto worker = [&](int id) {
+    const fs::path dir = scratch() / ("w" + std::to_string(id));
+    fs::create_directories(dir);
+    for (size_t i; (i = next++) < jobs.size();) {
+      Job& j = jobs[i];
+      std::string args = "run --workload " + j.workload + " --size small --stats " + (dir / "s.json").string();
+      for (const auto& c : j.configs) args += " --config " SIMT_SOURCE_DIR "/configs/" + c + ".toml";
+      fs::remove(dir / "s.json");
+      j.result = test::run_simtlab(args, dir);
+      if (j.result.code == 0) {
+        std::ifstream f(dir / "s.json");
+        j.checksum = nlohmann::json::parse(f)["memory_checksum"].dump();
+      }
+    }
+  };
+  std::thread a(worker, 0), b(worker, 1);
+  a.join();
+  b.join();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_pair_of_overlays_runs_or_is_refused_naming_both) {
+  const std::vector<std::string> o = overlays();
+  BOOST_REQUIRE_GE(o.size(), 30u);
+  std::vector<Job> jobs;
+  for (const char* w : kWorkloads) {
+    jobs.push_back({w, {}, {}, {}});  // the reference: functional
+    for (size_t a = 0; a < o.size(); ++a) {
+      jobs.push_back({w, {o[a]}, {}, {}});
+      for (size_t b = a + 1; b < o.size(); ++b) jobs.push_back({w, {o[a], o[b]}, {}, {}});
+    }
+  }
+  // The functional references first, then everything else.
+  std::vector<Job> refs;
+  for (const char* w : kWorkloads) {
+    Job r{w, {}, {}, {}};
+    const fs::path dir = scratch() / "ref";
+    fs::create_directories(dir);
+    r.result = test::run_simtlab("run --workload " + r.workload + " --size small --mode functional --stats " +
+                                     (dir / "s.json").string(),
+                                 dir);
+    BOOST_REQUIRE_MESSAGE(r.result.code == 0, "functional " << w << ": " << r.result.err);
+    std::ifstream f(dir / "s.json");
+    r.checksum = nlohmann::json::parse(f)["memory_checksum"].dump();
+    refs.push_back(r);
+  }
+  jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.configs.empty(); }), jobs.end());
+  run_all(jobs);
+
+  size_t accepted = 0, refused = 0;
+  for (const Job& j : jobs) {
+    const std::string& ref = refs[j.workload == kWorkloads[0] ? 0 : 1].checksum;
+    if (j.result.code == 0) {
+      ++accepted;
+      BOOST_TEST(j.checksum == ref, describe(j) << ": memory differs from the functional run");
+      continue;
+    }
+    ++refused;
+    BOOST_TEST(j.configs.size() == 2u, describe(j) << ": a single overlay refused (exit " << j.result.code << "): "
+                                                   << j.result.err);
+    BOOST_TEST(j.result.code == 2, describe(j) << ": exit " << j.result.code << ": " << j.result.err);
+    const std::string& err = j.result.err;
+    const size_t lines = static_cast<size_t>(std::count(err.begin(), err.end(), '\n'));
+    BOOST_TEST(lines == 1u, describe(j) << ": the refusal is not one line: " << err);
+    for (const auto& c : j.configs)
+      BOOST_TEST(err.find(c + ".toml") != std::string::npos, describe(j) << ": the refusal does not name " << c
+                                                                          << ".toml: " << err);
+  }
+  BOOST_TEST_MESSAGE(accepted << " runs accepted, " << refused << " refused");
+  BOOST_TEST(accepted > refused);
+}
