@@ -13,7 +13,9 @@
 //         sm.warp_size lanes, per-warp PDOM stacks, the warp ganging unit
 //   vgiw  seed 002's VGIW core (vgiw/vgiw_core.h, vgiw.*, lvc.*)
 // and, with power.gating other than none, a lane power controller per SP
-// unit of the SIMT SM (power/lane_power_controller.h, power.*).
+// unit of the SIMT SM, per slice of the VWS SM, or one for the VGIW grid's
+// FP-ALUs (power/lane_power_controller.h, power.*); issue control and the
+// Origami scheduler on the SIMT and VWS SMs.
 #pragma once
 
 #include <cstdint>

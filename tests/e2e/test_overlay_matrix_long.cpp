@@ -5,6 +5,9 @@
 // refuses exits 2 before running, with one line that names both overlay
 // files. Each overlay alone must be accepted. Label "long": about 1,400
 // simtlab runs, two at a time.
+#define BOOST_TEST_MODULE overlay_matrix
+#include <boost/test/unit_test.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -13,7 +16,6 @@
 #include <thread>
 #include <vector>
 
-#include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include "common/simtlab_process.h"
