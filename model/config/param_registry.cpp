@@ -550,7 +550,9 @@ std::string ParamRegistry::name_sources(const std::string& message) const {
     if (!o.empty() && std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(o);
     i = j;
   }
-  if (origins.size() < 2) return message;
+  if (origins.empty()) return message;
+  if (origins.size() == 1)  // one file or flag is at fault: name it, as a bad value in it is named
+    return message.compare(0, origins[0].size(), origins[0]) == 0 ? message : origins[0] + ": " + message;
   std::string who;
   for (size_t k = 0; k < origins.size(); ++k)
     who += (k == 0 ? "" : k + 1 == origins.size() ? " and " : ", ") + origins[k];

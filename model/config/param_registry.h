@@ -63,8 +63,8 @@ class ParamRegistry {
   std::string origin(const std::string& name) const;
   // A validation error about a combination of options, with what set them:
   // when the parameters `message` names were given by two or more different
-  // files or flags, "A and B cannot be combined: " + message; otherwise
-  // `message` as it is.
+  // files or flags, "A and B cannot be combined: " + message; by one,
+  // "A: " + message; by none (defaults only), `message` as it is.
   std::string name_sources(const std::string& message) const;
   nlohmann::json to_json() const;        // {"l1d.size": 65536, ...}, sorted by name
   std::string help_text() const;         // one line per parameter: name, default, doc

@@ -93,7 +93,7 @@ void MachineConfig::finalize() {
     const uint64_t slots = (uint64_t{limits.max_threads} + sm.issue.warp_size - 1) / sm.issue.warp_size;
     if (slots > 1024)
       throw input_error("option sm.max_threads: " + num(limits.max_threads) + " threads in warps of " +
-                        num(sm.issue.warp_size) + " need " + num(slots) +
+                        num(sm.issue.warp_size) + " (sm.warp_size) need " + num(slots) +
                         " warp slots; sm.max_warps allows at most 1024");
     sm.issue.max_warps = static_cast<uint32_t>(std::max<uint64_t>(slots, 1));
   }
@@ -111,7 +111,7 @@ void MachineConfig::finalize() {
   const uint64_t warp_threads = uint64_t{sm.issue.max_warps} * sm.issue.warp_size;
   if (warp_threads < limits.max_threads)
     throw input_error("option sm.max_warps: " + num(sm.issue.max_warps) + " warps of " +
-                      num(sm.issue.warp_size) + " threads cannot hold sm.max_threads = " +
+                      num(sm.issue.warp_size) + " threads (sm.warp_size) cannot hold sm.max_threads = " +
                       num(limits.max_threads) + " (raise sm.max_warps to " +
                       num((uint64_t{limits.max_threads} + sm.issue.warp_size - 1) / sm.issue.warp_size) +
                       " or lower sm.max_threads)");
