@@ -18,8 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/power_report_checks.h"
 #include "common/simtlab_stats.h"
 
+using simt::test::check_lane_cycles;
 using simt::test::require_stats;
 
 namespace {
@@ -33,17 +35,6 @@ nlohmann::json run(const std::string& workload, const std::string& configs, cons
 }
 
 uint64_t u(const nlohmann::json& j) { return j.get<uint64_t>(); }
-
-void check_lane_cycles(const nlohmann::json& r, uint64_t lanes, const std::string& what) {
-  BOOST_TEST_REQUIRE(r.contains("power"), what);
-  for (const char* type : {"int", "fp"}) {
-    const nlohmann::json& t = r["power"][type];
-    BOOST_TEST(u(t["lane_cycles"]) == lanes * u(r["cycles"]), what << " " << type);
-    const uint64_t sum = u(t["busy_cycles"]) + u(t["idle_cycles"]) + u(t["gated_uncompensated_cycles"]) +
-                         u(t["gated_compensated_cycles"]) + u(t["waking_cycles"]);
-    BOOST_TEST(sum == u(t["lane_cycles"]), what << " " << type);
-  }
-}
 
 // Few and small: this suite also runs under the sanitizers (CI).
 const char* kWorkloads[] = {"bfs", "saxpy"};
