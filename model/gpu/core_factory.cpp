@@ -118,8 +118,9 @@ void add_origami(sm::IssueUnit& issue, const power::PowerParams& pw, const sm::I
 
 // The lane map policy of one SP pipe (stats under <pipe_stats>.issue_control)
 // and a lane power controller per unit of it, named <unit><u> (stats under
-// <sm>.power.<unit><u>, sums under <sm>.power); with one unit, just <unit>.
-void add_power_blocks(sm::ExecPipe& sp, const std::string& unit, const power::PowerParams& pw,
+// <sm>.power.<unit><u>, sums under <sm>.power), or just <unit> when the pipe
+// is one slice's (`numbered` false).
+void add_power_blocks(sm::ExecPipe& sp, const std::string& unit, bool numbered, const power::PowerParams& pw,
                       stats::Registry& stats, const std::string& sm, const std::string& pipe_stats,
                       trace::Waveform* waveform, uint64_t series_interval,
                       std::vector<std::unique_ptr<sc_core::sc_module>>& blocks) {
@@ -128,7 +129,7 @@ void add_power_blocks(sm::ExecPipe& sp, const std::string& unit, const power::Po
     sp.set_lane_policy(std::make_unique<power::IssueControlPolicy>(pw, units, stats, pipe_stats + ".issue_control"));
   if (pw.mode() == power::Gating::None) return;
   for (uint32_t u = 0; u < units; ++u) {
-    const std::string n = units == 1 && unit != "sp" ? unit : unit + std::to_string(u);
+    const std::string n = numbered ? unit + std::to_string(u) : unit;
     auto c = std::make_unique<power::LanePowerController>(("power_" + n).c_str(), pw, sp.unit().lanes(), stats,
                                                           sm + ".power." + n, sm + ".power", waveform,
                                                           series_interval);
@@ -164,7 +165,7 @@ std::unique_ptr<sm::Sm> make_sm(const sm::SmParams& p, const TechniqueParams& t,
       std::vector<std::unique_ptr<sc_core::sc_module>> blocks;
       if (previous) blocks = previous(s);
       add_origami(s.issue, t.power, p.issue);
-      add_power_blocks(s.sp, "sp", t.power, stats, name, name + ".sp", waveform,
+      add_power_blocks(s.sp, "sp", true, t.power, stats, name, name + ".sp", waveform,
                        id == 0 ? p.issue.sample_interval : 0, blocks);
       return blocks;
     };
@@ -205,7 +206,7 @@ std::unique_ptr<sm::Core> make_core(const MachineConfig& cfg, stats::Registry& s
         add_origami(s.issue, t.power, ip);
         for (uint32_t k = 0; k < s.slices(); ++k) {
           const std::string slice = "slice" + std::to_string(k);
-          add_power_blocks(s.slice[k]->sp, slice, t.power, stats, name, name + "." + slice + ".sp", waveform,
+          add_power_blocks(s.slice[k]->sp, slice, false, t.power, stats, name, name + "." + slice + ".sp", waveform,
                            id == 0 ? ip.sample_interval : 0, out);
         }
         return out;

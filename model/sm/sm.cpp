@@ -108,8 +108,7 @@ Sm::Sm(sc_core::sc_module_name name, const SmParams& p, SmTechnique technique, s
 
 void Sm::sample_until(uint64_t now) {
   issue.sample_until(now);
-  for (const auto& b : technique_blocks)
-    if (auto* s = dynamic_cast<StatsSettler*>(b.get())) s->settle_stats(now);
+  settle_blocks(technique_blocks, now);
 }
 
 void Sm::set_tracing(bool on) {

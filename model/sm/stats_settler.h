@@ -4,6 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
 
 namespace simt::sm {
 
@@ -12,5 +16,12 @@ class StatsSettler {
   virtual ~StatsSettler() = default;
   virtual void settle_stats(uint64_t now) = 0;
 };
+
+// Settles those of a core's technique blocks that keep lazy counters (the
+// SIMT, VWS and VGIW cores' sample_until()).
+inline void settle_blocks(const std::vector<std::unique_ptr<sc_core::sc_module>>& blocks, uint64_t now) {
+  for (const auto& b : blocks)
+    if (auto* s = dynamic_cast<StatsSettler*>(b.get())) s->settle_stats(now);
+}
 
 }  // namespace simt::sm

@@ -34,8 +34,7 @@ VgiwCore::VgiwCore(sc_core::sc_module_name name, const sm::SmParams& sm, const V
 }
 
 void VgiwCore::sample_until(uint64_t now) {
-  for (const auto& b : technique_blocks)
-    if (auto* s = dynamic_cast<sm::StatsSettler*>(b.get())) s->settle_stats(now);
+  sm::settle_blocks(technique_blocks, now);
 }
 
 }  // namespace simt::vgiw

@@ -188,8 +188,7 @@ VwsSm::VwsSm(sc_core::sc_module_name name, const sm::SmParams& p, const VwsParam
 
 void VwsSm::sample_until(uint64_t now) {
   issue.sample_until(now);
-  for (const auto& b : technique_blocks)
-    if (auto* s = dynamic_cast<sm::StatsSettler*>(b.get())) s->settle_stats(now);
+  sm::settle_blocks(technique_blocks, now);
 }
 
 }  // namespace simt::vws
