@@ -62,7 +62,7 @@ void add_run_options(CLI::App& cmd, RunOptions& o, config::ParamRegistry& reg) {
       ->capture_default_str();
   cmd.add_option("--max-spin-cycles", o.max_spin_cycles,
                  "Runaway guard, timing mode: a launch in which for this many cycles no thread stores, runs an "
-                 "atomic, exits or reaches a barrier while its loads re-read the same few lines is a spin-wait "
+                 "atomic, exits or reaches a barrier while its threads re-read the same addresses of a few lines is a spin-wait "
                  "that cannot end (exit 3, naming the warps' PCs); raise it for kernels that wait that long, "
                  "0 = off")
       ->capture_default_str();

@@ -570,7 +570,7 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   std::shared_ptr<SpinWatch> spin_;  // the resident kernel's spin-wait watch (null = off)
   // What an executed instruction tells the launch's spin watch (only
   // memory instructions, exits and barriers have anything to tell).
-  void note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint64_t now);
+  void note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint32_t pc, uint64_t now);
   static bool tells_spin_watch(const func::StepResult& r) {
     return r.is_load || r.is_store || r.is_atomic || r.control == func::Control::Barrier ||
            r.control == func::Control::Exit;

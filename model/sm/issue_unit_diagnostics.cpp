@@ -121,7 +121,8 @@ void IssueUnit::runaway_cycles(uint64_t now) const {
   throw kernel_fault(s.str());
 }
 
-void IssueUnit::note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint64_t now) {
+void IssueUnit::note_spin(const KernelContext& k, const Cta& c, const func::StepResult& r, uint32_t pc,
+                          uint64_t now) {
   SpinWatch& w = *k.spin;
   if (r.is_store || r.is_atomic || r.control == func::Control::Barrier ||
       (r.control == func::Control::Exit && r.taken.any()))
@@ -130,12 +131,19 @@ void IssueUnit::note_spin(const KernelContext& k, const Cta& c, const func::Step
   // Lines another thread could write: global, or this CTA's shared memory.
   // One look per line, not per thread: a warp's accesses come in thread order.
   uint64_t last = ~uint64_t{0};
+  bool polled = false;
   for (const func::MemAccess& a : r.accesses) {
     uint64_t key;
     if (a.space == ptx::Space::Global) key = a.addr >> 7;
     else if (a.space == ptx::Space::Shared) key = (a.addr >> 7) ^ (c.index << 40) ^ (uint64_t{1} << 63);
     else continue;
-    if (key != last) w.load(key, now);
+    if (!polled) {  // the first thread's read stands for the warp's
+      polled = true;
+      const uint64_t thread = (c.index << 16) ^ a.tid;
+      w.poll((a.addr * 0x9E3779B97F4A7C15ull) ^ (thread * 0xC2B2AE3D27D4EB4Full) ^
+             ((uint64_t{pc} << 1 | (a.space == ptx::Space::Shared)) * 0x165667B19E3779F9ull));
+    }
+    if (key != last) w.line(key, now);
     last = key;
   }
 }
@@ -143,8 +151,8 @@ void IssueUnit::note_spin(const KernelContext& k, const Cta& c, const func::Step
 void IssueUnit::runaway_spin(uint64_t now) const {
   std::ostringstream s;
   s << name() << ": runaway kernel: for " << (now - spin_->last_progress()) << " cycles (cycle " << now
-    << ") no thread stored to memory, ran an atomic, exited or reached a barrier, and every load re-read the "
-       "same few lines: a spin-wait on a value nothing will change (option --max-spin-cycles; raise it, or 0 "
+    << ") no thread stored to memory, ran an atomic, exited or reached a barrier, and the loads kept to a few "
+       "lines, threads re-reading the same addresses: a spin-wait on a value nothing will change (option --max-spin-cycles; raise it, or 0 "
        "to turn the check off, if the kernel waits that long for a reason). Resident warps:";
   describe_warps(s, ~uint32_t{0});
   throw kernel_fault(s.str());

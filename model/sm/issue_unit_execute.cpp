@@ -118,7 +118,7 @@ void IssueUnit::execute_warp(uint32_t s, uint32_t wi, uint64_t now) {
   const func::StepResult& r = parts_[0].r;
   if (k.spin)
     for (size_t i = 0; i < nparts; ++i)
-      if (tells_spin_watch(parts_[i].r)) note_spin(k, ctas_[parts_[i].cta], parts_[i].r, now);
+      if (tells_spin_watch(parts_[i].r)) note_spin(k, ctas_[parts_[i].cta], parts_[i].r, pc, now);
   if (in.op == ptx::Op::Nanosleep) {  // the longest request of any CTA part
     uint32_t ns = 0;
     for (size_t i = 0; i < nparts; ++i) ns = std::max(ns, parts_[i].r.sleep_ns);

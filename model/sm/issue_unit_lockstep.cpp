@@ -190,7 +190,7 @@ void IssueUnit::execute_group(const LockstepGroup& g, uint64_t now) {
   c.issued += g.slots.size();
   if (c.issued > k.max_warp_instructions && k.max_warp_instructions) runaway_instructions(ci);
   const func::StepResult& r = q.r;
-  if (k.spin && tells_spin_watch(r)) note_spin(k, c, r, now);
+  if (k.spin && tells_spin_watch(r)) note_spin(k, c, r, pc, now);
 
   issued_this_cycle_ = true;
   last_progress_ = now;

@@ -6,9 +6,19 @@
 
 using simt::sm::SpinWatch;
 
-BOOST_AUTO_TEST_CASE(rereading_a_few_lines_without_progress_is_a_spin_after_the_window) {
+namespace {
+
+// A load instruction of one thread: line `line`, poll `poll`.
+void load(SpinWatch& w, uint64_t line, uint64_t poll, uint64_t now) {
+  w.poll(poll);
+  w.line(line, now);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(polling_a_few_lines_without_progress_is_a_spin_after_the_window) {
   SpinWatch w(1000, 0);
-  for (uint64_t t = 0; t < SpinWatch::kMinRereads + 3; ++t) w.load(t % 3, t / 2);
+  for (uint64_t t = 0; t < SpinWatch::kMinRereads + 3; ++t) load(w, t % 3, t % 3, t / 2);
   BOOST_TEST(!w.spinning(999));
   BOOST_TEST(w.spinning(1000));
   BOOST_TEST(!w.spinning(1001));  // reported once: every SM shares the watch
@@ -16,10 +26,10 @@ BOOST_AUTO_TEST_CASE(rereading_a_few_lines_without_progress_is_a_spin_after_the_
 
 BOOST_AUTO_TEST_CASE(stores_atomics_exits_and_barriers_restart_the_window) {
   SpinWatch w(1000, 0);
-  for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) w.load(7, 10);
+  for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) load(w, 7, 7, 10);
   w.progress(900);
   BOOST_TEST(!w.spinning(1500));
-  for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) w.load(7, 1600);
+  for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) load(w, 7, 7, 1600);
   BOOST_TEST(w.last_progress() == 900u);
   BOOST_TEST(w.spinning(1900));
 }
@@ -33,24 +43,42 @@ BOOST_AUTO_TEST_CASE(a_loop_without_loads_is_not_a_wait) {
 
 BOOST_AUTO_TEST_CASE(reading_through_more_lines_than_a_wait_would_is_progress) {
   SpinWatch w(1000, 0);
-  for (uint64_t line = 0; line <= SpinWatch::kMaxLines; ++line) w.load(line, 500);
+  for (uint64_t line = 0; line <= SpinWatch::kMaxLines; ++line) load(w, line, line, 500);
   BOOST_TEST(w.last_progress() == 500u);
   BOOST_TEST(!w.spinning(1400));
-  // Re-reading a few lines afterwards is a spin again.
-  for (uint64_t i = 0; i < SpinWatch::kMinRereads + 10; ++i) w.load(i % 10, 1500);
+  // Polling a few lines afterwards is a spin again.
+  for (uint64_t i = 0; i < SpinWatch::kMinRereads + 10; ++i) load(w, i % 10, i % 10, 1500);
   BOOST_TEST(w.spinning(1500));
+}
+
+BOOST_AUTO_TEST_CASE(threads_scanning_shared_lines_once_each_are_not_spinning) {
+  // particles' neighbour scan: many threads read the same 16 lines, each
+  // word once per thread, for far longer than the window before storing.
+  SpinWatch w(1000, 0);
+  for (uint64_t thread = 0; thread < 256; ++thread)
+    for (uint64_t word = 0; word < 64; ++word) load(w, word / 4, thread * 64 + word, 10 + thread);
+  BOOST_TEST(w.last_progress() == 0u);  // a small set of lines: not reading through data
+  BOOST_TEST(!w.spinning(1000000));
+}
+
+BOOST_AUTO_TEST_CASE(more_polls_than_it_remembers_still_count_their_rereads) {
+  SpinWatch w(1000, 0);
+  for (uint64_t p = 0; p < 2 * SpinWatch::kMaxPolls; ++p) load(w, 0, p, 1);
+  BOOST_TEST(!w.spinning(5000));
+  for (uint64_t i = 0; i < SpinWatch::kMinRereads; ++i) load(w, 0, i % 8, 2);
+  BOOST_TEST(w.spinning(5000));
 }
 
 BOOST_AUTO_TEST_CASE(warps_waiting_on_a_long_memory_latency_are_not_spinning) {
   // A few loads each, then nothing issues for longer than the window.
   SpinWatch w(1000, 0);
-  for (uint64_t line = 0; line < 64; ++line) w.load(line, 1);
-  w.load(3, 2);
+  for (uint64_t line = 0; line < 64; ++line) load(w, line, line, 1);
+  load(w, 3, 3, 2);
   BOOST_TEST(!w.spinning(1000000));
 }
 
 BOOST_AUTO_TEST_CASE(zero_turns_it_off) {
   SpinWatch w(0, 0);
-  for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) w.load(1, 1);
+  for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) load(w, 1, 1, 1);
   BOOST_TEST(!w.spinning(~uint64_t{0} >> 1));
 }
