@@ -46,7 +46,8 @@ uint64_t warp_instructions(const nlohmann::json& j) { return j["warp_instruction
 }  // namespace
 
 static bool init_unit_test() {
-  for (const auto& w : workloads::all()) {
+  for (const workloads::Workload* wp : test::matrix_workloads()) {
+    const workloads::Workload& w = *wp;
     const std::string name = w.name;
     const bool divergent = w.cls == workloads::WorkloadClass::Divergent;
     const bool spins = w.spins;  // its instruction count depends on timing: no fixed work to compare

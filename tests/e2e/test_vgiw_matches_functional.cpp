@@ -24,7 +24,8 @@ const std::string kVgiw =
 }  // namespace
 
 static bool init_unit_test() {
-  for (const auto& w : workloads::all()) {
+  for (const workloads::Workload* wp : test::matrix_workloads()) {
+    const workloads::Workload& w = *wp;
     const std::string name = w.name;
     test::add_case(name + "_on_vgiw_equals_functional", [name] {
       const test::StatsRun v = test::run_with_stats("--workload " + name + kVgiw, scratch(), name + "_vgiw");

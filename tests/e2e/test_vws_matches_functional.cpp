@@ -33,7 +33,8 @@ nlohmann::json run(const std::string& args, const std::string& tag) {
 }  // namespace
 
 static bool init_unit_test() {
-  for (const auto& w : workloads::all()) {
+  for (const workloads::Workload* wp : test::matrix_workloads()) {
+    const workloads::Workload& w = *wp;
     const std::string name = w.name;
     test::add_case(name + "_vws_machines_equal_functional", [name] {
       const nlohmann::json f = run("--workload " + name + " --mode functional", name + "_functional");

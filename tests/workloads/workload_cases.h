@@ -7,7 +7,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "util/error.h"
 #include "workload.h"
@@ -26,6 +28,27 @@ inline uint64_t run_and_check(const workloads::Workload& w, workloads::Size size
   BOOST_TEST(r.ok, w.name << " (" << workloads::size_name(size) << "): " << r.message);
   BOOST_TEST(dev.totals().thread_instructions > 0u);
   return dev.memory().checksum();
+}
+
+// The workloads a workload x machine matrix suite runs. A Release build runs
+// every workload. Under ASan+UBSan (make test-sanitize) each run is 5-10x
+// slower and the sanitizers look for memory and UB errors in code paths,
+// which six workloads reach between them: divergence (bfs, bst_search),
+// SFU maths (blackscholes), grid.sync() spinning (heat), ballot/shuffle with
+// shared-memory barriers (radix_sort) and textures (resize). The Release run
+// still checks all fifteen results on every machine.
+inline std::vector<const workloads::Workload*> matrix_workloads() {
+  std::vector<const workloads::Workload*> out;
+#ifdef SIMT_SANITIZE_TESTS
+  for (const char* name : {"bfs", "bst_search", "blackscholes", "heat", "radix_sort", "resize"}) {
+    const workloads::Workload* w = workloads::find(name);
+    if (!w) throw std::logic_error(std::string("matrix_workloads: no workload ") + name);
+    out.push_back(w);
+  }
+#else
+  for (const auto& w : workloads::all()) out.push_back(&w);
+#endif
+  return out;
 }
 
 inline void add_case(const std::string& name, std::function<void()> f) {
