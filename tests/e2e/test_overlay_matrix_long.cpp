@@ -4,11 +4,16 @@
 // functional run's memory (no deadlock watchdog, no fault); a pair it
 // refuses exits 2 before running, with one line that names both overlay
 // files. Each overlay alone must be accepted. Label "long": about 1,400
-// simtlab runs, two at a time.
+// simtlab runs, two at a time. SIMT_MATRIX_WORKLOADS=a,b,... (or "all")
+// runs the matrix on other workloads (every workload: run the binary
+// directly, it outlasts ctest's timeout).
 #define BOOST_TEST_MODULE overlay_matrix
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <sstream>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +25,7 @@
 
 #include "common/simtlab_process.h"
 #include "common/simtlab_stats.h"
+#include "workload.h"
 
 using namespace simt;
 namespace fs = std::filesystem;
@@ -28,7 +34,19 @@ namespace {
 
 SIMT_TEST_SCRATCH("simtlab_overlay_matrix");
 
-const char* kWorkloads[] = {"bfs", "raytrace"};
+std::vector<std::string> workload_names() {
+  const char* env = std::getenv("SIMT_MATRIX_WORKLOADS");
+  if (!env || !*env) return {"bfs", "raytrace"};
+  std::vector<std::string> out;
+  if (std::string(env) == "all") {
+    for (const auto& w : workloads::all()) out.push_back(w.name);
+    return out;
+  }
+  std::stringstream in(env);
+  for (std::string w; std::getline(in, w, ',');)
+    if (!w.empty()) out.push_back(w);
+  return out;
+}
 // Whole machines, not overlays (configs/README.md).
 const char* kMachines[] = {"vws-baseline", "tbc-baseline", "fermi-gtx480"};
 
@@ -97,8 +115,9 @@ void run_all(std::vector<Job>& jobs) {
 BOOST_AUTO_TEST_CASE(every_pair_of_overlays_runs_or_is_refused_naming_both) {
   const std::vector<Unit> o = overlays();
   BOOST_REQUIRE_GE(o.size(), 30u);
+  const std::vector<std::string> names = workload_names();
   std::vector<Job> jobs;
-  for (const char* w : kWorkloads) {
+  for (const std::string& w : names) {
     jobs.push_back({w, {}, {}, {}});  // the reference: functional
     for (size_t a = 0; a < o.size(); ++a) {
       jobs.push_back({w, {o[a]}, {}, {}});
@@ -106,8 +125,8 @@ BOOST_AUTO_TEST_CASE(every_pair_of_overlays_runs_or_is_refused_naming_both) {
     }
   }
   // The functional references first, then everything else.
-  std::vector<Job> refs;
-  for (const char* w : kWorkloads) {
+  std::map<std::string, std::string> refs;  // workload -> functional memory_checksum
+  for (const std::string& w : names) {
     Job r{w, {}, {}, {}};
     const fs::path dir = scratch() / "ref";
     fs::create_directories(dir);
@@ -116,15 +135,14 @@ BOOST_AUTO_TEST_CASE(every_pair_of_overlays_runs_or_is_refused_naming_both) {
                                  dir);
     BOOST_REQUIRE_MESSAGE(r.result.code == 0, "functional " << w << ": " << r.result.err);
     std::ifstream f(dir / "s.json");
-    r.checksum = nlohmann::json::parse(f)["memory_checksum"].dump();
-    refs.push_back(r);
+    refs[w] = nlohmann::json::parse(f)["memory_checksum"].dump();
   }
   jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [](const Job& j) { return j.units.empty(); }), jobs.end());
   run_all(jobs);
 
   size_t accepted = 0, refused = 0;
   for (const Job& j : jobs) {
-    const std::string& ref = refs[j.workload == kWorkloads[0] ? 0 : 1].checksum;
+    const std::string& ref = refs[j.workload];
     if (j.result.code == 0) {
       ++accepted;
       BOOST_TEST(j.checksum == ref, describe(j) << ": memory differs from the functional run");
