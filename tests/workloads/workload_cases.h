@@ -6,12 +6,12 @@
 #define BOOST_TEST_ALTERNATIVE_INIT_API
 #include <boost/test/unit_test.hpp>
 
-#include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/sanitized.h"
 #include "util/error.h"
 #include "workload.h"
 
@@ -32,21 +32,20 @@ inline uint64_t run_and_check(const workloads::Workload& w, workloads::Size size
 }
 
 // The workloads a workload x machine matrix suite runs: every workload,
-// unless SIMT_TEST_SANITIZED is set (CMake sets it for the tests of the
-// sanitizer build). Under ASan+UBSan each run is 5-10x slower, and the
-// sanitizers look for memory and UB errors in code paths, which six
-// workloads reach between them: divergence (bfs, bst_search), SFU maths
-// (blackscholes), grid.sync() spinning (heat), ballot/shuffle with
-// shared-memory barriers (radix_sort) and textures (resize). The Release
-// run still checks all fifteen on every machine.
+// except in the sanitizer build (sanitized()). There the sanitizers look for
+// memory and UB errors in code paths, which five workloads reach between
+// them: divergence with shared memory (bst_search), SFU maths
+// (blackscholes), grid.sync() spinning (heat), ballot/shuffle across
+// barriers (radix_sort) and textures (resize); bfs, the slowest, runs under
+// the sanitizers in the other end-to-end suites. The Release run still
+// checks all fifteen on every machine.
 inline std::vector<const workloads::Workload*> matrix_workloads() {
   std::vector<const workloads::Workload*> out;
-  const char* sanitized = std::getenv("SIMT_TEST_SANITIZED");
-  if (!sanitized || std::string(sanitized) != "1") {
+  if (!sanitized()) {
     for (const auto& w : workloads::all()) out.push_back(&w);
     return out;
   }
-  for (const char* name : {"bfs", "bst_search", "blackscholes", "heat", "radix_sort", "resize"}) {
+  for (const char* name : {"bst_search", "blackscholes", "heat", "radix_sort", "resize"}) {
     const workloads::Workload* w = workloads::find(name);
     if (!w) throw std::logic_error(std::string("matrix_workloads: no workload ") + name);
     out.push_back(w);
