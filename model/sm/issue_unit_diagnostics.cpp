@@ -152,8 +152,9 @@ void IssueUnit::runaway_spin(uint64_t now) const {
   std::ostringstream s;
   s << name() << ": runaway kernel: for " << (now - spin_->last_progress()) << " cycles (cycle " << now
     << ") no thread stored to memory, ran an atomic, exited or reached a barrier, and the loads kept to a few "
-       "lines, threads re-reading the same addresses: a spin-wait on a value nothing will change (option --max-spin-cycles; raise it, or 0 "
-       "to turn the check off, if the kernel waits that long for a reason). Resident warps:";
+       "lines, threads re-reading the same addresses: a spin-wait on a value nothing will change (option "
+       "--max-spin-cycles; raise it, or 0 to turn the check off, if the kernel waits that long for a reason). "
+       "Resident warps:";
   describe_warps(s, ~uint32_t{0});
   throw kernel_fault(s.str());
 }
