@@ -7,8 +7,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "common/sanitized.h"
 #include "common/simtlab_process.h"
 #include "common/simtlab_stats.h"
 
@@ -30,9 +32,30 @@ ProcessRun reproduce(const std::string& args) {
 
 }  // namespace
 
+// The sweep files tools/reproduce reads: ours, or under the sanitizers
+// (tests/common/sanitized.h) a copy of them whose 001-tbc.toml runs at small
+// size (its four saxpy runs take a minute each at medium there). The copy
+// sits beside a link to configs/, which its "../configs/" paths name.
+std::string sweeps_option(std::string& size) {
+  size = "medium";
+  if (!simt::test::sanitized()) return "";
+  size = "small";
+  fs::copy(SIMT_SOURCE_DIR "/sweeps", scratch() / "sweeps", fs::copy_options::recursive);
+  fs::create_directory_symlink(SIMT_SOURCE_DIR "/configs", scratch() / "configs");
+  const fs::path tbc = scratch() / "sweeps" / "001-tbc.toml";
+  std::string text = simt::test::slurp(tbc);
+  const std::string from = "size = [\"medium\"]";
+  BOOST_TEST_REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), "size = [\"small\"]");
+  std::ofstream(tbc) << text;
+  return " --sweeps " + (scratch() / "sweeps").string();
+}
+
 BOOST_AUTO_TEST_CASE(seed_001_tables_and_figures_from_one_command) {
   // A subset keeps it short: the main sweep's PDOM and TBC-LCP on saxpy, on both pipelines.
-  const std::string subset = " --sweep 001-tbc --workloads saxpy --only overlays.scheme=pdom.toml,tbc-lcp.toml";
+  std::string size;
+  const std::string subset = " --sweep 001-tbc --workloads saxpy --only overlays.scheme=pdom.toml,tbc-lcp.toml" +
+                             sweeps_option(size);
   ProcessRun r = reproduce("001 -j 2" + subset);
   BOOST_TEST_REQUIRE(r.code == 0, r.out << r.err);
   // Seed 001 has two sweep files: each gets its folder.
@@ -40,7 +63,7 @@ BOOST_AUTO_TEST_CASE(seed_001_tables_and_figures_from_one_command) {
   const std::string csv = simt::test::slurp(dir / "results.csv");
   for (const std::string scheme : {"pdom.toml", "tbc-lcp.toml"})
     for (const std::string pipeline : {"-", "tbc-paper.toml"})
-      BOOST_TEST(csv.find("saxpy,tbc-baseline.toml," + pipeline + "," + scheme + ",medium,timing,ok") !=
+      BOOST_TEST(csv.find("saxpy,tbc-baseline.toml," + pipeline + "," + scheme + "," + size + ",timing,ok") !=
                      std::string::npos, scheme << " " << pipeline << "\n" << csv);
   const std::string md = simt::test::slurp(dir / "results.md");
   for (const std::string table : {"## simd_efficiency", "## memory_pipeline_stalls", "## derived.mean_resident_ctas"})
