@@ -235,9 +235,10 @@ void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {
   while (size) {
     uint64_t off = addr & (kPageSize - 1);
     uint64_t n = std::min(size, kPageSize - off);
-    if (const uint8_t* p = page(addr >> kPageBits))
+    if (const uint8_t* p = page(addr >> kPageBits)) {
       std::memcpy(out, p + off, n);
-    else
+      ++direct_accesses_;
+    } else
       storage_->read(addr, out, n);
     out += n; addr += n; size -= n;
   }
@@ -260,9 +261,10 @@ void GlobalMemory::write(uint64_t addr, const void* src, uint64_t size) {
   while (size) {
     uint64_t off = addr & (kPageSize - 1);
     uint64_t n = std::min(size, kPageSize - off);
-    if (uint8_t* p = page(addr >> kPageBits))
+    if (uint8_t* p = page(addr >> kPageBits)) {
       std::memcpy(p + off, in, n);
-    else
+      ++direct_accesses_;
+    } else
       storage_->write(addr, in, n);
     in += n; addr += n; size -= n;
   }

@@ -83,8 +83,14 @@ class GlobalMemory {
   // read()/write()). Valid until the storage revokes it (invalidate()).
   uint8_t* direct(uint64_t addr) const {
     uint8_t* p = page(addr >> kPageBits);
-    return p ? p + (addr & (kPageSize - 1)) : nullptr;
+    if (!p) return nullptr;
+    ++direct_accesses_;
+    return p + (addr & (kPageSize - 1));
   }
+  // Accesses served through a direct pointer (direct() and read()/write()
+  // pieces on pages that have one): against the storage's own count of
+  // read()/write() calls, how much of a run took the slow path.
+  uint64_t direct_accesses() const { return direct_accesses_; }
 
   // Raw byte access; callers check mapped() first where it matters.
   void read(uint64_t addr, void* dst, uint64_t size) const;
@@ -157,6 +163,7 @@ class GlobalMemory {
   mutable std::unordered_map<uint64_t, uint8_t*> direct_;  // page -> pointer or null
   mutable uint64_t last_page_no_ = ~uint64_t{0};
   mutable uint8_t* last_page_ = nullptr;
+  mutable uint64_t direct_accesses_ = 0;
   mutable uint64_t last_alloc_base_ = 0, last_alloc_size_ = 0;
   uint64_t next_ = 0;
   uint64_t allocated_ = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "util/tlm_payload.h"
+
 namespace simt::mem {
 
 BackingMemory::BackingMemory(sc_core::sc_module_name name, stats::Registry& stats, const std::string& stats_name,
@@ -54,7 +56,7 @@ void BackingMemory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& 
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (gp.get_streaming_width() < gp.get_data_length()) {  // streaming is not a memory's business
+  if (util::asks_streaming(gp)) {  // streaming is not a memory's business (width 0: none)
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }

@@ -474,6 +474,13 @@ LaunchStats Device::record(LaunchStats st, const std::string& kernel, std::chron
   return st;
 }
 
+void Device::annotate_last_launch_cycles(uint64_t cycles) {
+  if (launch_log_.empty()) throw Error(ExitCode::Internal, "annotate_last_launch_cycles(): no launch yet");
+  LaunchStats& last = launch_log_.back();
+  totals_.cycles = totals_.cycles - last.cycles + cycles;
+  last.cycles = cycles;
+}
+
 // func.shfl_undefined of the machine (the default when there is none).
 func::ShflUndefined Device::shfl_policy() const {
   return opts_.machine ? func::shfl_undefined_from_name(opts_.machine->shfl_undefined) : func::ShflUndefined::Zero;

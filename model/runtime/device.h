@@ -282,6 +282,9 @@ class Device {
   trace::Progress& progress() { return *progress_; }
   // Timing mode: every block's counters (null before the first timing launch).
   const stats::Registry* timing_stats() const;
+  // Loosely timed (runtime::GpuDevice): the cycles a caller annotated for the
+  // last functional launch, recorded in launches().back() and totals().
+  void annotate_last_launch_cycles(uint64_t cycles);
 
  private:
   LaunchStats launch_functional(Module& m, const std::string& kernel, const func::LaunchGeometry& geom,

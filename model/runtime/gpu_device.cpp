@@ -11,6 +11,7 @@
 #include "util/cycle.h"
 #include "util/error.h"
 #include "util/fault_latch.h"
+#include "util/tlm_payload.h"
 
 namespace simt::runtime {
 
@@ -67,7 +68,8 @@ GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o)
   for (const std::string& f : opt_.ptx_files) modules_.push_back(&dev_->load_ptx_file(f));
   for (const auto& [n, text] : opt_.ptx_texts) modules_.push_back(&dev_->load_ptx(text, n));
   if (lt && opt_.lt_memory_timing) {
-    timed_ = std::make_unique<TimedMemoryPort>("memory");  // serves from start_of_simulation()
+    timed_ = std::make_unique<TimedMemoryPort>("memory", lt_stats_, "memory_port",
+                                               opt_.tolerate_incomplete_response);  // serves from start_of_simulation()
   } else if (lt) {
     port_ = std::make_unique<gpu::MemoryPort>("memory", lt_stats_, "memory_port");
     port_->serve(dev_->memory());
@@ -94,10 +96,50 @@ GpuDevice::GpuDevice(sc_core::sc_module_name name, Options o)
 
 GpuDevice::~GpuDevice() {
   if (opt_.mode == Mode::Cycle) util::fault_handler() = nullptr;
+  // A platform that never calls sc_stop() gets no end_of_simulation().
+  if (sc_core::sc_start_of_simulation_invoked()) warn_if_debug_path();
 }
 
 void GpuDevice::start_of_simulation() {
   if (timed_) dev_->memory().use_storage(timed_.get());  // every socket is bound now
+}
+
+void GpuDevice::end_of_simulation() { warn_if_debug_path(); }
+
+const stats::Registry& GpuDevice::stats() const {
+  const stats::Registry* machine = dev_->timing_stats();  // cycle mode: built in the constructor
+  return machine ? *machine : lt_stats_;
+}
+
+GpuDevice::MemoryPortCounters GpuDevice::memory_port_counters() const {
+  const stats::Registry& r = stats();
+  MemoryPortCounters c;
+  c.dmi_grants = r.value("memory_port.dmi_grants");
+  c.dmi_refusals = r.value("memory_port.dmi_refusals");
+  c.dmi_invalidations = r.value("memory_port.dmi_invalidations");
+  c.debug_reads = r.value("memory_port.debug_reads");
+  c.debug_writes = r.value("memory_port.debug_writes");
+  c.b_transports = r.value("memory_port.b_transports");
+  c.incomplete_responses = r.value("memory_port.incomplete_responses");
+  if (!timed_) c.dmi_accesses = dev_->memory().direct_accesses();
+  return c;
+}
+
+// An interconnect that does not forward get_direct_mem_ptr leaves every
+// access on transport_dbg: correct, but one TLM call per thread's access.
+void GpuDevice::warn_if_debug_path() {
+  if (warned_debug_path_ || timed_) return;
+  warned_debug_path_ = true;
+  const MemoryPortCounters c = memory_port_counters();
+  const uint64_t debug = c.debug_reads + c.debug_writes;
+  if (debug == 0 || debug <= c.dmi_accesses) return;
+  std::fprintf(stderr,
+               "simtlab: warning: %s: %llu of the GPU's %llu accesses to platform memory went by debug transport "
+               "(%llu pages refused DMI, %llu DMI grants): the slow path. Let the interconnect forward "
+               "get_direct_mem_ptr, or bind the GPU's memory socket to a port of the memory that grants DMI "
+               "(docs/virtual-platform.md)\n",
+               name(), static_cast<unsigned long long>(debug), static_cast<unsigned long long>(debug + c.dmi_accesses),
+               static_cast<unsigned long long>(c.dmi_refusals), static_cast<unsigned long long>(c.dmi_grants));
 }
 
 tlm::tlm_initiator_socket<>& GpuDevice::memory() {
@@ -154,7 +196,7 @@ bool GpuDevice::access(uint32_t off, bool write, uint32_t& v, const sc_core::sc_
 void GpuDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
   t += opt_.register_latency;
   if (gp.get_byte_enable_ptr()) return gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-  if (gp.get_streaming_width() < gp.get_data_length()) return gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+  if (util::asks_streaming(gp)) return gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
   const uint64_t a = gp.get_address();
   uint32_t v = 0;
   if (gp.get_data_length() != 4 || a >= kMapEnd) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -215,6 +257,7 @@ void GpuDevice::run() {
     const uint32_t c = command_;
     command_ = 0;
     r_[kStatus / 4] = kRunning;
+    if (c & 1) set_counters(LaunchStats{});  // a refused launch shows no earlier launch's counts
     if (c & 4) load_module();  // a load and a launch written together: the load first
     if ((c & 1) && r_[kStatus / 4] != kFault) {  // (a failed load cancels the launch)
       r_[kStatus / 4] = kRunning;
@@ -338,6 +381,7 @@ void GpuDevice::launch_lt(Module& m, const std::string& kernel, Dim3 grid, Dim3 
   const uint64_t rest = static_cast<uint64_t>(std::ceil(lt_owed_));
   if (rest) sc_core::wait(util::cycles(rest));
   st.cycles = lt_waited_ + rest;
+  dev_->annotate_last_launch_cycles(st.cycles);
   set_counters(st);
   end_launch(kDone, kNoFault, "");
 }

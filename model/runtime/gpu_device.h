@@ -59,8 +59,9 @@
 //   0x100..0x1FF FAULT_TEXT RO  the fault's message (kernel, CTA, thread, PC,
 //                          address where it has them), NUL-terminated
 // A register access outside the map, not 4 bytes wide and aligned, or to a
-// read-only register, gets TLM_ADDRESS_ERROR_RESPONSE (bursts and byte
-// enables: TLM_BURST_ERROR_RESPONSE / TLM_BYTE_ENABLE_ERROR_RESPONSE). A bad
+// read-only register, gets TLM_ADDRESS_ERROR_RESPONSE (streaming and byte
+// enables: TLM_BURST_ERROR_RESPONSE / TLM_BYTE_ENABLE_ERROR_RESPONSE; a
+// streaming width of 0, as many CPU models leave it, is no streaming). A bad
 // launch (unknown module or kernel, bad dimensions, a parameter buffer that
 // does not match the kernel) ends in STATUS fault with FAULT_CODE 1 and
 // leaves the device usable. A kernel fault (a bad access, a trap, a barrier
@@ -113,6 +114,11 @@ class GpuDevice : public sc_core::sc_module {
     // platform memory, and the delays it annotates add to the launch's time
     // (a memory with timing; slow: no DMI). Off: DMI, else debug transport.
     bool lt_memory_timing = false;
+    // With lt_memory_timing: a b_transport the memory returns from without
+    // setting the response status (still TLM_INCOMPLETE_RESPONSE) is a kernel
+    // fault by default, as the base protocol has it; true takes it as OK,
+    // with one warning (for platform memories that never set the status).
+    bool tolerate_incomplete_response = false;
     // What a register access adds to the initiator's annotated delay. A
     // doorbell takes effect at the end of the write's annotated time.
     sc_core::sc_time register_latency = sc_core::SC_ZERO_TIME;
@@ -137,7 +143,24 @@ class GpuDevice : public sc_core::sc_module {
 
   tlm::tlm_initiator_socket<>& memory();
   Device& device() { return *dev_; }                     // statistics, launch records
+  // One record per launch; loosely timed, `cycles` is the annotated count
+  // (what CYCLES showed at its end).
   const std::vector<LaunchStats>& launches() const { return dev_->launches(); }
+
+  // How the GPU reached the platform memory so far. DMI pointers and debug
+  // transport serve cycle mode and loosely-timed mode without
+  // lt_memory_timing; b_transports serve lt_memory_timing. An access is one
+  // thread's load or store (or a host copy's piece) within one 64 KiB page.
+  struct MemoryPortCounters {
+    uint64_t dmi_grants = 0, dmi_refusals = 0, dmi_invalidations = 0;
+    uint64_t dmi_accesses = 0;                 // served through a DMI pointer
+    uint64_t debug_reads = 0, debug_writes = 0;  // served by transport_dbg (the slow path)
+    uint64_t b_transports = 0, incomplete_responses = 0;
+  };
+  MemoryPortCounters memory_port_counters() const;
+  // The device's statistics: cycle mode, every block of the machine (the
+  // memory port's as memory_port.*); loosely timed, the memory port's.
+  const stats::Registry& stats() const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);
@@ -152,6 +175,10 @@ class GpuDevice : public sc_core::sc_module {
   void set_counters(const LaunchStats& st);
   void end_launch(Status s, FaultCode code, const std::string& text, const FaultSite* site = nullptr);
   void start_of_simulation() override;
+  void end_of_simulation() override;
+  // Once, at the end of the run: a warning when most accesses to platform
+  // memory took the debug path (no DMI through the platform's interconnect).
+  void warn_if_debug_path();
   void update_irq();  // the line follows IRQ_STATUS & IRQ_ENABLE (a delta later)
   void drive_irq();
 
@@ -168,6 +195,7 @@ class GpuDevice : public sc_core::sc_module {
   uint32_t r_[kMapEnd / 4] = {};  // register values (RO ones kept current)
   std::string fault_text_;
   bool halted_ = false;
+  bool warned_debug_path_ = false;
   bool faulted_ = false;  // a block's fault during the running launch
   uint32_t command_ = 0;  // CONTROL bits 0 / 2 written, the command not started yet
   sc_core::sc_event doorbell_, fault_, irq_changed_;

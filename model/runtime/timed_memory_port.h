@@ -6,16 +6,22 @@
 // memory annotates add up in delay(); outside a launch (the copy of module
 // variables at the start of simulation) it is a transport_dbg. No DMI: the
 // point is the memory's timing. An access the memory answers with an error
-// throws simt::Error (kernel fault) naming the address and the answer.
+// throws simt::Error (kernel fault) naming the address and the answer. So
+// does a b_transport that returns with the status still
+// TLM_INCOMPLETE_RESPONSE (the target never set it), unless the port
+// tolerates that: then it counts as OK, with one warning.
+// Counters: <stats_name>.{b_transports,incomplete_responses}.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "func/global_memory.h"
+#include "stats/stats.h"
 
 namespace simt::runtime {
 
@@ -23,7 +29,10 @@ class TimedMemoryPort : public sc_core::sc_module, public func::GlobalMemory::St
  public:
   tlm_utils::simple_initiator_socket<TimedMemoryPort> socket;
 
-  explicit TimedMemoryPort(sc_core::sc_module_name name) : sc_core::sc_module(name), socket("socket") {}
+  // `tolerate_incomplete`: take a b_transport left at TLM_INCOMPLETE_RESPONSE
+  // as OK (GpuDevice::Options::tolerate_incomplete_response).
+  TimedMemoryPort(sc_core::sc_module_name name, stats::Registry& stats, const std::string& stats_name,
+                  bool tolerate_incomplete);
 
   void begin() { in_launch_ = true; }
   void end() { in_launch_ = false; }
@@ -33,7 +42,6 @@ class TimedMemoryPort : public sc_core::sc_module, public func::GlobalMemory::St
     delay_ = sc_core::SC_ZERO_TIME;
     return d;
   }
-  uint64_t transactions() const { return transactions_; }
 
   // func::GlobalMemory::Storage
   uint8_t* direct_page(uint64_t) override { return nullptr; }
@@ -44,8 +52,10 @@ class TimedMemoryPort : public sc_core::sc_module, public func::GlobalMemory::St
   void transport(tlm::tlm_command cmd, uint64_t addr, void* data, uint64_t size);
 
   bool in_launch_ = false;
+  const bool tolerate_incomplete_;
   sc_core::sc_time delay_ = sc_core::SC_ZERO_TIME;
-  uint64_t transactions_ = 0;
+  stats::Counter& b_transports_;
+  stats::Counter& incomplete_;
 };
 
 }  // namespace simt::runtime

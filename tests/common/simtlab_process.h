@@ -25,13 +25,18 @@ inline std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-// Runs `simtlab <args>`; stdout and stderr pass through the files `dir`/out
-// and `dir`/err (overwritten by the next run in the same folder).
-inline ProcessRun run_simtlab(const std::string& args, const std::filesystem::path& dir) {
-  const std::string cmd = std::string(SIMT_BINARY_DIR "/simtlab ") + args + " >" + (dir / "out").string() +
-                          " 2>" + (dir / "err").string();
+// Runs `<program> <args>` (a program of this build, e.g. "simtlab" or
+// "vp_example"); stdout and stderr pass through the files `dir`/out and
+// `dir`/err (overwritten by the next run in the same folder).
+inline ProcessRun run_built(const std::string& program, const std::string& args, const std::filesystem::path& dir) {
+  const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " SIMT_BINARY_DIR "/" + program + " " + args + " >" +
+                          (dir / "out").string() + " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+inline ProcessRun run_simtlab(const std::string& args, const std::filesystem::path& dir) {
+  return run_built("simtlab", args, dir);
 }
 
 // An empty folder <tmp>/simtlab_<suite>_<name>_<pid> (emptied if it was there).

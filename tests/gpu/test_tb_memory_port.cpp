@@ -72,6 +72,17 @@ struct Probe : sc_core::sc_module {
     gp.set_streaming_width(4);
     socket->b_transport(gp, delay);
     BOOST_TEST(gp.get_response_status() == tlm::TLM_BURST_ERROR_RESPONSE);
+    // Width 0 (left unset, as many CPU models do) and a width over the
+    // length are no streaming.
+    for (unsigned width : {0u, 16u}) {
+      uint8_t again[8] = {};
+      gp.set_data_ptr(again);
+      gp.set_streaming_width(width);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      socket->b_transport(gp, delay);
+      BOOST_TEST(gp.is_response_ok(), "streaming width " << width);
+      BOOST_TEST(std::equal(again, again + 8, want));
+    }
     ran = true;
   }
 };
@@ -120,6 +131,7 @@ BOOST_AUTO_TEST_CASE(global_memory_lives_in_the_bound_target) {
 
   sc_core::sc_start();
   BOOST_TEST(probe.ran);
+  const uint64_t direct_b = mb.direct_accesses(), direct_c = mc.direct_accesses();
 
   // Migrated at the start of simulation: same contents, now in the targets.
   for (auto* m : over_tlm) {
@@ -167,6 +179,9 @@ BOOST_AUTO_TEST_CASE(global_memory_lives_in_the_bound_target) {
   BOOST_TEST(reg.value("pc.debug_reads") + reg.value("pc.debug_writes") == 0u);
   BOOST_TEST(reg.value("pd.dmi_grants") == 0u);
   BOOST_TEST(reg.value("pd.debug_writes") > 0u);
+  // What GlobalMemory served through a direct pointer, against the slow path.
+  BOOST_TEST(mb.direct_accesses() == direct_b);  // refused everywhere: nothing direct since the start
+  BOOST_TEST(mc.direct_accesses() > direct_c);
 
   // The platform relocates its memory: the old pointer must not be used.
   dmi.remap();

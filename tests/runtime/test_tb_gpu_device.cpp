@@ -406,6 +406,74 @@ BOOST_AUTO_TEST_CASE(a_loosely_timed_kernel_fault_leaves_the_device_usable) {
   lt.wr(GpuDevice::kIrqStatus, 1);
 }
 
+// Many CPU models leave the payload's streaming width at 0: no streaming.
+BOOST_AUTO_TEST_CASE(a_cpu_may_leave_the_streaming_width_at_zero) {
+  Platform& p = platform();
+  auto transport = [&](tlm::tlm_command cmd, uint32_t reg, uint32_t& v, unsigned width) {
+    tlm::tlm_generic_payload gp;  // streaming width 0 unless set
+    gp.set_command(cmd);
+    gp.set_address(reg);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(4);
+    if (width) gp.set_streaming_width(width);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    p.cpu->b_transport(gp, t);
+    return gp.get_response_status();
+  };
+  uint32_t v = 0;
+  BOOST_TEST(transport(tlm::TLM_READ_COMMAND, GpuDevice::kId, v, 0) == tlm::TLM_OK_RESPONSE);
+  BOOST_TEST(v == GpuDevice::kIdValue);
+  v = 6;
+  BOOST_TEST(transport(tlm::TLM_WRITE_COMMAND, GpuDevice::kGridZ, v, 0) == tlm::TLM_OK_RESPONSE);
+  BOOST_TEST(p.rd(GpuDevice::kGridZ) == 6u);
+  BOOST_TEST(transport(tlm::TLM_READ_COMMAND, GpuDevice::kGridZ, v, 8) == tlm::TLM_OK_RESPONSE);  // over the length
+  BOOST_TEST(transport(tlm::TLM_READ_COMMAND, GpuDevice::kGridZ, v, 2) == tlm::TLM_BURST_ERROR_RESPONSE);
+  p.wr(GpuDevice::kGridZ, 1);
+}
+
+// What a platform reads back agrees with itself: the launch records with the
+// registers, the memory port's counters with the stats.
+BOOST_AUTO_TEST_CASE(records_counters_and_registers_agree) {
+  Platform& lt = world().lt;
+  lt.launch(1, lt.data(), 200);
+  BOOST_TEST_REQUIRE(lt.run_until_irq());
+  const uint64_t cycles = reg64(lt, GpuDevice::kCycles);
+  BOOST_TEST(cycles > 0u);
+  BOOST_TEST(lt.gpu.launches().back().cycles == cycles);  // the annotated count, not 0
+  uint64_t sum = 0;
+  for (const runtime::LaunchStats& s : lt.gpu.launches()) sum += s.cycles;
+  BOOST_TEST(lt.gpu.device().totals().cycles == sum);
+  lt.wr(GpuDevice::kIrqStatus, 1);
+  // A refused launch shows none of the last launch's counts.
+  lt.launch(9, lt.data(), 200);
+  BOOST_TEST_REQUIRE(lt.run_until_irq());
+  BOOST_TEST(lt.rd(GpuDevice::kFaultCode) == GpuDevice::kBadLaunch);
+  BOOST_TEST(reg64(lt, GpuDevice::kCycles) == 0u);
+  BOOST_TEST(reg64(lt, GpuDevice::kWarpInstrs) == 0u);
+  BOOST_TEST(reg64(lt, GpuDevice::kThreadInstrs) == 0u);
+  lt.wr(GpuDevice::kIrqStatus, 1);
+  // Loosely timed over a memory that refuses DMI: all on the debug path.
+  const GpuDevice::MemoryPortCounters l = lt.gpu.memory_port_counters();
+  BOOST_TEST(l.dmi_grants == 0u);
+  BOOST_TEST(l.dmi_refusals > 0u);
+  BOOST_TEST(l.debug_reads > 0u);
+  BOOST_TEST(l.debug_writes > 0u);
+  BOOST_TEST(l.dmi_accesses == 0u);
+  BOOST_TEST(lt.gpu.stats().value("memory_port.debug_reads") == l.debug_reads);
+  // Cycle mode over a memory that grants DMI: none on it.
+  Platform& c = platform();
+  const GpuDevice::MemoryPortCounters d = c.gpu.memory_port_counters();
+  BOOST_TEST(d.dmi_grants >= 1u);
+  BOOST_TEST(d.dmi_accesses > 0u);
+  BOOST_TEST(d.debug_reads + d.debug_writes == 0u);
+  BOOST_TEST(c.gpu.stats().value("memory_port.dmi_grants") == d.dmi_grants);
+  // With lt_memory_timing: b_transports, one per access the memory saw.
+  Platform& t = world().timed;
+  BOOST_TEST(t.gpu.memory_port_counters().b_transports == t.ram.b_calls);
+  BOOST_TEST(t.gpu.memory_port_counters().incomplete_responses == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(a_kernel_fault_halts_the_gpu_but_not_the_platform) {
   Platform& p = platform();
   p.launch(0, kRam + kRamSize + 0x10000, 64);  // the array lies outside platform memory

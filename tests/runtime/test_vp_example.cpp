@@ -4,7 +4,6 @@
 #define BOOST_TEST_MODULE vp_example
 #include <boost/test/unit_test.hpp>
 
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -16,13 +15,7 @@ namespace {
 
 SIMT_TEST_SCRATCH("simtlab_vp_example");
 
-simt::test::ProcessRun run(const std::string& args) {
-  const std::string out = (scratch() / "out").string(), err = (scratch() / "err").string();
-  const int status = std::system(("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " SIMT_BINARY_DIR "/vp_example " + args +
-                                  " >" + out + " 2>" + err)
-                                     .c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(out), simt::test::slurp(err)};
-}
+simt::test::ProcessRun run(const std::string& args) { return simt::test::run_built("vp_example", args, scratch()); }
 
 }  // namespace
 
