@@ -8,13 +8,13 @@
 // entry a call pushes reconverges at its return address | kReturnTag, where
 // ret sends its threads (SimtStack::call / ret).
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <ostream>
 
 #include "func/device_heap.h"
 #include "func/device_printf.h"
 #include "func/exec_context.h"
+#include "util/hex.h"
 
 namespace simt::func {
 
@@ -255,11 +255,7 @@ bool enter(ExecContext& c, const ptx::CallInfo& ci, uint32_t callee, const Threa
   return !c.failed();
 }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using util::hex;
 
 // call through a register: the threads whose target is the first thread's
 // call it now; the others (and threads whose guard is false) stay at this PC

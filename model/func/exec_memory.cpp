@@ -202,7 +202,11 @@ inline uint8_t* host_ptr(ExecContext& c, const Slot& s) {
     case Space::Shared: return c.cta.shared().data() + s.addr;
     case Space::Local: return c.cta.local(s.tid) + s.addr;
     case Space::Param: return const_cast<uint8_t*>(c.cta.params().data()) + s.addr;
-    default: return c.env.global->direct(s.addr);
+    default: {
+      uint8_t* p = c.env.global->direct(s.addr);
+      if (p) c.env.global->count_direct(1);  // the general path: one call per access anyway
+      return p;
+    }
   }
 }
 

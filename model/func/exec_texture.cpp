@@ -18,6 +18,7 @@
 #include "func/exec_context.h"
 #include "func/float_math.h"
 #include "func/texture.h"
+#include "util/hex.h"
 
 namespace simt::func {
 
@@ -28,11 +29,7 @@ using ptx::Type;
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using util::hex;
 
 bool is_vec(const Operand& o) { return o.kind == Operand::Kind::Vec; }
 bool is_reg(const Operand& o) { return o.kind == Operand::Kind::Reg; }

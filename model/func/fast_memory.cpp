@@ -69,16 +69,22 @@ bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadM
   if (!addresses<S, T>(f, cta, env, m, addr)) return false;
   uint64_t* d = cta.reg_row(f.dst);
   const RegWrite w = f.w;
+  uint32_t direct = 0;  // tallied here, in a register (see GlobalMemory::direct)
   for_each_thread(m, cta.threads(), [&](uint32_t t) {
     T v;
     if constexpr (is_global(S)) {
-      if (const uint8_t* p = env.global->direct(addr[t])) std::memcpy(&v, p, sizeof(T));
-      else env.global->read(addr[t], &v, sizeof(T));
+      if (const uint8_t* p = env.global->direct(addr[t])) {
+        std::memcpy(&v, p, sizeof(T));
+        ++direct;
+      } else {
+        env.global->read(addr[t], &v, sizeof(T));
+      }
     } else {
       std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
     }
     d[t] = w.apply(v);
   });
+  if constexpr (is_global(S)) env.global->count_direct(direct);
   return true;
 }
 
@@ -88,15 +94,21 @@ bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const Thread
   if (!addresses<S, T>(f, cta, env, m, addr)) return false;
   const FastOperand& val = f.src[1];
   const uint64_t* row = val.reg != ptx::kNoReg ? cta.reg_row(val.reg) : nullptr;
+  uint32_t direct = 0;
   for_each_thread(m, cta.threads(), [&](uint32_t t) {
     const T v = static_cast<T>(row ? row[t] & val.mask : val.imm);
     if constexpr (is_global(S)) {
-      if (uint8_t* p = env.global->direct(addr[t])) std::memcpy(p, &v, sizeof(T));
-      else env.global->write(addr[t], &v, sizeof(T));
+      if (uint8_t* p = env.global->direct(addr[t])) {
+        std::memcpy(p, &v, sizeof(T));
+        ++direct;
+      } else {
+        env.global->write(addr[t], &v, sizeof(T));
+      }
     } else {
       std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
     }
   });
+  if constexpr (is_global(S)) env.global->count_direct(direct);
   return true;
 }
 

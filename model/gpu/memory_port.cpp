@@ -1,21 +1,17 @@
 #include "gpu/memory_port.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "util/error.h"
+#include "util/hex.h"
 
 namespace simt::gpu {
 
 namespace {
 constexpr uint64_t kPage = func::GlobalMemory::kPageSize;
-
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
 }  // namespace
+
+using util::hex;
 
 MemoryPort::MemoryPort(sc_core::sc_module_name name, stats::Registry& stats, const std::string& stats_name)
     : sc_core::sc_module(name),

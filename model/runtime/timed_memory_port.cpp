@@ -4,16 +4,11 @@
 #include <string>
 
 #include "util/error.h"
+#include "util/hex.h"
 
 namespace simt::runtime {
 
-namespace {
-std::string hex(uint64_t v) {
-  char a[24];
-  std::snprintf(a, sizeof a, "0x%llx", static_cast<unsigned long long>(v));
-  return a;
-}
-}  // namespace
+using util::hex;
 
 TimedMemoryPort::TimedMemoryPort(sc_core::sc_module_name name, stats::Registry& stats,
                                  const std::string& stats_name, bool tolerate_incomplete)
