@@ -4,6 +4,7 @@
 // flag for the whole set; any problem, and the general handler in
 // exec_memory.cpp runs instead, from scratch, and reports the fault exactly.
 // Pass 2 commits in ascending thread order, as the general handler does.
+#include <algorithm>
 #include <cstring>
 
 #include "func/address_space.h"
@@ -37,20 +38,36 @@ uint8_t* window_ptr(CtaState& cta, uint32_t t, uint64_t a) {
 
 constexpr bool is_global(Space s) { return s == Space::Global || s == Space::Const; }
 
+// The lowest and highest address of a global access set (lo > hi: none).
+struct Span {
+  uint64_t lo = ~uint64_t{0}, hi = 0;
+};
+
 // Pass 1: every thread's address into addr[t]; false if any would fault.
+// Global: one bounds check for the whole set when one allocation holds it
+// (the common case), else one per thread.
 template <Space S, class T>
-bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m, uint64_t* addr) {
+bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m, uint64_t* addr,
+               Span& span) {
   const uint64_t* base = f.src[0].reg != ptx::kNoReg ? cta.reg_row(f.src[0].reg) : nullptr;
   const uint64_t off = f.src[0].imm;
   uint64_t bad = 0;
   if constexpr (is_global(S)) {
     const GlobalMemory* g = env.global;
     if (!g) return false;
+    uint64_t lo = ~uint64_t{0}, hi = 0;
     for_each_thread(m, cta.threads(), [&](uint32_t t) {
       const uint64_t a = (base ? base[t] : 0) + off;
       addr[t] = a;
-      bad |= (a & (sizeof(T) - 1)) | (g->mapped(a, sizeof(T)) ? 0 : 1);
+      bad |= a;
+      lo = std::min(lo, a);
+      hi = std::max(hi, a);
     });
+    if (bad & (sizeof(T) - 1)) return false;  // misaligned
+    span = {lo, hi};
+    if (lo > hi || (hi + sizeof(T) > hi && g->within_one_range(lo, hi + sizeof(T) - lo))) return true;
+    bad = 0;
+    for_each_thread(m, cta.threads(), [&](uint32_t t) { bad |= g->mapped(addr[t], sizeof(T)) ? 0 : 1; });
   } else {
     // Window addresses are 32 bits (see exec_memory.cpp), so a + size cannot overflow.
     const uint64_t limit = window_limit<S>(cta);
@@ -63,52 +80,88 @@ bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const Thre
   return bad == 0;
 }
 
+// The direct pointer of the one page a global access set lies in, or null
+// (several pages, or a page the storage serves by read()/write()). Aligned
+// accesses never cross a page, so the page of hi holds hi's last byte.
+inline uint8_t* one_page(const GlobalMemory& g, const Span& s) {
+  constexpr uint64_t bits = GlobalMemory::kPageBits;
+  if (s.lo > s.hi || (s.lo >> bits) != (s.hi >> bits)) return nullptr;
+  return g.direct(s.lo & ~(GlobalMemory::kPageSize - 1));
+}
+
 template <Space S, class T>
 bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
   uint64_t addr[kMaxCtaThreads];
-  if (!addresses<S, T>(f, cta, env, m, addr)) return false;
+  Span span;
+  if (!addresses<S, T>(f, cta, env, m, addr, span)) return false;
   uint64_t* d = cta.reg_row(f.dst);
   const RegWrite w = f.w;
-  uint32_t direct = 0;  // tallied here, in a register (see GlobalMemory::direct)
-  for_each_thread(m, cta.threads(), [&](uint32_t t) {
-    T v;
-    if constexpr (is_global(S)) {
-      if (const uint8_t* p = env.global->direct(addr[t])) {
-        std::memcpy(&v, p, sizeof(T));
+  if constexpr (is_global(S)) {
+    uint32_t direct = 0;  // tallied here, in a register (see GlobalMemory::direct)
+    if (const uint8_t* page = one_page(*env.global, span)) {
+      for_each_thread(m, cta.threads(), [&](uint32_t t) {
+        T v;
+        std::memcpy(&v, page + (addr[t] & (GlobalMemory::kPageSize - 1)), sizeof(T));
+        d[t] = w.apply(v);
         ++direct;
-      } else {
-        env.global->read(addr[t], &v, sizeof(T));
-      }
+      });
     } else {
-      std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
+      for_each_thread(m, cta.threads(), [&](uint32_t t) {
+        T v;
+        if (const uint8_t* p = env.global->direct(addr[t])) {
+          std::memcpy(&v, p, sizeof(T));
+          ++direct;
+        } else {
+          env.global->read(addr[t], &v, sizeof(T));
+        }
+        d[t] = w.apply(v);
+      });
     }
-    d[t] = w.apply(v);
-  });
-  if constexpr (is_global(S)) env.global->count_direct(direct);
+    env.global->count_direct(direct);
+  } else {
+    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      T v;
+      std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
+      d[t] = w.apply(v);
+    });
+  }
   return true;
 }
 
 template <Space S, class T>
 bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
   uint64_t addr[kMaxCtaThreads];
-  if (!addresses<S, T>(f, cta, env, m, addr)) return false;
+  Span span;
+  if (!addresses<S, T>(f, cta, env, m, addr, span)) return false;
   const FastOperand& val = f.src[1];
   const uint64_t* row = val.reg != ptx::kNoReg ? cta.reg_row(val.reg) : nullptr;
-  uint32_t direct = 0;
-  for_each_thread(m, cta.threads(), [&](uint32_t t) {
-    const T v = static_cast<T>(row ? row[t] & val.mask : val.imm);
-    if constexpr (is_global(S)) {
-      if (uint8_t* p = env.global->direct(addr[t])) {
-        std::memcpy(p, &v, sizeof(T));
+  auto value = [&](uint32_t t) { return static_cast<T>(row ? row[t] & val.mask : val.imm); };
+  if constexpr (is_global(S)) {
+    uint32_t direct = 0;
+    if (uint8_t* page = one_page(*env.global, span)) {
+      for_each_thread(m, cta.threads(), [&](uint32_t t) {
+        const T v = value(t);
+        std::memcpy(page + (addr[t] & (GlobalMemory::kPageSize - 1)), &v, sizeof(T));
         ++direct;
-      } else {
-        env.global->write(addr[t], &v, sizeof(T));
-      }
+      });
     } else {
-      std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
+      for_each_thread(m, cta.threads(), [&](uint32_t t) {
+        const T v = value(t);
+        if (uint8_t* p = env.global->direct(addr[t])) {
+          std::memcpy(p, &v, sizeof(T));
+          ++direct;
+        } else {
+          env.global->write(addr[t], &v, sizeof(T));
+        }
+      });
     }
-  });
-  if constexpr (is_global(S)) env.global->count_direct(direct);
+    env.global->count_direct(direct);
+  } else {
+    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      const T v = value(t);
+      std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
+    });
+  }
   return true;
 }
 

@@ -71,12 +71,24 @@ inline uint64_t guard_word(const uint64_t* row, uint32_t word, uint64_t w, bool 
 }
 
 // Calls f(t) for each thread of `m`, ascending: one step per thread, so a
-// scattered mask costs no more per thread than a dense one (the memory kernels).
+// scattered mask costs no more per thread than a dense one (the memory
+// kernels). A word whose threads are one contiguous run (a converged warp)
+// takes a plain counted loop, which the compiler unrolls and vectorises.
 template <class F>
 inline void for_each_thread(const ThreadMask& m, uint32_t nthreads, F&& f) {
   const uint32_t words = (nthreads + 63) / 64;
-  for (uint32_t i = 0; i < words; ++i)
-    for (uint64_t w = m.word(i); w; w &= w - 1) f(i * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
+  for (uint32_t i = 0; i < words; ++i) {
+    uint64_t w = m.word(i);
+    if (!w) continue;
+    const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w));
+    const uint64_t run = w >> lo;
+    if ((run & (run + 1)) == 0) {  // bits lo..hi-1 all set (run + 1 wraps to 0 for a full word)
+      const uint32_t hi = 64 - static_cast<uint32_t>(__builtin_clzll(w));
+      for (uint32_t t = i * 64 + lo; t < i * 64 + hi; ++t) f(t);
+      continue;
+    }
+    for (; w; w &= w - 1) f(i * 64 + static_cast<uint32_t>(__builtin_ctzll(w)));
+  }
 }
 
 // Calls f(lo, hi, bits) for each 64-thread word of `m` that has threads:

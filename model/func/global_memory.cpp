@@ -119,7 +119,7 @@ bool GlobalMemory::release(uint64_t addr) {
   return true;
 }
 
-bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
+bool GlobalMemory::find_range(uint64_t addr, uint64_t size) const {
   for (const std::map<uint64_t, uint64_t>* ranges : {&allocs_, &windows_}) {
     auto it = ranges->upper_bound(addr);
     if (it == ranges->begin()) continue;
@@ -129,6 +129,11 @@ bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
     last_alloc_size_ = it->second;
     return true;
   }
+  return false;
+}
+
+bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
+  if (find_range(addr, size)) return true;
   return fault_granule_ != 0 && size != 0 && addr + size > addr && granule_mapped(addr) &&
          granule_mapped(addr + size - 1);
 }
@@ -174,9 +179,8 @@ uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {
       it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
     }
   }
-  last_page_no_ = page_no;
-  last_page_ = it->second;
-  return last_page_;
+  page_cache_[page_no % kPageCacheEntries] = {page_no, it->second};
+  return it->second;
 }
 
 void GlobalMemory::touch(uint64_t page_no) const {
@@ -208,8 +212,7 @@ void GlobalMemory::touch(uint64_t page_no) const {
 
 void GlobalMemory::forget_pages() const {
   direct_.clear();
-  last_page_no_ = ~uint64_t{0};
-  last_page_ = nullptr;
+  for (PageCacheEntry& e : page_cache_) e = PageCacheEntry{};
 }
 
 void GlobalMemory::invalidate(uint64_t start, uint64_t end) {
@@ -224,10 +227,8 @@ void GlobalMemory::invalidate(uint64_t start, uint64_t end) {
     for (auto it = direct_.begin(); it != direct_.end();)
       it = (it->first >= first && it->first <= last) ? direct_.erase(it) : std::next(it);
   }
-  if (last_page_no_ >= first && last_page_no_ <= last) {
-    last_page_no_ = ~uint64_t{0};
-    last_page_ = nullptr;
-  }
+  for (PageCacheEntry& e : page_cache_)
+    if (e.page_no >= first && e.page_no <= last) e = PageCacheEntry{};
 }
 
 void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {

@@ -77,6 +77,14 @@ class GlobalMemory {
       return true;
     return mapped_slow(addr, size);
   }
+  // True if [addr, addr+size) lies inside one live allocation or window,
+  // whatever the fault granule: a whole warp's address range checked at once
+  // (with a granule, mapped() of a range checks only its two ends).
+  bool within_one_range(uint64_t addr, uint64_t size) const {
+    if (addr - last_alloc_base_ < last_alloc_size_ && addr + size - last_alloc_base_ <= last_alloc_size_)
+      return true;
+    return find_range(addr, size);
+  }
 
   // Host pointer to `addr` for an access that does not cross a page, or
   // null when the storage has no direct pointer for that page (then use
@@ -138,11 +146,13 @@ class GlobalMemory {
  private:
   // The cached direct pointer of a page (null = use the storage's read/write).
   uint8_t* page(uint64_t page_no) const {
-    if (page_no == last_page_no_) return last_page_;
+    const PageCacheEntry& e = page_cache_[page_no % kPageCacheEntries];
+    if (e.page_no == page_no) return e.ptr;
     return lookup_page(page_no);
   }
   uint8_t* lookup_page(uint64_t page_no) const;
   bool mapped_slow(uint64_t addr, uint64_t size) const;
+  bool find_range(uint64_t addr, uint64_t size) const;  // one allocation or window holds it (cached)
   bool granule_mapped(uint64_t addr) const;  // an allocation or window reaches into addr's granule
   void forget_pages() const;
   // Records the first touch of a page in the current storage (checking the
@@ -164,8 +174,14 @@ class GlobalMemory {
   std::unique_ptr<Storage> own_;          // our sparse pages
   Storage* storage_;                      // own_ or a foreign one
   mutable std::unordered_map<uint64_t, uint8_t*> direct_;  // page -> pointer or null
-  mutable uint64_t last_page_no_ = ~uint64_t{0};
-  mutable uint8_t* last_page_ = nullptr;
+  // Direct-mapped cache in front of direct_: a kernel streaming through a
+  // few arrays (saxpy: x and y) keeps each one's page without a hash lookup.
+  struct PageCacheEntry {
+    uint64_t page_no = ~uint64_t{0};
+    uint8_t* ptr = nullptr;
+  };
+  static constexpr uint64_t kPageCacheEntries = 16;
+  mutable PageCacheEntry page_cache_[kPageCacheEntries];
   mutable uint64_t direct_accesses_ = 0;
   mutable uint64_t last_alloc_base_ = 0, last_alloc_size_ = 0;
   uint64_t next_ = 0;

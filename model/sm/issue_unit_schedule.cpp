@@ -64,6 +64,12 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
     v.dirty = false;
     cands.clear();
     v.pipe_blocked = false;
+    // Which pipes may take an instruction now, once for all warps: bit k for
+    // PipeKind k. Slices mode: a pipe the lock-step unit claims for a waiting
+    // group is not the slice's to fill.
+    uint32_t free_pipes = 0;
+    for (uint32_t k = 0; k <= static_cast<uint32_t>(PipeKind::None); ++k)
+      if (pipe_free(s, static_cast<PipeKind>(k)) && !(Slices && ((claimed_[s] >> k) & 1))) free_pipes |= 1u << k;
     // Slices mode: the warps the lock-step unit holds (its groups) are its
     // to issue; the slice looks only at the others.
     auto look = [&](uint32_t w) {
@@ -72,9 +78,7 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
       if (!k.eligible) return;
       // Slices mode: warps that must meet are the unit's to issue too.
       if (Slices && (k.sync || (held && held->test(w)))) return;
-      // Slices mode: a pipe the lock-step unit claims for a waiting group
-      // is not the slice's to fill.
-      const bool free = pipe_free(s, k.pipe) && !(Slices && ((claimed_[s] >> static_cast<uint32_t>(k.pipe)) & 1));
+      const bool free = (free_pipes >> static_cast<uint32_t>(k.pipe)) & 1;
       cands.push_back(k.offer);
       WarpCandidate& c = cands.back();
       c.ready = k.hazard == Hazard::None && free;

@@ -96,12 +96,17 @@ struct Twin {
       BOOST_CHECK(fast.cta->shared() == slow.cta->shared());
       for (uint32_t t = 0; t < kThreads; ++t)
         BOOST_CHECK_EQUAL(std::memcmp(fast.cta->local(t), slow.cta->local(t), fast.cta->local_bytes()), 0);
-      std::vector<uint8_t> x(buf_bytes), y(buf_bytes);
-      fast.mem.read(buf, x.data(), buf_bytes);
-      slow.mem.read(buf, y.data(), buf_bytes);
-      BOOST_CHECK(x == y);
+      std::vector<std::pair<uint64_t, uint64_t>> ranges = extra;
+      ranges.emplace_back(buf, buf_bytes);
+      for (const auto& [at, bytes] : ranges) {
+        std::vector<uint8_t> x(bytes), y(bytes);
+        fast.mem.read(at, x.data(), bytes);
+        slow.mem.read(at, y.data(), bytes);
+        BOOST_CHECK(x == y);
+      }
     }
   }
+  std::vector<std::pair<uint64_t, uint64_t>> extra;  // more global ranges check() compares
 };
 
 // Masks that take the fast kernels through one run, several runs, single
@@ -322,6 +327,58 @@ BOOST_AUTO_TEST_CASE(memory_fast_kernels_match_general_handlers_and_faults) {
         w.set_all(a32, [&](uint32_t t) { return addr(t, global) & 0xffffffffffull; });
         w.check(pc, m, cases[pc / 2].name + (pc % 2 ? " @p" : "") + ", " + pname + ", mask " + mname);
       }
+  }
+}
+
+// The global kernels check a warp's whole address range at once when one
+// allocation holds it, and use one page pointer when one page does; a range
+// over several pages or allocations, or (with a fault granule) reaching a
+// gap between allocations, goes thread by thread. Same results either way.
+BOOST_AUTO_TEST_CASE(global_fast_kernels_across_pages_and_allocations) {
+  constexpr uint64_t kPage = func::GlobalMemory::kPageSize;
+  for (const uint64_t granule : {uint64_t{0}, kPage}) {
+    Twin w;
+    const uint32_t a64 = w.reg(Type::U64), v32 = w.reg(Type::U32), v64 = w.reg(Type::B64), p = w.reg(Type::Pred);
+    const std::vector<std::pair<std::string, Instr>> cases = {
+        {"ld.global.u32", make(Op::Ld, Type::U32, {R(v32), Addr(a64, 4)}, Space::Global)},
+        {"ld.global.s8 into b64", make(Op::Ld, Type::S8, {R(v64), R(a64)}, Space::Global)},
+        {"st.global.u16", make(Op::St, Type::U16, {Addr(a64, 2), R(v32)}, Space::Global)},
+        {"st.global.b64 imm", make(Op::St, Type::B64, {Addr(a64), Imm(-7)}, Space::Global)},
+    };
+    for (const auto& [name, in] : cases) {
+      w.add(in);
+      Instr g = in;
+      g.guard = R(p);
+      w.add(g);
+    }
+    w.fast.mem.set_fault_granule(granule);
+    w.slow.mem.set_fault_granule(granule);
+    w.build(256, 32, 2 * kPage + 512);  // buf reaches into a third page
+    const uint64_t buf = w.buf, end = buf + 2 * kPage + 512;
+    // A second allocation past three unmapped pages (a spacer, released).
+    const uint64_t spacer = w.fast.mem.allocate(3 * kPage);
+    BOOST_REQUIRE_EQUAL(w.slow.mem.allocate(3 * kPage), spacer);
+    const uint64_t far = w.fast.alloc(512, 0x5c);
+    BOOST_REQUIRE_EQUAL(w.slow.alloc(512, 0x5c), far);
+    BOOST_REQUIRE(w.fast.mem.release(spacer) && w.slow.mem.release(spacer));
+    w.extra = {{far, 512}};
+    const std::vector<std::pair<std::string, std::function<uint64_t(uint32_t)>>> patterns = {
+        {"one page", [&](uint32_t t) { return buf + (t * 8) % 4096; }},
+        {"two pages", [&](uint32_t t) { return buf + kPage - 400 + t * 8; }},
+        {"three pages", [&](uint32_t t) { return buf + t * 1304; }},
+        {"two allocations", [&](uint32_t t) { return t % 2 ? far + 8 * (t % 32) : buf + 8 * t; }},
+        {"thread 40 between them", [&](uint32_t t) { return t == 40 ? spacer + kPage + 64 : buf + 8 * t; }},
+        {"thread 90 just past the first", [&](uint32_t t) { return t == 90 ? end + 8 : buf + 8 * t; }},
+    };
+    for (uint32_t pc = 0; pc < w.fast.prog.code.size(); ++pc)
+      for (const auto& [pname, addr] : patterns)
+        for (const auto& [mname, m] : masks()) {
+          randomise(w, pc * 31 + static_cast<uint32_t>(pname.size()));
+          w.set_all(a64, addr);
+          w.check(pc, m,
+                  cases[pc / 2].first + (pc % 2 ? " @p" : "") + ", " + pname + ", mask " + mname + ", granule " +
+                      std::to_string(granule));
+        }
   }
 }
 
