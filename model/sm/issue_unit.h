@@ -514,7 +514,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   [[noreturn]] void past_end(const Warp& w, uint32_t pc) const;
   void mark_stale(uint32_t wi) {
     cand_[wi].stale = true;
-    views_[wi % p_.schedulers].dirty = true;
+    SchedView& v = views_[wi % p_.schedulers];
+    v.dirty = true;
+    v.changed.set(wi);
     if (lockstep_) {
       touched_.set(wi);
       if (warps_[wi].may_sync) maybe_sync_.set(wi);  // unknown until refreshed
@@ -542,11 +544,23 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // it was built from changed (no warp of the scheduler went stale, its
   // latches neither filled nor emptied), so a cycle in which every warp
   // still waits costs one policy call instead of a walk over its warps.
+  // Outside slices mode the list is kept in ascending warp order and only
+  // the entries of warps marked stale since the last look are redone
+  // (`changed`); each look then recomputes `ready` from `meta` (per entry:
+  // bit 7 = no hazard, low bits = its PipeKind) and the free pipes.
   struct SchedView {
     std::vector<WarpCandidate> cands;
+    std::vector<uint8_t> meta;
+    util::BitSet changed;
     bool dirty = true;
     bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
   };
+  static constexpr uint8_t kMetaNoHazard = 0x80, kMetaPipe = 0x07;
+  // Brings warp w's entry in scheduler s's list up to date (inserted,
+  // rewritten or removed), outside slices mode.
+  void update_entry(uint32_t s, uint32_t w);
+  // Slices mode: rebuilds scheduler s's list (the unit's own warps left out).
+  void look_slices(uint32_t s, uint32_t free_pipes, const util::BitSet* held, bool ranks);
   std::vector<SchedView> views_;
   std::vector<PartRun> parts_;           // execute(): the warp's CTA parts
   std::vector<PartStep> part_steps_;     // execute(): what the branch unit gets for a mixed warp

@@ -48,6 +48,63 @@ void IssueUnit::note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws) 
   }
 }
 
+void IssueUnit::update_entry(uint32_t s, uint32_t w) {
+  SchedView& v = views_[s];
+  Candidate& k = cand_[w];
+  const bool live = sched_live_[s].test(w);
+  if (live && k.stale) refresh(w);
+  auto at = std::lower_bound(v.cands.begin(), v.cands.end(), w,
+                             [](const WarpCandidate& c, uint32_t x) { return c.warp < x; });
+  const size_t i = static_cast<size_t>(at - v.cands.begin());
+  const bool present = at != v.cands.end() && at->warp == w;
+  if (!live || !k.eligible) {
+    if (present) {
+      v.cands.erase(at);
+      v.meta.erase(v.meta.begin() + static_cast<long>(i));
+    }
+    return;
+  }
+  const uint8_t meta = static_cast<uint8_t>((k.hazard == Hazard::None ? kMetaNoHazard : 0) | static_cast<uint8_t>(k.pipe));
+  if (present) {
+    *at = k.offer;
+    v.meta[i] = meta;
+  } else {
+    v.cands.insert(at, k.offer);
+    v.meta.insert(v.meta.begin() + static_cast<long>(i), meta);
+  }
+}
+
+// Slices mode: the list is rebuilt at every look, as the warps the lock-step
+// unit holds (its groups) are its to issue and change without notice; the
+// slice looks only at the others.
+void IssueUnit::look_slices(uint32_t s, uint32_t free_pipes, const util::BitSet* held, bool ranks) {
+  SchedView& v = views_[s];
+  v.cands.clear();
+  v.changed.clear();
+  auto look = [&](uint32_t w) {
+    const Candidate& k = cand_[w];
+    if (k.stale) refresh(w);
+    if (!k.eligible) return;
+    // Warps that must meet are the unit's to issue too.
+    if (k.sync || (held && held->test(w))) return;
+    const bool free = (free_pipes >> static_cast<uint32_t>(k.pipe)) & 1;
+    v.cands.push_back(k.offer);
+    WarpCandidate& c = v.cands.back();
+    c.ready = k.hazard == Hazard::None && free;
+    if (ranks) c.priority = branch_->priority(w);
+    v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !free);
+    if (!ideal_fetch_) ibuf_.set_ready(w, c.ready);
+  };
+#ifndef NDEBUG
+  sched_live_[s].for_each([&](uint32_t w) {
+    if (solo_.test(w) == lockstep_->holds(w))
+      throw std::logic_error(std::string(name()) + ": warp " + std::to_string(w) + " is " +
+                             (solo_.test(w) ? "" : "not ") + "listed as its slice's own, wrongly");
+  });
+#endif
+  sched_live_[s].for_each_and(solo_, look);
+}
+
 template <bool Slices>
 void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
   if (live_ctas_ == 0) return;
@@ -62,7 +119,6 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
   const util::BitSet* held = Slices ? lockstep_->held_back() : nullptr;
   if (v.dirty || ranks || held) {
     v.dirty = false;
-    cands.clear();
     v.pipe_blocked = false;
     // Which pipes may take an instruction now, once for all warps: bit k for
     // PipeKind k. Slices mode: a pipe the lock-step unit claims for a waiting
@@ -70,33 +126,19 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
     uint32_t free_pipes = 0;
     for (uint32_t k = 0; k <= static_cast<uint32_t>(PipeKind::None); ++k)
       if (pipe_free(s, static_cast<PipeKind>(k)) && !(Slices && ((claimed_[s] >> k) & 1))) free_pipes |= 1u << k;
-    // Slices mode: the warps the lock-step unit holds (its groups) are its
-    // to issue; the slice looks only at the others.
-    auto look = [&](uint32_t w) {
-      const Candidate& k = cand_[w];
-      if (k.stale) refresh(w);
-      if (!k.eligible) return;
-      // Slices mode: warps that must meet are the unit's to issue too.
-      if (Slices && (k.sync || (held && held->test(w)))) return;
-      const bool free = (free_pipes >> static_cast<uint32_t>(k.pipe)) & 1;
-      cands.push_back(k.offer);
-      WarpCandidate& c = cands.back();
-      c.ready = k.hazard == Hazard::None && free;
-      if (ranks) c.priority = branch_->priority(w);
-      v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !free);
-      if (!ideal_fetch_) ibuf_.set_ready(w, c.ready);
-    };
     if (Slices) {
-#ifndef NDEBUG
-      sched_live_[s].for_each([&](uint32_t w) {
-        if (solo_.test(w) == lockstep_->holds(w))
-          throw std::logic_error(std::string(name()) + ": warp " + std::to_string(w) + " is " +
-                                 (solo_.test(w) ? "" : "not ") + "listed as its slice's own, wrongly");
-      });
-#endif
-      sched_live_[s].for_each_and(solo_, look);
+      look_slices(s, free_pipes, held, ranks);
     } else {
-      sched_live_[s].for_each(look);
+      v.changed.for_each([&](uint32_t w) { update_entry(s, w); });
+      v.changed.clear();
+      for (size_t i = 0; i < cands.size(); ++i) {
+        WarpCandidate& c = cands[i];
+        const bool clear = v.meta[i] & kMetaNoHazard, free = (free_pipes >> (v.meta[i] & kMetaPipe)) & 1;
+        c.ready = clear && free;
+        if (ranks) c.priority = branch_->priority(c.warp);
+        v.pipe_blocked = v.pipe_blocked || (clear && !free);
+        if (!ideal_fetch_) ibuf_.set_ready(c.warp, c.ready);
+      }
     }
   }
   if (cands.empty()) {
