@@ -588,7 +588,13 @@ void Device::start_timing(Module& m, const std::string& kernel, const func::Laun
   ctx->max_cycles = opts_.max_cycles;
   const uint64_t now = util::now_cycle();
   if (opts_.max_cycles && opts_.max_cycles < ~uint64_t{0} - now) ctx->cycle_limit = now + opts_.max_cycles;
-  if (opts_.max_spin_cycles) ctx->spin = std::make_shared<sm::SpinWatch>(opts_.max_spin_cycles, now);
+  if (opts_.max_spin_cycles) {
+    // Launches run one at a time (start_launch refuses while one runs): the
+    // last kernel is done with the watch, though its context may still hold it.
+    if (spin_ && spin_->window() == opts_.max_spin_cycles) spin_->restart(now);
+    else spin_ = std::make_shared<sm::SpinWatch>(opts_.max_spin_cycles, now);
+    ctx->spin = spin_;
+  }
   const gpu::CtaFootprint fp = footprint(k, geom.block, geom.dynamic_shared_bytes);
 
   const stats::Registry& reg = timing_->stats;

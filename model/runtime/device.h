@@ -26,6 +26,7 @@
 
 namespace simt::gpu { struct MachineConfig; }
 namespace simt::stats { class Registry; }
+namespace simt::sm { class SpinWatch; }
 
 namespace simt::runtime {
 
@@ -308,6 +309,7 @@ class Device {
   std::unique_ptr<trace::Progress> progress_;
   std::unique_ptr<Timing> timing_;
   std::unique_ptr<Pending> pending_;
+  std::shared_ptr<sm::SpinWatch> spin_;  // restarted by each timing launch (its tables are 288 KiB)
   uint64_t launches_ = 0;
   func::GlobalMemory mem_;
   func::DeviceHeap heap_;  // device-side malloc; its region is part of mem_

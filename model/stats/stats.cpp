@@ -130,9 +130,15 @@ uint64_t Registry::value(const std::string& name) const {
 }
 
 uint64_t Registry::sum(const std::string& glob) const {
+  GlobMatch& m = sum_cache_[glob];
+  if (m.registered != counters_.size()) {  // counters are never removed: only new ones can match
+    m.counters.clear();
+    for (const auto& [name, c] : counter_by_name_)
+      if (match_glob(glob.c_str(), name.c_str())) m.counters.push_back(c);
+    m.registered = counters_.size();
+  }
   uint64_t total = 0;
-  for (const auto& [name, c] : counter_by_name_)
-    if (match_glob(glob.c_str(), name.c_str())) total += c->value;
+  for (const Counter* c : m.counters) total += c->value;
   return total;
 }
 

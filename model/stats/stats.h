@@ -63,7 +63,9 @@ class Registry {
   const Counter* find_counter(const std::string& name) const;
   uint64_t value(const std::string& name) const;  // 0 if absent
   // Sum of every counter whose name matches `glob` ('*' matches within one
-  // path component, e.g. "sm*.l1d.hits").
+  // path component, e.g. "sm*.l1d.hits"). The matching counters are found
+  // once per glob and kept until a counter is registered (a CUDA program's
+  // launch sums two globs over thousands of counters before and after).
   uint64_t sum(const std::string& glob) const;
 
   // {"counters": {name: value}, "histograms": {name: {lo, width, bins, labels}},
@@ -79,6 +81,11 @@ class Registry {
   std::map<std::string, Histogram*> histogram_by_name_;
   std::map<std::string, TimeSeries*> series_by_name_;
   std::map<std::string, std::string> docs_;
+  struct GlobMatch {
+    size_t registered = 0;  // counters_.size() when `counters` was found
+    std::vector<const Counter*> counters;
+  };
+  mutable std::map<std::string, GlobMatch> sum_cache_;
 };
 
 // Writes `doc` to `path` through util::OutputFile: a regular (or new) file

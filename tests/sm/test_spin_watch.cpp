@@ -82,3 +82,22 @@ BOOST_AUTO_TEST_CASE(zero_turns_it_off) {
   for (uint64_t i = 0; i <= SpinWatch::kMinRereads; ++i) load(w, 1, 1, 1);
   BOOST_TEST(!w.spinning(~uint64_t{0} >> 1));
 }
+
+// The device reuses one watch for every launch (restart) instead of building
+// one: a restarted watch must behave as a new one.
+BOOST_AUTO_TEST_CASE(a_restarted_watch_is_a_new_one) {
+  SpinWatch w(1000, 0);
+  for (uint64_t t = 0; t < SpinWatch::kMinRereads + 3; ++t) load(w, t % 3, t % 3, 5);
+  BOOST_TEST(w.spinning(1000));
+  w.restart(5000);
+  BOOST_TEST(w.last_progress() == 5000u);
+  BOOST_TEST(!w.spinning(7000));  // no re-reads since the restart
+  // The polls of the last launch are forgotten: the first read of each is new again.
+  for (uint64_t t = 0; t < 3; ++t) load(w, t, t, 5001);
+  for (uint64_t t = 0; t < SpinWatch::kMinRereads - 1; ++t) load(w, t % 3, t % 3, 5001);
+  BOOST_TEST(!w.spinning(7000));  // one re-read short
+  load(w, 0, 0, 5001);
+  BOOST_TEST(!w.spinning(5999));
+  BOOST_TEST(w.spinning(6000));  // reported again, once
+  BOOST_TEST(!w.spinning(6001));
+}
