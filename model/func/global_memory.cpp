@@ -132,8 +132,7 @@ bool GlobalMemory::find_range(uint64_t addr, uint64_t size) const {
   return false;
 }
 
-bool GlobalMemory::mapped_slow(uint64_t addr, uint64_t size) const {
-  if (find_range(addr, size)) return true;
+bool GlobalMemory::granule_mapped(uint64_t addr, uint64_t size) const {
   return fault_granule_ != 0 && size != 0 && addr + size > addr && granule_mapped(addr) &&
          granule_mapped(addr + size - 1);
 }

@@ -73,9 +73,7 @@ class GlobalMemory {
   // fault granule, in granules that allocations reach into). Inline for
   // the common case: inside the allocation the previous check found.
   bool mapped(uint64_t addr, uint64_t size) const {
-    if (addr - last_alloc_base_ < last_alloc_size_ && addr + size - last_alloc_base_ <= last_alloc_size_)
-      return true;
-    return mapped_slow(addr, size);
+    return within_one_range(addr, size) || granule_mapped(addr, size);
   }
   // True if [addr, addr+size) lies inside one live allocation or window,
   // whatever the fault granule: a whole warp's address range checked at once
@@ -151,9 +149,9 @@ class GlobalMemory {
     return lookup_page(page_no);
   }
   uint8_t* lookup_page(uint64_t page_no) const;
-  bool mapped_slow(uint64_t addr, uint64_t size) const;
   bool find_range(uint64_t addr, uint64_t size) const;  // one allocation or window holds it (cached)
   bool granule_mapped(uint64_t addr) const;  // an allocation or window reaches into addr's granule
+  bool granule_mapped(uint64_t addr, uint64_t size) const;  // ... into the granules of both ends
   void forget_pages() const;
   // Records the first touch of a page in the current storage (checking the
   // limit; zero-filling it in a foreign storage, which may hold anything).

@@ -44,12 +44,7 @@ class SpinWatch {
     last_progress_ = start;
     rereads_ = 0;
     reported_ = false;
-    lines_.used = polls_.used = 0;
-    if (++epoch_ == 0) {
-      lines_.reset();
-      polls_.reset();
-      epoch_ = 1;
-    }
+    new_epoch();
   }
 
   uint64_t window() const { return window_; }
@@ -60,14 +55,7 @@ class SpinWatch {
     last_progress_ = now;
     rereads_ = 0;
     // Forget lines and polls: a new epoch, not a clear (stores are frequent).
-    if (lines_.used || polls_.used) {
-      lines_.used = polls_.used = 0;
-      if (++epoch_ == 0) {
-        lines_.reset();
-        polls_.reset();
-        epoch_ = 1;
-      }
-    }
+    if (lines_.used || polls_.used) new_epoch();
   }
   // A load touched memory line `key` (the caller folds in space and CTA).
   void line(uint64_t key, uint64_t now) {
@@ -122,6 +110,17 @@ class SpinWatch {
       }
     }
   };
+
+  // Every key recorded so far becomes free; the slots are cleared only
+  // when the epoch counter wraps.
+  void new_epoch() {
+    lines_.used = polls_.used = 0;
+    if (++epoch_ == 0) {
+      lines_.reset();
+      polls_.reset();
+      epoch_ = 1;
+    }
+  }
 
   uint64_t window_;
   uint64_t last_progress_;
