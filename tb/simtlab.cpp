@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -296,8 +297,13 @@ int sc_main(int argc, char* argv[]) {
   CLI::App app{"simtlab: a SystemC/TLM-2.0 model of a GPU streaming multiprocessor"};
   app.set_version_flag("--version", std::string("simtlab ") + simt::kVersion, "Print the version and exit");
   app.require_subcommand(1);
+  // Each of `run` and `exec` has a machine and a flag per parameter: about
+  // 15 M instructions (5 ms) to register. Only the subcommand named in
+  // argv[1] gets them (`run` also for `params` and the top-level help).
+  const ExecWords exec_words = split_exec(argc, argv);
   RunOptions ro;
-  Machine machine;
+  std::optional<Machine> run_machine, exec_machine;
+  if (!exec_words.exec) run_machine.emplace();
   auto* run = app.add_subcommand("run", "Run a built-in workload (verified against its CPU reference) or a JSON manifest");
   run->formatter(std::make_shared<RunHelp>());
   auto* wopt = run->add_option("--workload", ro.workload, "Built-in workload name (see `simtlab list`)");
@@ -309,16 +315,17 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("--allow-outside-out-dir", ro.allow_outside_out_dir,
                 "Let the manifest write outputs outside --out-dir (absolute paths, \"..\", symlinks out of it); "
                 "only for a manifest you trust");
-  tb::add_run_options(*run, ro, machine.registry);
+  if (run_machine) tb::add_run_options(*run, ro, run_machine->registry);
 
-  const ExecWords exec_words = split_exec(argc, argv);
   RunOptions eo;
-  Machine exec_machine;
+  if (exec_words.exec) exec_machine.emplace();
   auto* exec = app.add_subcommand("exec", "Run a CUDA program (built with `nvcc -cudart shared`) with its kernels "
                                           "on simtlab: exec [options] -- PROGRAM [ARGS...]");
   exec->formatter(std::make_shared<ExecHelp>());
-  tb::add_run_options(*exec, eo, exec_machine.registry);
-  tb::add_exec_options(*exec, eo);
+  if (exec_machine) {
+    tb::add_run_options(*exec, eo, exec_machine->registry);
+    tb::add_exec_options(*exec, eo);
+  }
   // Without "--" the program's words would be taken for options: let them
   // through so the error below says what is missing.
   if (exec_words.exec && !exec_words.separated) exec->allow_extras();
@@ -369,17 +376,17 @@ int sc_main(int argc, char* argv[]) {
         throw input_error("run: give exactly one of --workload NAME or --manifest FILE");
       tb::refuse_unused_options(*run, ro);
       refuse_unused_run_options(*run, ro);
-      machine.load(ro);
-      return ro.workload.empty() ? run_manifest(ro, machine) : run_workload(ro, machine);
+      run_machine->load(ro);
+      return ro.workload.empty() ? run_manifest(ro, *run_machine) : run_workload(ro, *run_machine);
     }
     if (*exec) {
       if (!exec_words.separated)
         throw input_error("exec: put -- before the program: simtlab exec [options] -- PROGRAM [ARGS...]");
-      tb::exec_command(*exec, eo, exec_machine, exec_words.tokens, exec_words.program);
+      tb::exec_command(*exec, eo, *exec_machine, exec_words.tokens, exec_words.program);
     }
     if (*insp) return inspect(ptx_file, kernel, inspect_vgiw, load_kernels, inspect_vgiw_options);
     if (*params) {
-      std::cout << (params_markdown ? gpu::parameter_reference_markdown() : machine.registry.help_text());
+      std::cout << (params_markdown ? gpu::parameter_reference_markdown() : run_machine->registry.help_text());
       return 0;
     }
     if (*list) {

@@ -178,7 +178,9 @@ uint8_t* GlobalMemory::lookup_page(uint64_t page_no) const {
       it = direct_.emplace(page_no, storage_->direct_page(page_no)).first;
     }
   }
-  page_cache_[page_no % kPageCacheEntries] = {page_no, it->second};
+  PageCacheEntry* set = page_cache_.get() + page_set(page_no) * kPageCacheWays;
+  std::move_backward(set, set + kPageCacheWays - 1, set + kPageCacheWays);  // the oldest way goes
+  set[0] = {page_no, it->second};
   return it->second;
 }
 
@@ -211,7 +213,7 @@ void GlobalMemory::touch(uint64_t page_no) const {
 
 void GlobalMemory::forget_pages() const {
   direct_.clear();
-  for (PageCacheEntry& e : page_cache_) e = PageCacheEntry{};
+  std::fill_n(page_cache_.get(), kPageCacheEntries, PageCacheEntry{});
 }
 
 void GlobalMemory::invalidate(uint64_t start, uint64_t end) {
@@ -226,8 +228,18 @@ void GlobalMemory::invalidate(uint64_t start, uint64_t end) {
     for (auto it = direct_.begin(); it != direct_.end();)
       it = (it->first >= first && it->first <= last) ? direct_.erase(it) : std::next(it);
   }
-  for (PageCacheEntry& e : page_cache_)
+  auto drop = [&](PageCacheEntry& e) {
     if (e.page_no >= first && e.page_no <= last) e = PageCacheEntry{};
+  };
+  if (last - first < (uint64_t{1} << kPageCacheSetBits)) {  // a few pages: only their sets
+    for (uint64_t p = first;; ++p) {
+      PageCacheEntry* set = page_cache_.get() + page_set(p) * kPageCacheWays;
+      for (uint64_t w = 0; w < kPageCacheWays; ++w) drop(set[w]);
+      if (p == last) break;
+    }
+  } else {
+    std::for_each(page_cache_.get(), page_cache_.get() + kPageCacheEntries, drop);
+  }
 }
 
 void GlobalMemory::read(uint64_t addr, void* dst, uint64_t size) const {

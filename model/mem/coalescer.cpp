@@ -57,8 +57,13 @@ void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t 
     const size_t r = request_for(out, space, line, kind);
     out[r].threads.set(tid);
     if (Tagged) out[r].members |= member_bit;
+    // The piece's bytes, a mask word at a time (a 4-byte access: one OR).
     uint64_t* m = &masks_[r * mask_words_];
-    for (uint32_t b = off; b < off + piece; ++b) m[b >> 6] |= uint64_t{1} << (b & 63);
+    for (uint32_t b = off, end = off + piece; b < end;) {
+      const uint32_t lo = b & 63, n = std::min(end - b, 64 - lo);
+      m[b >> 6] |= (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << lo;
+      b += n;
+    }
     addr += piece;
     size -= piece;
   }
@@ -95,9 +100,22 @@ void Coalescer::add_all(const std::vector<func::MemAccess>& accesses, AccessKind
       }
       case ptx::Space::Global:
       case ptx::Space::Const:
-      case ptx::Space::Param:
+      case ptx::Space::Param: {
+        // Most accesses fall in the line of the one before (unit stride):
+        // what touch() would do then, without its loop and the call.
+        const uint64_t lmask = uint64_t{p_.line} - 1;
+        const uint32_t off = static_cast<uint32_t>(a.addr & lmask);
+        if (last_ < out.size() && out[last_].line_addr == (a.addr & ~lmask) && out[last_].space == a.space &&
+            off + a.size <= p_.line && (off & 63) + a.size <= 64 && a.size < 64) {
+          LineRequest& r = out[last_];
+          r.threads.set(a.tid);
+          if (Tagged) r.members |= mbit;
+          masks_[last_ * mask_words_ + (off >> 6)] |= ((uint64_t{1} << a.size) - 1) << (off & 63);
+          break;
+        }
         touch<Tagged>(out, a.space, p_.line, a.tid, a.addr, a.size, kind, mbit);
         break;
+      }
       case ptx::Space::Tex:  // texture fetches only read
         touch<Tagged>(out, a.space, p_.tex_line, a.tid, a.addr, a.size, AccessKind::Read, mbit);
         break;

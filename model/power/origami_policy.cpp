@@ -33,7 +33,7 @@ void OrigamiPolicy::start_phase(const std::vector<sm::WarpCandidate>& c, uint64_
   }
 }
 
-int OrigamiPolicy::pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) {
+void OrigamiPolicy::before_pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) {
   const uint64_t phase = now / phase_;
   if (phase != phase_index_) {
     const uint64_t passed = phase_index_ == ~uint64_t{0} ? 1 : phase - phase_index_;
@@ -41,7 +41,6 @@ int OrigamiPolicy::pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) {
     phase_index_ = phase;
     start_phase(c, passed);
   }
-  return TwoLevelPolicy::pick(c, now);
 }
 
 int OrigamiPolicy::choose(const std::vector<sm::WarpCandidate>& c) {

@@ -27,7 +27,6 @@ class OrigamiPolicy final : public sm::TwoLevelPolicy {
  public:
   OrigamiPolicy(uint32_t active_size, uint32_t warp_size, uint32_t phase, uint32_t switch_phases);
 
-  int pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) override;
   void on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) override;
   const char* name() const override { return "origami"; }
   bool wants_active_threads() const override { return true; }
@@ -39,6 +38,8 @@ class OrigamiPolicy final : public sm::TwoLevelPolicy {
 
  protected:
   int choose(const std::vector<sm::WarpCandidate>& c) override;
+  // A new phase picks the group (full or partial warps) from the whole list.
+  void before_pick(const std::vector<sm::WarpCandidate>& c, uint64_t now) override;
 
  private:
   void start_phase(const std::vector<sm::WarpCandidate>& c, uint64_t phases);

@@ -25,6 +25,7 @@
 #include "runtime/functional_runner.h"
 #include "util/cycle.h"
 #include "util/error.h"
+#include "util/process_start.h"
 
 namespace simt::runtime {
 
@@ -456,6 +457,7 @@ LaunchStats Device::finish_launch() {
 
 LaunchStats Device::record(LaunchStats st, const std::string& kernel, std::chrono::steady_clock::time_point t0,
                            const func::LaunchGeometry& geom, bool timed) {
+  if (launches_ == 0) startup_seconds_ = std::chrono::duration<double>(t0 - util::process_start()).count();
   ++launches_;
   st.kernel = kernel;
   st.grid = geom.grid;

@@ -277,6 +277,10 @@ class Device {
   const DeviceOptions& options() const { return opts_; }
   // Totals over every launch so far.
   const LaunchStats& totals() const { return totals_; }
+  // Host seconds from the process's start (util::process_start()) to the
+  // beginning of this device's first launch: loading, parsing and linking
+  // PTX, input set-up; negative before the first launch.
+  double startup_seconds() const { return startup_seconds_; }
   // One record per launch so far, in launch order (the run report's "kernels").
   const std::vector<LaunchStats>& launches() const { return launch_log_; }
   // Progress lines (e.g. set_launch_count() when the number of launches is known).
@@ -311,6 +315,7 @@ class Device {
   std::unique_ptr<Pending> pending_;
   std::shared_ptr<sm::SpinWatch> spin_;  // restarted by each timing launch (its tables are 288 KiB)
   uint64_t launches_ = 0;
+  double startup_seconds_ = -1;
   func::GlobalMemory mem_;
   func::DeviceHeap heap_;  // device-side malloc; its region is part of mem_
   func::TextureTable textures_;

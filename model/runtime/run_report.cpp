@@ -284,7 +284,9 @@ const std::map<std::string, std::string>& field_descriptions() {
       {"histograms", "every block's histograms: lo, width, bins, labels"},
       {"series", "values sampled every stats.interval cycles"},
       {"descriptions", "what each entry of this document and each counter, histogram and series means"},
-      {"speed", "simulation speed on the host"},
+      {"speed",
+       "simulation speed on the host; startup_seconds: host time from process start to the first launch (PTX load, "
+       "link, analyses, input set-up)"},
   };
   return d;
 }
@@ -318,6 +320,8 @@ nlohmann::json run_report(const Device& dev, const RunInfo& info, const nlohmann
   nlohmann::json speed;
   speed["thread_instructions_per_second"] = t.thread_instructions / wall;
   speed["warp_instructions_per_second"] = t.warp_instructions / wall;
+  // Process start to the first launch (PTX load, link, analyses, input set-up).
+  if (dev.startup_seconds() >= 0) speed["startup_seconds"] = dev.startup_seconds();
   if (const stats::Registry* reg = dev.timing_stats()) {
     const double cycles = static_cast<double>(t.cycles);
     r["cycles"] = t.cycles;

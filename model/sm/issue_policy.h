@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ptx/ir.h"
+#include "util/bit_set.h"
 
 namespace simt::sm {
 
@@ -41,6 +42,28 @@ class IssuePolicy {
   // Only ready candidates are ever picked. May update internal state
   // (e.g. the two-level active set), so call it once per issue slot.
   virtual int pick(const std::vector<WarpCandidate>& c, uint64_t now) = 0;
+
+  // The issue stage's incremental protocol. Between two calls of
+  // pick_incremental() the stage reports, with on_offer_changed(), every warp
+  // whose entry in the list was inserted or removed (shifted: later entries
+  // moved) or whose long_wait flag changed; any other entry kept its index
+  // and long_wait flag (only `ready` and `priority` may differ). The list is
+  // in ascending warp order, and `bits` says by warp id which warps it holds
+  // and which of them are ready or wait on a long-latency result. A policy
+  // may then skip the work such a list cannot change; by default it ignores
+  // all this and calls pick().
+  virtual void on_offer_changed(uint32_t warp, bool shifted) {
+    (void)warp, (void)shifted;
+  }
+  struct OfferBits {
+    const util::BitSet& listed;
+    const util::BitSet& ready;
+    const util::BitSet& long_wait;
+  };
+  virtual int pick_incremental(const std::vector<WarpCandidate>& c, const OfferBits& bits, uint64_t now) {
+    (void)bits;
+    return pick(c, now);
+  }
 
   // The warp picked last issued an instruction of class `cls` at `now`.
   virtual void on_issue(uint32_t warp, ptx::InstrClass cls, uint64_t now) {}

@@ -164,7 +164,8 @@ IssueUnit::IssueUnit(sc_core::sc_module_name name, const IssueParams& p, std::un
   for (auto& per_sched : latches_)
     for (Latch& l : per_sched) l.ring.resize(p_.operand_read_cycles + 1);
   slot_debt_.assign(p_.schedulers, 0);
-  for (SchedView& v : views_) v.changed.resize(p_.max_warps);
+  for (SchedView& v : views_)
+    for (util::BitSet* b : {&v.changed, &v.listed, &v.ready, &v.long_wait}) b->resize(p_.max_warps);
   parts_.resize(1);
   parts_[0].r.accesses.reserve(64 * 4);
   trace_.pc.assign(p_.max_warps, ptx::kNoPc);

@@ -546,19 +546,32 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   // still waits costs one policy call instead of a walk over its warps.
   // Outside slices mode the list is kept in ascending warp order and only
   // the entries of warps marked stale since the last look are redone
-  // (`changed`); each look then recomputes `ready` from `meta` (per entry:
-  // bit 7 = no hazard, low bits = its PipeKind) and the free pipes.
+  // (`changed`, update_entry); `ready` is redone for every entry only when
+  // the free pipes differ from the last look's (`free_pipes`), or for every
+  // look when the branch unit ranks warps. Per entry, `meta`: bit 7 = no
+  // hazard, low bits = its PipeKind. Inserted and removed entries and
+  // changed long_wait flags are reported to the policy (on_offer_changed),
+  // which then picks incrementally.
   struct SchedView {
     std::vector<WarpCandidate> cands;
     std::vector<uint8_t> meta;
     util::BitSet changed;
     bool dirty = true;
     bool pipe_blocked = false;  // a warp could issue but its pipe's latch is full
+    uint32_t free_pipes = ~0u;  // at the last look (~0: none yet)
+    std::array<uint16_t, 8> clear{};  // entries without a hazard, per PipeKind
+    uint32_t long_waits = 0;  // entries with long_wait set
+    // By warp id (outside slices mode): which warps the list holds, and of
+    // those which are ready and which wait on a long-latency result.
+    util::BitSet listed{0}, ready{0}, long_wait{0};
   };
   static constexpr uint8_t kMetaNoHazard = 0x80, kMetaPipe = 0x07;
   // Brings warp w's entry in scheduler s's list up to date (inserted,
-  // rewritten or removed), outside slices mode.
-  void update_entry(uint32_t s, uint32_t w);
+  // rewritten or removed), its `ready` for the pipes `free_pipes`, outside
+  // slices mode.
+  void update_entry(uint32_t s, uint32_t w, uint32_t free_pipes);
+  // Sets `ready` of every entry of scheduler s's list (outside slices mode).
+  void refresh_ready(uint32_t s, uint32_t free_pipes, bool ranks);
   // Slices mode: rebuilds scheduler s's list (the unit's own warps left out).
   void look_slices(uint32_t s, uint32_t free_pipes, const util::BitSet* held, bool ranks);
   std::vector<SchedView> views_;

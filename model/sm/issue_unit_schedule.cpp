@@ -48,7 +48,7 @@ void IssueUnit::note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws) 
   }
 }
 
-void IssueUnit::update_entry(uint32_t s, uint32_t w) {
+void IssueUnit::update_entry(uint32_t s, uint32_t w, uint32_t free_pipes) {
   SchedView& v = views_[s];
   Candidate& k = cand_[w];
   const bool live = sched_live_[s].test(w);
@@ -57,20 +57,52 @@ void IssueUnit::update_entry(uint32_t s, uint32_t w) {
                              [](const WarpCandidate& c, uint32_t x) { return c.warp < x; });
   const size_t i = static_cast<size_t>(at - v.cands.begin());
   const bool present = at != v.cands.end() && at->warp == w;
+  if (present) {  // take the old entry out of the counts
+    if (v.meta[i] & kMetaNoHazard) --v.clear[v.meta[i] & kMetaPipe];
+    v.long_waits -= at->long_wait;
+  }
+  IssuePolicy& policy = *policies_[s];
   if (!live || !k.eligible) {
     if (present) {
       v.cands.erase(at);
       v.meta.erase(v.meta.begin() + static_cast<long>(i));
+      v.listed.reset(w);
+      v.ready.reset(w);
+      v.long_wait.reset(w);
+      policy.on_offer_changed(w, true);
     }
     return;
   }
-  const uint8_t meta = static_cast<uint8_t>((k.hazard == Hazard::None ? kMetaNoHazard : 0) | static_cast<uint8_t>(k.pipe));
+  const bool clear = k.hazard == Hazard::None;
+  const uint8_t meta = static_cast<uint8_t>((clear ? kMetaNoHazard : 0) | static_cast<uint8_t>(k.pipe));
+  WarpCandidate* c;
   if (present) {
+    if (at->long_wait != k.offer.long_wait) policy.on_offer_changed(w, false);
     *at = k.offer;
     v.meta[i] = meta;
+    c = &*at;
   } else {
-    v.cands.insert(at, k.offer);
+    c = &*v.cands.insert(at, k.offer);
     v.meta.insert(v.meta.begin() + static_cast<long>(i), meta);
+    policy.on_offer_changed(w, true);
+  }
+  if (clear) ++v.clear[static_cast<size_t>(k.pipe)];
+  v.long_waits += c->long_wait;
+  c->ready = clear && ((free_pipes >> static_cast<uint32_t>(k.pipe)) & 1);
+  v.listed.set(w);
+  c->ready ? v.ready.set(w) : v.ready.reset(w);
+  c->long_wait ? v.long_wait.set(w) : v.long_wait.reset(w);
+  if (!ideal_fetch_) ibuf_.set_ready(w, c->ready);
+}
+
+void IssueUnit::refresh_ready(uint32_t s, uint32_t free_pipes, bool ranks) {
+  SchedView& v = views_[s];
+  for (size_t i = 0; i < v.cands.size(); ++i) {
+    WarpCandidate& c = v.cands[i];
+    c.ready = (v.meta[i] & kMetaNoHazard) && ((free_pipes >> (v.meta[i] & kMetaPipe)) & 1);
+    c.ready ? v.ready.set(c.warp) : v.ready.reset(c.warp);
+    if (ranks) c.priority = branch_->priority(c.warp);
+    if (!ideal_fetch_) ibuf_.set_ready(c.warp, c.ready);
   }
 }
 
@@ -81,6 +113,7 @@ void IssueUnit::look_slices(uint32_t s, uint32_t free_pipes, const util::BitSet*
   SchedView& v = views_[s];
   v.cands.clear();
   v.changed.clear();
+  v.long_waits = 0;
   auto look = [&](uint32_t w) {
     const Candidate& k = cand_[w];
     if (k.stale) refresh(w);
@@ -93,6 +126,7 @@ void IssueUnit::look_slices(uint32_t s, uint32_t free_pipes, const util::BitSet*
     c.ready = k.hazard == Hazard::None && free;
     if (ranks) c.priority = branch_->priority(w);
     v.pipe_blocked = v.pipe_blocked || (k.hazard == Hazard::None && !free);
+    v.long_waits += c.long_wait;
     if (!ideal_fetch_) ibuf_.set_ready(w, c.ready);
   };
 #ifndef NDEBUG
@@ -129,31 +163,30 @@ void IssueUnit::schedule_in(uint32_t s, uint64_t now) {
     if (Slices) {
       look_slices(s, free_pipes, held, ranks);
     } else {
-      v.changed.for_each([&](uint32_t w) { update_entry(s, w); });
+      // Entries redone here get their `ready` for these pipes; the others
+      // keep theirs unless a pipe came free or filled since the last look.
+      v.changed.for_each([&](uint32_t w) { update_entry(s, w, free_pipes); });
       v.changed.clear();
-      for (size_t i = 0; i < cands.size(); ++i) {
-        WarpCandidate& c = cands[i];
-        const bool clear = v.meta[i] & kMetaNoHazard, free = (free_pipes >> (v.meta[i] & kMetaPipe)) & 1;
-        c.ready = clear && free;
-        if (ranks) c.priority = branch_->priority(c.warp);
-        v.pipe_blocked = v.pipe_blocked || (clear && !free);
-        if (!ideal_fetch_) ibuf_.set_ready(c.warp, c.ready);
-      }
+      if (free_pipes != v.free_pipes || ranks) refresh_ready(s, free_pipes, ranks);
+      v.free_pipes = free_pipes;
+      for (uint32_t k = 0; k < v.clear.size(); ++k)
+        v.pipe_blocked = v.pipe_blocked || (v.clear[k] && !((free_pipes >> k) & 1));
     }
   }
   if (cands.empty()) {
     if (wt_) trace_stall(s, now);
     return count_bin(s, kBinIdle, 1);
   }
-  const int pick = policies_[s]->pick(cands, now);
+  // Slices mode rebuilds the list at every look: the policy sees it afresh.
+  const int pick = Slices ? policies_[s]->pick(cands, now)
+                          : policies_[s]->pick_incremental(cands, {v.listed, v.ready, v.long_wait}, now);
   if (pick < 0) {
     if (wt_) trace_stall(s, now);
     // Seed 001 §6.1: "Stall" = held up by the downstream pipeline; otherwise
     // no warp is ready: "W0 Mem" if warps are held back by pending memory
     // accesses, "W0 Idle" otherwise (e.g. waiting on an ALU result).
     if (v.pipe_blocked) return count_bin(s, kBinStall, 1);
-    const bool mem = std::any_of(cands.begin(), cands.end(), [](const WarpCandidate& c) { return c.long_wait; });
-    return count_bin(s, mem ? kBinMem : kBinIdle, 1);
+    return count_bin(s, v.long_waits ? kBinMem : kBinIdle, 1);
   }
   if (!cands[pick].ready)
     throw std::logic_error(std::string(name()) + ": the " + policies_[s]->name() + " policy picked a warp that is not ready");

@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE coalescer
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -214,4 +216,45 @@ BOOST_AUTO_TEST_CASE(validate_line) {
   BOOST_CHECK_THROW(p.validate("sm.coalescer"), simt::Error);
   p.line = 32;
   BOOST_CHECK_NO_THROW(p.validate("sm.coalescer"));
+}
+
+// Random access lists against a byte-by-byte reference: one request per
+// line in order of first touch, with the threads and the distinct bytes of
+// each. Line sizes 32-256 B, sizes 1-16 B, accesses that run on in the line
+// of the one before (the fast path), jump, or straddle two lines.
+BOOST_FIXTURE_TEST_CASE(random_lists_match_a_byte_by_byte_reference, Fixture) {
+  std::mt19937_64 rng(2026);
+  for (uint32_t line : {32u, 64u, 128u, 256u}) {
+    for (int round = 0; round < 200; ++round) {
+      std::vector<MemAccess> acc;
+      uint64_t addr = 0x10000 + (rng() % 4096);
+      const uint32_t n = 1 + static_cast<uint32_t>(rng() % 64);
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint8_t size = static_cast<uint8_t>(1u << (rng() % 5));
+        const uint32_t how = static_cast<uint32_t>(rng() % 8);
+        if (how == 0) addr = 0x10000 + (rng() % 4096);  // a jump
+        else if (how == 1) addr = (addr | (line - 1)) - (size - 1) + (rng() % 3);  // at or over a line's end
+        const uint32_t tid = static_cast<uint32_t>(rng() % 6 == 0 ? rng() % 256 : k);
+        acc.push_back(MemAccess{tid, Space::Global, size, addr});
+        addr += size;
+      }
+      // Reference.
+      std::vector<uint64_t> order;
+      std::map<uint64_t, std::pair<std::set<uint32_t>, std::set<uint64_t>>> ref;
+      for (const MemAccess& a : acc)
+        for (uint64_t b = a.addr; b < a.addr + a.size; ++b) {
+          const uint64_t l = b & ~uint64_t{line - 1};
+          if (!ref.count(l)) order.push_back(l);
+          ref[l].first.insert(a.tid);
+          ref[l].second.insert(b);
+        }
+      BOOST_TEST_REQUIRE(run(line, acc) == order.size(), "line " << line << " round " << round);
+      for (size_t r = 0; r < order.size(); ++r) {
+        BOOST_TEST_REQUIRE(out[r].line_addr == order[r]);
+        BOOST_TEST_REQUIRE(out[r].bytes == ref[order[r]].second.size(), "line " << line << " round " << round);
+        BOOST_TEST_REQUIRE(out[r].threads.count() == ref[order[r]].first.size());
+        for (uint32_t t : ref[order[r]].first) BOOST_TEST_REQUIRE(out[r].threads.test(t));
+      }
+    }
+  }
 }

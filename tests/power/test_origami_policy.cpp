@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "common/policy_equivalence.h"
 #include "power/origami_policy.h"
 
 using namespace simt;
@@ -70,4 +71,13 @@ BOOST_AUTO_TEST_CASE(a_group_is_selected_at_most_m_phases_in_a_row) {
   p.pick(c, 350);                   // phase 3: the full group again (it is bigger)
   BOOST_TEST(p.full_group());
   BOOST_TEST(p.group_switches() == 2u);
+}
+
+// The issue stage calls pick_incremental(): Origami's phases (before_pick)
+// and group choice must come out as through pick().
+BOOST_AUTO_TEST_CASE(pick_incremental_picks_what_pick_picks) {
+  power::OrigamiPolicy plain(3, 32, 7, 2), inc(3, 32, 7, 2);
+  test::check_incremental_pick(plain, inc, "origami");
+  BOOST_TEST(plain.group_switches() == inc.group_switches());
+  BOOST_TEST(plain.group_switches() > 0u);
 }

@@ -15,6 +15,7 @@
 #include "sm/lrr_policy.h"
 #include "sm/two_level_policy.h"
 #include "util/error.h"
+#include "common/policy_equivalence.h"
 
 using namespace simt;
 using namespace simt::sm;
@@ -319,4 +320,15 @@ BOOST_AUTO_TEST_CASE(factory_and_parameters) {
   prm.policy = "gates";
   prm.active_warps = 0;
   BOOST_CHECK_THROW(make_issue_policy(prm), simt::Error);
+}
+
+// pick_incremental() picks what pick() picks (tests/common/policy_equivalence.h).
+BOOST_AUTO_TEST_CASE(pick_incremental_picks_what_pick_picks) {
+  for (const std::string& name : issue_policy_names()) {
+    IssuePolicyParams prm;
+    prm.policy = name;
+    prm.active_warps = 3;
+    auto plain = make_issue_policy(prm), inc = make_issue_policy(prm);
+    simt::test::check_incremental_pick(*plain, *inc, name);
+  }
 }
