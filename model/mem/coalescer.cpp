@@ -7,6 +7,28 @@
 
 namespace simt::mem {
 
+namespace {
+
+// A piece of one thread's access, bytes [off, off + n) of request `r`'s line:
+// the thread, its member tag, and the bytes, a mask word at a time (a
+// 4-byte access: one OR).
+template <bool Tagged>
+inline void mark(LineRequest& r, uint64_t* mask, uint32_t tid, uint64_t member_bit, uint32_t off, uint32_t n) {
+  r.threads.set(tid);
+  if (Tagged) r.members |= member_bit;
+  if ((off & 63) + n < 64) {  // within one mask word: most accesses
+    mask[off >> 6] |= ((uint64_t{1} << n) - 1) << (off & 63);
+    return;
+  }
+  for (uint32_t b = off, end = off + n; b < end;) {
+    const uint32_t lo = b & 63, k = std::min(end - b, 64 - lo);
+    mask[b >> 6] |= (k == 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1) << lo;
+    b += k;
+  }
+}
+
+}  // namespace
+
 void CoalescerParams::bind(config::ParamRegistry& r, const std::string& prefix) {
   r.add(prefix + ".line", line, "coalescing granularity in bytes: one request per line touched (power of two)",
         4, 4096);
@@ -55,15 +77,7 @@ void Coalescer::touch(std::vector<LineRequest>& out, ptx::Space space, uint32_t 
     const uint32_t off = static_cast<uint32_t>(addr & lmask);
     const uint32_t piece = std::min<uint32_t>(size, line_bytes - off);  // a piece never crosses a line
     const size_t r = request_for(out, space, line, kind);
-    out[r].threads.set(tid);
-    if (Tagged) out[r].members |= member_bit;
-    // The piece's bytes, a mask word at a time (a 4-byte access: one OR).
-    uint64_t* m = &masks_[r * mask_words_];
-    for (uint32_t b = off, end = off + piece; b < end;) {
-      const uint32_t lo = b & 63, n = std::min(end - b, 64 - lo);
-      m[b >> 6] |= (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << lo;
-      b += n;
-    }
+    mark<Tagged>(out[r], &masks_[r * mask_words_], tid, member_bit, off, piece);
     addr += piece;
     size -= piece;
   }
@@ -102,15 +116,12 @@ void Coalescer::add_all(const std::vector<func::MemAccess>& accesses, AccessKind
       case ptx::Space::Const:
       case ptx::Space::Param: {
         // Most accesses fall in the line of the one before (unit stride):
-        // what touch() would do then, without its loop and the call.
+        // what touch() would do then, without its line loop and the call.
         const uint64_t lmask = uint64_t{p_.line} - 1;
         const uint32_t off = static_cast<uint32_t>(a.addr & lmask);
         if (last_ < out.size() && out[last_].line_addr == (a.addr & ~lmask) && out[last_].space == a.space &&
-            off + a.size <= p_.line && (off & 63) + a.size <= 64 && a.size < 64) {
-          LineRequest& r = out[last_];
-          r.threads.set(a.tid);
-          if (Tagged) r.members |= mbit;
-          masks_[last_ * mask_words_ + (off >> 6)] |= ((uint64_t{1} << a.size) - 1) << (off & 63);
+            off + a.size <= p_.line) {
+          mark<Tagged>(out[last_], &masks_[last_ * mask_words_], a.tid, mbit, off, a.size);
           break;
         }
         touch<Tagged>(out, a.space, p_.line, a.tid, a.addr, a.size, kind, mbit);

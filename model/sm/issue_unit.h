@@ -572,6 +572,9 @@ class IssueUnit : public sc_core::sc_module, private util::Clocked {
   void update_entry(uint32_t s, uint32_t w, uint32_t free_pipes);
   // Sets `ready` of every entry of scheduler s's list (outside slices mode).
   void refresh_ready(uint32_t s, uint32_t free_pipes, bool ranks);
+  // One entry's `ready` from its meta byte and the free pipes, in the list,
+  // its bit set and the I-buffer.
+  void set_entry_ready(SchedView& v, WarpCandidate& c, uint8_t meta, uint32_t free_pipes);
   // Slices mode: rebuilds scheduler s's list (the unit's own warps left out).
   void look_slices(uint32_t s, uint32_t free_pipes, const util::BitSet* held, bool ranks);
   std::vector<SchedView> views_;

@@ -48,6 +48,12 @@ void IssueUnit::note_sync(uint32_t w, const ptx::Instr* in, const WarpSlot& ws) 
   }
 }
 
+inline void IssueUnit::set_entry_ready(SchedView& v, WarpCandidate& c, uint8_t meta, uint32_t free_pipes) {
+  c.ready = (meta & kMetaNoHazard) && ((free_pipes >> (meta & kMetaPipe)) & 1);
+  c.ready ? v.ready.set(c.warp) : v.ready.reset(c.warp);
+  if (!ideal_fetch_) ibuf_.set_ready(c.warp, c.ready);
+}
+
 void IssueUnit::update_entry(uint32_t s, uint32_t w, uint32_t free_pipes) {
   SchedView& v = views_[s];
   Candidate& k = cand_[w];
@@ -88,21 +94,17 @@ void IssueUnit::update_entry(uint32_t s, uint32_t w, uint32_t free_pipes) {
   }
   if (clear) ++v.clear[static_cast<size_t>(k.pipe)];
   v.long_waits += c->long_wait;
-  c->ready = clear && ((free_pipes >> static_cast<uint32_t>(k.pipe)) & 1);
   v.listed.set(w);
-  c->ready ? v.ready.set(w) : v.ready.reset(w);
   c->long_wait ? v.long_wait.set(w) : v.long_wait.reset(w);
-  if (!ideal_fetch_) ibuf_.set_ready(w, c->ready);
+  set_entry_ready(v, *c, meta, free_pipes);
 }
 
 void IssueUnit::refresh_ready(uint32_t s, uint32_t free_pipes, bool ranks) {
   SchedView& v = views_[s];
   for (size_t i = 0; i < v.cands.size(); ++i) {
     WarpCandidate& c = v.cands[i];
-    c.ready = (v.meta[i] & kMetaNoHazard) && ((free_pipes >> (v.meta[i] & kMetaPipe)) & 1);
-    c.ready ? v.ready.set(c.warp) : v.ready.reset(c.warp);
     if (ranks) c.priority = branch_->priority(c.warp);
-    if (!ideal_fetch_) ibuf_.set_ready(c.warp, c.ready);
+    set_entry_ready(v, c, v.meta[i], free_pipes);
   }
 }
 

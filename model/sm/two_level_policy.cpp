@@ -111,15 +111,20 @@ int TwoLevelPolicy::find_sorted(uint32_t warp) const {
   return s.cand;
 }
 
-void TwoLevelPolicy::regroup_full(const std::vector<WarpCandidate>& c) {
-  // Active warps stuck behind a long-latency result make room.
+template <bool OnlyTouched>
+void TwoLevelPolicy::release_waiting(const std::vector<WarpCandidate>& c) {
+  // Active warps stuck behind a long-latency result make room, back to front.
   for (size_t p = active_.size(); p-- > 0;) {
     const uint32_t w = active_[p];
-    if (waits_long(w, c)) {
+    if ((!OnlyTouched || slots_[w].touched) && waits_long(w, c)) {
       leave_active(w);
       push_pending(w);
     }
   }
+}
+
+void TwoLevelPolicy::regroup_full(const std::vector<WarpCandidate>& c) {
+  release_waiting<false>(c);
   refill_in_order(c);
   clear_touched();
 }
@@ -142,17 +147,13 @@ void TwoLevelPolicy::refill_in_order(const std::vector<WarpCandidate>& c) {
 // known not eligible (pending_idle_), the eligible touched ones join in
 // FIFO order, else the FIFO is walked when there is room.
 void TwoLevelPolicy::regroup_touched(const std::vector<WarpCandidate>& c) {
-  for (size_t p = active_.size(); p-- > 0;) {
-    const uint32_t w = active_[p];
-    if (slots_[w].touched && waits_long(w, c)) {
-      leave_active(w);
-      push_pending(w);
-    }
-  }
-  if (!pending_idle_) {
-    if (active_.size() < active_size_) refill_in_order(c);
-    return clear_touched();
-  }
+  release_waiting<true>(c);
+  const bool joined = pending_idle_ && join_touched(c);
+  clear_touched();
+  if (!joined && active_.size() < active_size_) refill_in_order(c);
+}
+
+bool TwoLevelPolicy::join_touched(const std::vector<WarpCandidate>& c) {
   // Touched pending warps that are eligible, in FIFO order (few: insertion sort).
   uint32_t joining[64];
   size_t n = 0;
@@ -161,18 +162,18 @@ void TwoLevelPolicy::regroup_touched(const std::vector<WarpCandidate>& c) {
     if (!s.touched) continue;  // listed twice (removed and added again)
     s.touched = false;
     if (!s.present || s.in_active || !eligible(w, c)) continue;
-    if (n == std::size(joining)) {  // too many to sort here: walk the FIFO
+    if (n == std::size(joining)) {  // too many to sort here: the caller walks the FIFO
       pending_idle_ = false;
-      return regroup_touched(c);  // (step one finds nothing left to do)
+      return false;
     }
     size_t k = n++;
     for (; k > 0 && slots_[joining[k - 1]].seq > s.seq; --k) joining[k] = joining[k - 1];
     joining[k] = w;
   }
-  clear_touched();
   size_t k = 0;
   for (; k < n && active_.size() < active_size_; ++k) join_active(joining[k]);
   pending_idle_ = k == n;  // an eligible warp left behind: the next refill walks
+  return true;
 }
 
 int TwoLevelPolicy::choose(const std::vector<WarpCandidate>& c) {

@@ -110,7 +110,14 @@ class TwoLevelPolicy : public IssuePolicy {
   // last regroup, only those.
   void regroup_full(const std::vector<WarpCandidate>& c);
   void regroup_touched(const std::vector<WarpCandidate>& c);
+  // The two steps: active warps that wait leave (all, or only touched ones);
+  // the FIFO refills the set in order; or, when every untouched pending warp
+  // is known not eligible, the eligible touched ones join (false: too many
+  // to sort, nothing done).
+  template <bool OnlyTouched>
+  void release_waiting(const std::vector<WarpCandidate>& c);
   void refill_in_order(const std::vector<WarpCandidate>& c);
+  bool join_touched(const std::vector<WarpCandidate>& c);
   void clear_touched();
 
   uint32_t active_size_;
