@@ -137,15 +137,8 @@ ThreadMask guarded(const CtaState& cta, const ptx::Operand& guard, const ThreadM
   ThreadMask active = mask;  // a copy, not a cleared mask: its empty words are already zero
   const uint64_t* row = cta.reg_row(guard.reg);
   const uint32_t words = (cta.threads() + 63) / 64;
-  for (uint32_t i = 0; i < words; ++i) {
-    const uint64_t w = mask.word(i);
-    if (!w) continue;
-    const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w)), hi = 64 - static_cast<uint32_t>(__builtin_clzll(w));
-    const uint64_t* r = row + size_t{i} * 64;
-    uint64_t g = 0;
-    for (uint32_t k = lo; k < hi; ++k) g |= (r[k] & 1) << k;
-    active.set_word(i, (guard.neg ? ~g : g) & w);
-  }
+  for (uint32_t i = 0; i < words; ++i)
+    if (const uint64_t w = mask.word(i)) active.set_word(i, guard_word(row, i, w, guard.neg));
   return active;
 }
 

@@ -6,11 +6,13 @@
 // Pass 2 commits in ascending thread order, as the general handler does.
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "func/address_space.h"
 #include "func/executor.h"
 #include "func/exec_context.h"
 #include "func/fast_path.h"
+#include "util/lane_clones.h"
 
 namespace simt::func {
 
@@ -28,12 +30,11 @@ uint64_t window_limit(const CtaState& cta) {
   return cta.params().size();
 }
 
-// Host address of a checked access in a window space.
+// Host address of a CTA-wide window (shared, param; local is per thread).
 template <Space S>
-uint8_t* window_ptr(CtaState& cta, uint32_t t, uint64_t a) {
-  if constexpr (S == Space::Shared) return cta.shared().data() + a;
-  if constexpr (S == Space::Local) return cta.local(t) + a;
-  return const_cast<uint8_t*>(cta.params().data()) + a;
+uint8_t* window_base(CtaState& cta) {
+  if constexpr (S == Space::Shared) return cta.shared().data();
+  return const_cast<uint8_t*>(cta.params().data());
 }
 
 constexpr bool is_global(Space s) { return s == Space::Global || s == Space::Const; }
@@ -47,9 +48,9 @@ struct Span {
 // Global: one bounds check for the whole set when one allocation holds it
 // (the common case), else one per thread.
 template <Space S, class T>
-bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m, uint64_t* addr,
+SIMT_LANE_LOOP bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m, uint64_t* addr,
                Span& span) {
-  const uint64_t* base = f.src[0].reg != ptx::kNoReg ? cta.reg_row(f.src[0].reg) : nullptr;
+  const uint64_t* base = f.src[0].reg != ptx::kNoReg ? std::as_const(cta).reg_row(f.src[0].reg) : nullptr;
   const uint64_t off = f.src[0].imm;
   uint64_t bad = 0;
   if constexpr (is_global(S)) {
@@ -69,13 +70,27 @@ bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const Thre
     bad = 0;
     for_each_thread(m, cta.threads(), [&](uint32_t t) { bad |= g->mapped(addr[t], sizeof(T)) ? 0 : 1; });
   } else {
-    // Window addresses are 32 bits (see exec_memory.cpp), so a + size cannot overflow.
-    const uint64_t limit = window_limit<S>(cta);
-    for_each_thread(m, cta.threads(), [&](uint32_t t) {
-      const uint64_t a = ((base ? base[t] : 0) + off) & (kWindowSize - 1);
-      addr[t] = a;
-      bad |= (a & (sizeof(T) - 1)) | (a + sizeof(T) > limit ? 1 : 0);
-    });
+    // Window addresses are 32 bits (see exec_memory.cpp). An access fits
+    // when a <= limit - size: `last - a` then stays >= 0, and it is negative
+    // (bit 63 set, as a and last are below 2^32) for every a that does not
+    // fit, also when the window is smaller than one access (last wraps).
+    // Sums and ORs only, so a run of threads is one vector loop.
+    const uint64_t last = window_limit<S>(cta) - sizeof(T);
+    uint64_t over = 0;
+    if (base) {
+      for_each_thread(m, cta.threads(), [&](uint32_t t) {
+        const uint64_t a = (base[t] + off) & (kWindowSize - 1);
+        addr[t] = a;
+        bad |= a;
+        over |= last - a;
+      });
+    } else {
+      const uint64_t a = off & (kWindowSize - 1);
+      for_each_thread(m, cta.threads(), [&](uint32_t t) { addr[t] = a; });
+      bad = a;
+      over = last - a;
+    }
+    return ((bad & (sizeof(T) - 1)) | (over >> 63)) == 0;
   }
   return bad == 0;
 }
@@ -89,8 +104,42 @@ inline uint8_t* one_page(const GlobalMemory& g, const Span& s) {
   return g.direct(s.lo & ~(GlobalMemory::kPageSize - 1));
 }
 
+// Whether w.apply(v) == v for every value v a T holds: the register is of
+// the load's width (a signed type's extension is masked off again) or wider
+// and the type unsigned. Most loads are so, and their loop then stores what
+// it loads.
+template <class T>
+bool keeps_value(const RegWrite& w) {
+  constexpr uint64_t all = T(~T{0});
+  if (w.to_pred || (w.low & all) != all) return false;
+  return w.sign == 0 ? (w.mask & all) == all : w.mask == all;
+}
+
+// d[t] = w.apply(load(t)) for each thread t of m.
+template <class T, class L>
+void write_loaded(uint64_t* d, const ThreadMask& m, uint32_t nthreads, const RegWrite& w, L&& load) {
+  if (keeps_value<T>(w)) {
+    for_each_thread(m, nthreads, [&](uint32_t t) { d[t] = load(t); });
+  } else {
+    for_each_thread(m, nthreads, [&](uint32_t t) { d[t] = w.apply(load(t)); });
+  }
+}
+
 template <Space S, class T>
-bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
+SIMT_LANE_LOOP bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
+  if constexpr (S == Space::Shared || S == Space::Param) {
+    if (f.src[0].reg == ptx::kNoReg) {
+      // One address for every thread (a kernel parameter, a shared
+      // variable by name): one check, one read, the value to all.
+      const uint64_t a = f.src[0].imm & (kWindowSize - 1);
+      if ((a & (sizeof(T) - 1)) || a + sizeof(T) > window_limit<S>(cta)) return false;
+      T v;
+      std::memcpy(&v, window_base<S>(cta) + a, sizeof(T));
+      const uint64_t x = f.w.apply(v);
+      write_threads(cta.reg_row(f.dst), m, cta.threads(), [x](uint32_t) { return x; });
+      return true;
+    }
+  }
   uint64_t addr[kMaxCtaThreads];
   Span span;
   if (!addresses<S, T>(f, cta, env, m, addr, span)) return false;
@@ -99,11 +148,11 @@ bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadM
   if constexpr (is_global(S)) {
     uint32_t direct = 0;  // tallied here, in a register (see GlobalMemory::direct)
     if (const uint8_t* page = one_page(*env.global, span)) {
-      for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      write_loaded<T>(d, m, cta.threads(), w, [&](uint32_t t) {
         T v;
         std::memcpy(&v, page + (addr[t] & (GlobalMemory::kPageSize - 1)), sizeof(T));
-        d[t] = w.apply(v);
         ++direct;
+        return v;
       });
     } else {
       for_each_thread(m, cta.threads(), [&](uint32_t t) {
@@ -118,23 +167,30 @@ bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadM
       });
     }
     env.global->count_direct(direct);
-  } else {
-    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+  } else if constexpr (S == Space::Local) {
+    write_loaded<T>(d, m, cta.threads(), w, [&](uint32_t t) {
       T v;
-      std::memcpy(&v, window_ptr<S>(cta, t, addr[t]), sizeof(T));  // little-endian host
-      d[t] = w.apply(v);
+      std::memcpy(&v, cta.local(t) + addr[t], sizeof(T));  // little-endian host
+      return v;
+    });
+  } else {
+    const uint8_t* const win = window_base<S>(cta);  // read once: d's stores cannot move it
+    write_loaded<T>(d, m, cta.threads(), w, [&](uint32_t t) {
+      T v;
+      std::memcpy(&v, win + addr[t], sizeof(T));
+      return v;
     });
   }
   return true;
 }
 
 template <Space S, class T>
-bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
+SIMT_LANE_LOOP bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m) {
   uint64_t addr[kMaxCtaThreads];
   Span span;
   if (!addresses<S, T>(f, cta, env, m, addr, span)) return false;
   const FastOperand& val = f.src[1];
-  const uint64_t* row = val.reg != ptx::kNoReg ? cta.reg_row(val.reg) : nullptr;
+  const uint64_t* row = val.reg != ptx::kNoReg ? std::as_const(cta).reg_row(val.reg) : nullptr;
   auto value = [&](uint32_t t) { return static_cast<T>(row ? row[t] & val.mask : val.imm); };
   if constexpr (is_global(S)) {
     uint32_t direct = 0;
@@ -156,10 +212,16 @@ bool k_store(const FastInstr& f, CtaState& cta, const ExecEnv& env, const Thread
       });
     }
     env.global->count_direct(direct);
-  } else {
+  } else if constexpr (S == Space::Local) {
     for_each_thread(m, cta.threads(), [&](uint32_t t) {
       const T v = value(t);
-      std::memcpy(window_ptr<S>(cta, t, addr[t]), &v, sizeof(T));
+      std::memcpy(cta.local(t) + addr[t], &v, sizeof(T));
+    });
+  } else {
+    uint8_t* const win = window_base<S>(cta);
+    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      const T v = value(t);
+      std::memcpy(win + addr[t], &v, sizeof(T));
     });
   }
   return true;

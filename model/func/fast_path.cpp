@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "func/address_space.h"
 #include "func/compare_math.h"
 #include "func/exec_context.h"
 #include "func/float_math.h"
 #include "func/int_math.h"
+#include "util/lane_clones.h"
 
 namespace simt::func {
 
@@ -29,7 +31,7 @@ namespace {
 struct RegSrc {
   const uint64_t* row;
   uint64_t mask;
-  RegSrc(const FastOperand& o, CtaState& cta) : row(cta.reg_row(o.reg)), mask(o.mask) {}
+  RegSrc(const FastOperand& o, CtaState& cta) : row(std::as_const(cta).reg_row(o.reg)), mask(o.mask) {}
   uint64_t operator()(uint32_t t) const { return row[t] & mask; }
 };
 struct ImmSrc {
@@ -40,7 +42,7 @@ struct ImmSrc {
 
 // d = op(a[, b[, c]]) written through the destination's rule.
 template <class O, class A>
-void k_unary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_unary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const O op(f);
@@ -48,7 +50,7 @@ void k_unary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t))); });
 }
 template <class O, class A, class B>
-void k_binary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_binary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
@@ -57,7 +59,7 @@ void k_binary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t), b(t))); });
 }
 template <class O, class A, class B, class C>
-void k_ternary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_ternary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
@@ -80,9 +82,9 @@ template <class T>
 template <class T>
 void k_fma_hw(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
-  const uint64_t* a = cta.reg_row(f.src[0].reg);
-  const uint64_t* b = cta.reg_row(f.src[1].reg);
-  const uint64_t* c = cta.reg_row(f.src[2].reg);
+  const uint64_t* a = std::as_const(cta).reg_row(f.src[0].reg);
+  const uint64_t* b = std::as_const(cta).reg_row(f.src[1].reg);
+  const uint64_t* c = std::as_const(cta).reg_row(f.src[2].reg);
   const uint64_t ma = f.src[0].mask, mb = f.src[1].mask, mc = f.src[2].mask;
   for_each_span(m, cta.threads(),
                 [&](uint32_t lo, uint32_t hi, uint64_t bits) { fma_run<T>(d, a, b, c, ma, mb, mc, f.w, lo, hi, bits); });
@@ -274,7 +276,7 @@ struct FSign {
 // setp without a boolean operator: p = a cmp b, q = !p. The comparison is a
 // template parameter so the per-thread loop has no switch.
 template <class Cmp, class A, class B>
-void k_setp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_setp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* p = cta.reg_row(f.dst);
   uint64_t* q = f.dst2 != ptx::kNoReg ? cta.reg_row(f.dst2) : nullptr;
   const A a(f.src[0], cta);
@@ -326,7 +328,7 @@ FastKernel pick_icmp(const FastInstr& f) {
 
 // selp: d = p ? a : b, with p a predicate register (honouring `!p`) or constant.
 template <class A, class B>
-void k_selp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_selp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
@@ -424,11 +426,11 @@ struct PredSrc {
   const uint64_t* row;
   uint64_t c, neg;
   PredSrc(const FastOperand& o, CtaState& cta)
-      : row(o.reg != ptx::kNoReg ? cta.reg_row(o.reg) : nullptr), c(o.imm), neg(o.neg ? 1 : 0) {}
+      : row(o.reg != ptx::kNoReg ? std::as_const(cta).reg_row(o.reg) : nullptr), c(o.imm), neg(o.neg ? 1 : 0) {}
   uint64_t operator()(uint32_t t) const { return (row ? row[t] & 1 : c) ^ neg; }
 };
 template <Op O>
-void k_plogic(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_plogic(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   uint64_t* d = cta.reg_row(f.dst);
   const PredSrc a(f.src[0], cta), b(f.src[1], cta);
   const RegWrite w = f.w;
@@ -685,6 +687,14 @@ FastKernel decode(const ptx::Program& prog, const Instr& in, FastInstr& f) {
 
 }  // namespace
 
+// The loop counts from 0 in 64 bits so that the AVX2 version vectorises
+// (a variable shift per lane).
+SIMT_LANE_LOOP uint64_t pack_predicates(const uint64_t* r, uint64_t n) {
+  uint64_t g = 0;
+  for (uint64_t k = 0; k < n; ++k) g |= (r[k] & 1) << k;
+  return g;
+}
+
 FastProgram::FastProgram(const ptx::Program& prog) : code(prog.code.size()) {
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
     FastInstr f;
@@ -701,6 +711,12 @@ FastProgram::FastProgram(const ptx::Program& prog) : code(prog.code.size()) {
     }
     FastInstr m;
     if (decode_fast_memory(prog, in, m)) code[pc] = m;
+  }
+  for (size_t pc = 0; pc < prog.code.size(); ++pc) {
+    const Operand& g = prog.code[pc].guard;
+    if (g.kind == Operand::Kind::None) continue;
+    code[pc].guard = g.reg;
+    code[pc].guard_neg = g.neg;
   }
 }
 

@@ -38,7 +38,9 @@ struct FastInstr {
   FastKernel run = nullptr;     // null: use the general handler
   FastMemKernel mem = nullptr;  // used only when no access list is recorded
   bool branch = false;          // bra: the guard's threads go to `target`
+  bool guard_neg = false;       // the guard is `@!p`
   uint32_t target = ptx::kNoPc;
+  uint32_t guard = ptx::kNoReg;  // guard predicate register (copied here: the runner reads no ptx::Instr)
   uint32_t dst = ptx::kNoReg, dst2 = ptx::kNoReg;  // dst2: setp's second predicate
   RegWrite w, w2;
   FastOperand src[3];
@@ -59,14 +61,17 @@ struct FastProgram {
   explicit FastProgram(const ptx::Program& prog);
 };
 
+// Bit k set when bit 0 of r[k] is, for k < n (n <= 64): a predicate row's
+// values packed into a mask word (fast_path.cpp; a vector loop where the
+// CPU has AVX2, see util/lane_clones.h).
+uint64_t pack_predicates(const uint64_t* r, uint64_t n);
+
 // Guard predicate over one 64-thread word: the threads of `w` (word `word`
 // of a mask) whose predicate row bit 0, negated if `neg`, is set.
 inline uint64_t guard_word(const uint64_t* row, uint32_t word, uint64_t w, bool neg) {
   if (!w) return 0;
   const uint32_t lo = static_cast<uint32_t>(__builtin_ctzll(w)), hi = 64 - static_cast<uint32_t>(__builtin_clzll(w));
-  const uint64_t* r = row + size_t{word} * 64;
-  uint64_t g = 0;
-  for (uint32_t k = lo; k < hi; ++k) g |= (r[k] & 1) << k;
+  const uint64_t g = pack_predicates(row + size_t{word} * 64 + lo, hi - lo) << lo;
   return (neg ? ~g : g) & w;
 }
 

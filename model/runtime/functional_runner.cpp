@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 #include "func/fast_path.h"
 #include "util/error.h"
@@ -220,9 +221,8 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
     if (fp) {
       const func::FastInstr& f = fp->code[pc];
       if (f.run || f.branch || (f.mem && !env.record_accesses)) {
-        const ptx::Operand& g = prog_.code[pc].guard;
         const uint64_t active =
-            g.kind != ptx::Operand::Kind::None ? func::guard_word(cta.reg_row(g.reg), wi, mask, g.neg) : mask;
+            f.guard != ptx::kNoReg ? func::guard_word(std::as_const(cta).reg_row(f.guard), wi, mask, f.guard_neg) : mask;
         if (f.branch) {
           uint32_t rpc = cfg_.reconv_pc(pc);
           if (rpc == ptx::kNoPc) rpc = e->rpc;

@@ -330,6 +330,43 @@ BOOST_AUTO_TEST_CASE(memory_fast_kernels_match_general_handlers_and_faults) {
   }
 }
 
+// The window kernels check bounds by sign (fast_memory.cpp, addresses()):
+// an access that ends on the window's last byte fits, one more element does
+// not, and a window smaller than one access (no shared memory, or 2 bytes)
+// refuses every access. Each answer must be the general handler's.
+BOOST_AUTO_TEST_CASE(window_accesses_at_the_window_end) {
+  for (const uint32_t shared_bytes : {0u, 2u, 256u}) {
+    Twin w;
+    const uint32_t a32 = w.reg(Type::U32), v64 = w.reg(Type::B64);
+    const std::vector<Instr> code = {
+        make(Op::Ld, Type::U8, {R(v64), Addr(a32)}, Space::Shared),
+        make(Op::Ld, Type::U16, {R(v64), Addr(a32)}, Space::Shared),
+        make(Op::Ld, Type::U32, {R(v64), Addr(a32)}, Space::Shared),
+        make(Op::Ld, Type::B64, {R(v64), Addr(a32)}, Space::Shared),
+        make(Op::St, Type::B64, {Addr(a32), R(v64)}, Space::Shared),
+        make(Op::Ld, Type::U32, {R(v64), Addr(a32)}, Space::Local),
+        make(Op::St, Type::U16, {Addr(a32), R(v64)}, Space::Local),
+        make(Op::Ld, Type::B64, {R(v64), Addr(a32)}, Space::Param),
+    };
+    for (const Instr& in : code) w.add(in);
+    w.build(shared_bytes, 32, 512);
+    for (uint32_t pc = 0; pc < code.size(); ++pc) {
+      const Instr& in = code[pc];
+      const int64_t size = ptx::type_bytes(in.type);
+      const int64_t limit = in.space == Space::Shared ? shared_bytes : in.space == Space::Local ? 32 : 24;
+      for (const int64_t step : {-1, 0, 1}) {
+        // Thread 37 at the last fitting place (+ one element either way), the others at 0.
+        const uint64_t at = static_cast<uint64_t>(limit - size + step * size) & 0xffffffffull;
+        randomise(w, pc * 31 + static_cast<uint32_t>(step + 1));
+        w.set_all(a32, [&](uint32_t t) { return t == 37 ? at : 0; });
+        w.check(pc, ThreadMask::range(0, kThreads),
+                std::string(ptx::space_name(in.space)) + " window of " + std::to_string(limit) + " bytes, " +
+                    std::to_string(size) + "-byte access at " + std::to_string(at));
+      }
+    }
+  }
+}
+
 // The global kernels check a warp's whole address range at once when one
 // allocation holds it, and use one page pointer when one page does; a range
 // over several pages or allocations, or (with a fault granule) reaching a
