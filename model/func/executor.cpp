@@ -178,8 +178,8 @@ void Executor::step(CtaState& cta, const ExecEnv& env, uint32_t pc, const Thread
   const FastInstr* f = fast_ ? &fast_->code[pc] : nullptr;
   if (f && f->run) {
     // Guard predicate: one bit per thread; threads where it is false do nothing.
-    if (in.guard.kind != Operand::Kind::None) f->run(*f, cta, guarded(cta, in.guard, mask));
-    else f->run(*f, cta, mask);
+    if (in.guard.kind != Operand::Kind::None) run_fast(*f, cta, guarded(cta, in.guard, mask));
+    else run_fast(*f, cta, mask);
     return;
   }
   if (f && f->branch) {  // what exec_bra does, without building an ExecContext

@@ -42,31 +42,31 @@ struct ImmSrc {
 
 // d = op(a[, b[, c]]) written through the destination's rule.
 template <class O, class A>
-SIMT_LANE_LOOP void k_unary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_unary(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const O op(f);
   const RegWrite w = f.w;
-  write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t))); });
+  write_word(d, word, bits, [&](uint32_t t) { return w.apply_value(op(a(t))); });
 }
 template <class O, class A, class B>
-SIMT_LANE_LOOP void k_binary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_binary(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
   const O op(f);
   const RegWrite w = f.w;
-  write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t), b(t))); });
+  write_word(d, word, bits, [&](uint32_t t) { return w.apply_value(op(a(t), b(t))); });
 }
 template <class O, class A, class B, class C>
-SIMT_LANE_LOOP void k_ternary(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_ternary(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
   const C c(f.src[2], cta);
   const O op(f);
   const RegWrite w = f.w;
-  write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(op(a(t), b(t), c(t))); });
+  write_word(d, word, bits, [&](uint32_t t) { return w.apply_value(op(a(t), b(t), c(t))); });
 }
 
 // fma on three register rows with the host's FMA instruction, where the CPU
@@ -80,13 +80,13 @@ template <class T>
                                     uint64_t ma, uint64_t mb, uint64_t mc, RegWrite w, uint32_t lo, uint32_t hi,
                                     uint64_t bits);
 template <class T>
-void k_fma_hw(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+void k_fma_hw(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const uint64_t* a = std::as_const(cta).reg_row(f.src[0].reg);
   const uint64_t* b = std::as_const(cta).reg_row(f.src[1].reg);
   const uint64_t* c = std::as_const(cta).reg_row(f.src[2].reg);
   const uint64_t ma = f.src[0].mask, mb = f.src[1].mask, mc = f.src[2].mask;
-  for_each_span(m, cta.threads(),
+  for_word_span(word, bits,
                 [&](uint32_t lo, uint32_t hi, uint64_t bits) { fma_run<T>(d, a, b, c, ma, mb, mc, f.w, lo, hi, bits); });
 }
 #endif
@@ -276,15 +276,15 @@ struct FSign {
 // setp without a boolean operator: p = a cmp b, q = !p. The comparison is a
 // template parameter so the per-thread loop has no switch.
 template <class Cmp, class A, class B>
-SIMT_LANE_LOOP void k_setp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_setp(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* p = cta.reg_row(f.dst);
   uint64_t* q = f.dst2 != ptx::kNoReg ? cta.reg_row(f.dst2) : nullptr;
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
   const Cmp cmp(f);
   const RegWrite w = f.w, w2 = f.w2;
-  write_threads(p, m, cta.threads(), [&](uint32_t t) { return w.apply(cmp(a(t), b(t)) ? 1 : 0); });
-  if (q) write_threads(q, m, cta.threads(), [&](uint32_t t) { return w2.apply(cmp(a(t), b(t)) ? 0 : 1); });
+  write_word(p, word, bits, [&](uint32_t t) { return w.apply(cmp(a(t), b(t)) ? 1 : 0); });
+  if (q) write_word(q, word, bits, [&](uint32_t t) { return w2.apply(cmp(a(t), b(t)) ? 0 : 1); });
 }
 template <CmpOp Op, bool Sgn>
 struct ICmp {
@@ -328,7 +328,7 @@ FastKernel pick_icmp(const FastInstr& f) {
 
 // selp: d = p ? a : b, with p a predicate register (honouring `!p`) or constant.
 template <class A, class B>
-SIMT_LANE_LOOP void k_selp(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_selp(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
@@ -336,7 +336,7 @@ SIMT_LANE_LOOP void k_selp(const FastInstr& f, CtaState& cta, const ThreadMask& 
   const uint64_t* prow = po.reg != ptx::kNoReg ? cta.reg_row(po.reg) : nullptr;
   const uint64_t pneg = po.neg ? 1 : 0, pconst = po.imm;
   const RegWrite w = f.w;
-  write_threads(d, m, cta.threads(), [&](uint32_t t) {
+  write_word(d, word, bits, [&](uint32_t t) {
     const bool p = ((prow ? prow[t] & 1 : pconst) ^ pneg) != 0;
     return w.apply_value(p ? a(t) : b(t));
   });
@@ -397,18 +397,18 @@ bool per_thread(ptx::Sreg s) {
   }
 }
 
-void k_sreg(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+void k_sreg(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const ptx::Sreg s = f.sreg;
   const uint64_t mask = f.src[0].mask;
   const RegWrite w = f.w;
   const uint32_t bx = cta.geometry().block[0];
   if (!per_thread(s)) {
-    const uint64_t v = m.any() ? w.apply_value(sreg_value(cta, s, m.first()) & mask) : 0;
-    write_threads(d, m, cta.threads(), [&](uint32_t) { return v; });
+    const uint64_t v = bits ? w.apply_value(sreg_value(cta, s, word * 64 + __builtin_ctzll(bits)) & mask) : 0;
+    write_word(d, word, bits, [&](uint32_t) { return v; });
   } else if (s == ptx::Sreg::TidX) {
     // t % ntid.x, stepped along the span instead of divided per thread.
-    for_each_span(m, cta.threads(), [&](uint32_t lo, uint32_t hi, uint64_t bits) {
+    for_word_span(word, bits, [&](uint32_t lo, uint32_t hi, uint64_t bits) {
       uint32_t x = lo % bx;
       for (uint32_t t = lo; t < hi; ++t) {
         if ((bits >> (t - lo)) & 1) d[t] = w.apply_value(x & mask);
@@ -416,7 +416,7 @@ void k_sreg(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
       }
     });
   } else {
-    write_threads(d, m, cta.threads(), [&](uint32_t t) { return w.apply_value(sreg_value(cta, s, t) & mask); });
+    write_word(d, word, bits, [&](uint32_t t) { return w.apply_value(sreg_value(cta, s, t) & mask); });
   }
 }
 
@@ -430,11 +430,11 @@ struct PredSrc {
   uint64_t operator()(uint32_t t) const { return (row ? row[t] & 1 : c) ^ neg; }
 };
 template <Op O>
-SIMT_LANE_LOOP void k_plogic(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+SIMT_LANE_LOOP void k_plogic(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   uint64_t* d = cta.reg_row(f.dst);
   const PredSrc a(f.src[0], cta), b(f.src[1], cta);
   const RegWrite w = f.w;
-  write_threads(d, m, cta.threads(), [&](uint32_t t) {
+  write_word(d, word, bits, [&](uint32_t t) {
     const uint64_t x = a(t);
     return w.apply(O == Op::And ? (x & b(t)) : O == Op::Or ? (x | b(t)) : O == Op::Xor ? (x ^ b(t)) : (x ^ 1));
   });

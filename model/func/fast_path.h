@@ -29,7 +29,10 @@ struct FastOperand {
 
 struct ExecEnv;
 struct FastInstr;
-using FastKernel = void (*)(const FastInstr& f, CtaState& cta, const ThreadMask& active);
+// ALU kernels take the active threads of one 64-thread mask word: threads
+// word * 64 + k for each set bit k of `bits` (a warp of up to 64 threads is
+// one call; run_fast() calls a kernel once for each word of a wider mask).
+using FastKernel = void (*)(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits);
 // Loads and stores: returns false, having changed nothing, when some thread
 // would fault or needs the general path; the general handler then runs.
 using FastMemKernel = bool (*)(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& active);
@@ -96,19 +99,21 @@ inline void for_each_thread(const ThreadMask& m, uint32_t nthreads, F&& f) {
   }
 }
 
-// Calls f(lo, hi, bits) for each 64-thread word of `m` that has threads:
-// [lo, hi) runs from its first to its last thread, and bit k of `bits` says
-// whether thread lo + k is in `m`.
+// Calls f(lo, hi, bits) for the threads `w` of mask word `word`, if any:
+// [lo, hi) runs from its first to its last thread, and bit k of `bits`
+// says whether thread lo + k is in the set.
+template <class F>
+inline void for_word_span(uint32_t word, uint64_t w, F&& f) {
+  if (!w) return;
+  const uint32_t first = static_cast<uint32_t>(__builtin_ctzll(w));
+  const uint32_t n = 64 - static_cast<uint32_t>(__builtin_clzll(w)) - first;
+  f(word * 64 + first, word * 64 + first + n, w >> first);
+}
+// for_word_span for each 64-thread word of `m`.
 template <class F>
 inline void for_each_span(const ThreadMask& m, uint32_t nthreads, F&& f) {
   const uint32_t words = (nthreads + 63) / 64;
-  for (uint32_t i = 0; i < words; ++i) {
-    const uint64_t w = m.word(i);
-    if (!w) continue;
-    const uint32_t first = static_cast<uint32_t>(__builtin_ctzll(w));
-    const uint32_t n = 64 - static_cast<uint32_t>(__builtin_clzll(w)) - first;
-    f(i * 64 + first, i * 64 + first + n, w >> first);
-  }
+  for (uint32_t i = 0; i < words; ++i) for_word_span(i, m.word(i), f);
 }
 // Whether every thread of a span is in the mask (a 64-wide span only when
 // the whole word is set).
@@ -116,22 +121,38 @@ inline bool span_full(uint32_t lo, uint32_t hi, uint64_t bits) {
   return bits == (hi - lo == 64 ? ~uint64_t{0} : (uint64_t{1} << (hi - lo)) - 1);
 }
 
-// d[t] = v(t) for each thread t of `m`. A word whose threads are one
-// unbroken run is one loop the compiler can vectorise; a scattered word
+// d[t] = v(t) for each thread t of a span. A span whose threads are one
+// unbroken run is one loop the compiler can vectorise; a scattered one
 // (divergence, random grouping) goes thread by thread, which costs less
 // than a loop per run when the runs are short.
 template <class V>
+inline void write_span(uint64_t* d, uint32_t lo, uint32_t hi, uint64_t bits, V&& v) {
+  if (span_full(lo, hi, bits)) {
+    for (uint32_t t = lo; t < hi; ++t) d[t] = v(t);
+    return;
+  }
+  for (; bits; bits &= bits - 1) {
+    const uint32_t t = lo + static_cast<uint32_t>(__builtin_ctzll(bits));
+    d[t] = v(t);
+  }
+}
+// write_span over the threads `w` of mask word `word` / of a whole mask.
+template <class V>
+inline void write_word(uint64_t* d, uint32_t word, uint64_t w, V&& v) {
+  for_word_span(word, w, [&](uint32_t lo, uint32_t hi, uint64_t bits) { write_span(d, lo, hi, bits, v); });
+}
+template <class V>
 inline void write_threads(uint64_t* d, const ThreadMask& m, uint32_t nthreads, V&& v) {
-  for_each_span(m, nthreads, [&](uint32_t lo, uint32_t hi, uint64_t bits) {
-    if (span_full(lo, hi, bits)) {
-      for (uint32_t t = lo; t < hi; ++t) d[t] = v(t);
-      return;
-    }
-    for (; bits; bits &= bits - 1) {
-      const uint32_t t = lo + static_cast<uint32_t>(__builtin_ctzll(bits));
-      d[t] = v(t);
-    }
-  });
+  for_each_span(m, nthreads, [&](uint32_t lo, uint32_t hi, uint64_t bits) { write_span(d, lo, hi, bits, v); });
+}
+
+// Runs ALU kernel f.run over the threads of `m`, a word at a time.
+inline void run_fast(const FastInstr& f, CtaState& cta, const ThreadMask& m);
+
+inline void run_fast(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
+  const uint32_t words = (cta.threads() + 63) / 64;
+  for (uint32_t i = 0; i < words; ++i)
+    if (const uint64_t w = m.word(i)) f.run(f, cta, i, w);
 }
 
 }  // namespace simt::func

@@ -229,13 +229,12 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
           branch(active, f.target, pc + 1, rpc);
           continue;
         }
-        tm.set_word(wi, active);
         if (f.run) {
-          f.run(f, cta, tm);
-          tm.set_word(wi, 0);
+          f.run(f, cta, wi, active);
           e->pc = pc + 1;
           continue;
         }
+        tm.set_word(wi, active);
         const bool ok = f.mem(f, cta, env, tm);
         tm.set_word(wi, 0);
         if (ok) {

@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(fast_program_is_exposed_only_when_built_with_fast_paths) {
   // The kernel the runner calls gives what step() gives, on a partial mask.
   ThreadMask m = lanes({0, 5, 6, 7, 63});
   x.set_all(a, 10);
-  fp->code[pc].run(fp->code[pc], *x.cta, m);
+  fp->code[pc].run(fp->code[pc], *x.cta, 0, m.word(0));
   for (uint32_t t = 0; t < 64; ++t) BOOST_TEST(x.r(a, t) == (m.test(t) ? 11u : 10u));
   x.run(pc, m);
   for (uint32_t t = 0; t < 64; ++t) BOOST_TEST(x.r(a, t) == (m.test(t) ? 12u : 10u));
