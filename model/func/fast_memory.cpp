@@ -48,8 +48,8 @@ struct Span {
 // Global: one bounds check for the whole set when one allocation holds it
 // (the common case), else one per thread.
 template <Space S, class T>
-SIMT_LANE_LOOP bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m, uint64_t* addr,
-               Span& span) {
+SIMT_LANE_LOOP bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& env, const ThreadMask& m,
+                              uint64_t* addr, Span& span) {
   const uint64_t* base = f.src[0].reg != ptx::kNoReg ? std::as_const(cta).reg_row(f.src[0].reg) : nullptr;
   const uint64_t off = f.src[0].imm;
   uint64_t bad = 0;

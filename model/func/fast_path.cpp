@@ -86,8 +86,9 @@ void k_fma_hw(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
   const uint64_t* b = std::as_const(cta).reg_row(f.src[1].reg);
   const uint64_t* c = std::as_const(cta).reg_row(f.src[2].reg);
   const uint64_t ma = f.src[0].mask, mb = f.src[1].mask, mc = f.src[2].mask;
-  for_word_span(word, bits,
-                [&](uint32_t lo, uint32_t hi, uint64_t bits) { fma_run<T>(d, a, b, c, ma, mb, mc, f.w, lo, hi, bits); });
+  for_word_span(word, bits, [&](uint32_t lo, uint32_t hi, uint64_t in_span) {
+    fma_run<T>(d, a, b, c, ma, mb, mc, f.w, lo, hi, in_span);
+  });
 }
 #endif
 
@@ -333,7 +334,7 @@ SIMT_LANE_LOOP void k_selp(const FastInstr& f, CtaState& cta, uint32_t word, uin
   const A a(f.src[0], cta);
   const B b(f.src[1], cta);
   const FastOperand& po = f.src[2];
-  const uint64_t* prow = po.reg != ptx::kNoReg ? cta.reg_row(po.reg) : nullptr;
+  const uint64_t* prow = po.reg != ptx::kNoReg ? std::as_const(cta).reg_row(po.reg) : nullptr;
   const uint64_t pneg = po.neg ? 1 : 0, pconst = po.imm;
   const RegWrite w = f.w;
   write_word(d, word, bits, [&](uint32_t t) {
@@ -408,10 +409,10 @@ void k_sreg(const FastInstr& f, CtaState& cta, uint32_t word, uint64_t bits) {
     write_word(d, word, bits, [&](uint32_t) { return v; });
   } else if (s == ptx::Sreg::TidX) {
     // t % ntid.x, stepped along the span instead of divided per thread.
-    for_word_span(word, bits, [&](uint32_t lo, uint32_t hi, uint64_t bits) {
+    for_word_span(word, bits, [&](uint32_t lo, uint32_t hi, uint64_t in_span) {
       uint32_t x = lo % bx;
       for (uint32_t t = lo; t < hi; ++t) {
-        if ((bits >> (t - lo)) & 1) d[t] = w.apply_value(x & mask);
+        if ((in_span >> (t - lo)) & 1) d[t] = w.apply_value(x & mask);
         if (++x == bx) x = 0;
       }
     });

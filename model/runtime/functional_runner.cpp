@@ -221,8 +221,9 @@ uint64_t FunctionalRunner::run_narrow(Warp& w, func::CtaState& cta, const func::
     if (fp) {
       const func::FastInstr& f = fp->code[pc];
       if (f.run || f.branch || (f.mem && !env.record_accesses)) {
-        const uint64_t active =
-            f.guard != ptx::kNoReg ? func::guard_word(std::as_const(cta).reg_row(f.guard), wi, mask, f.guard_neg) : mask;
+        const uint64_t active = f.guard != ptx::kNoReg
+                                    ? func::guard_word(std::as_const(cta).reg_row(f.guard), wi, mask, f.guard_neg)
+                                    : mask;
         if (f.branch) {
           uint32_t rpc = cfg_.reconv_pc(pc);
           if (rpc == ptx::kNoPc) rpc = e->rpc;

@@ -25,14 +25,22 @@ inline std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-// Runs `<program> <args>` (a program of this build, e.g. "simtlab" or
-// "vp_example"); stdout and stderr pass through the files `dir`/out and
-// `dir`/err (overwritten by the next run in the same folder).
-inline ProcessRun run_built(const std::string& program, const std::string& args, const std::filesystem::path& dir) {
-  const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " SIMT_BINARY_DIR "/" + program + " " + args + " >" +
-                          (dir / "out").string() + " 2>" + (dir / "err").string();
-  const int status = std::system(cmd.c_str());
+// Runs the shell command `cmd`; its stdout and stderr pass through the
+// files `dir`/out and `dir`/err (overwritten by the next run in the same folder).
+inline ProcessRun run_command(const std::string& cmd, const std::filesystem::path& dir) {
+  const int status = std::system((cmd + " >" + (dir / "out").string() + " 2>" + (dir / "err").string()).c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// Runs `<program> <args>` (a program of this build, e.g. "simtlab" or
+// "vp_example"), as run_command.
+inline ProcessRun run_built(const std::string& program, const std::string& args, const std::filesystem::path& dir) {
+  return run_command("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " SIMT_BINARY_DIR "/" + program + " " + args, dir);
+}
+
+// Runs the script tools/<tool> of this source tree with `args`, as run_command.
+inline ProcessRun run_tool(const std::string& tool, const std::string& args, const std::filesystem::path& dir) {
+  return run_command("/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/" + tool + " " + args, dir);
 }
 
 inline ProcessRun run_simtlab(const std::string& args, const std::filesystem::path& dir) {

@@ -27,11 +27,7 @@ namespace {
 SIMT_TEST_SCRATCH("simtlab_bench");
 
 ProcessRun bench(const std::string& args) {
-  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/bench --no-pin --build " SIMT_BINARY_DIR " " +
-                          args + " >" + (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
-          simt::test::slurp(scratch() / "err")};
+  return simt::test::run_tool("bench", "--no-pin --build " SIMT_BINARY_DIR " " + args, scratch());
 }
 
 json read_json(const fs::path& p) { return json::parse(std::ifstream(p)); }

@@ -22,12 +22,10 @@ namespace {
 SIMT_TEST_SCRATCH("simtlab_reproduce");
 
 ProcessRun reproduce(const std::string& args) {
-  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/reproduce " + args + " --out " +
-                          (scratch() / "results").string() + " --simtlab " SIMT_BINARY_DIR "/simtlab --no-progress >" +
-                          (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
-          simt::test::slurp(scratch() / "err")};
+  return simt::test::run_tool("reproduce",
+                              args + " --out " + (scratch() / "results").string() +
+                                  " --simtlab " SIMT_BINARY_DIR "/simtlab --no-progress",
+                              scratch());
 }
 
 }  // namespace

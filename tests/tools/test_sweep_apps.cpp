@@ -51,13 +51,7 @@ fs::path write_sweep(const std::string& name, const std::string& text) {
 }
 
 // `tools/sweep <args>`, stdout and stderr captured.
-ProcessRun sweep(const std::string& args) {
-  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep " + args + " >" +
-                          (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
-          simt::test::slurp(scratch() / "err")};
-}
+ProcessRun sweep(const std::string& args) { return simt::test::run_tool("sweep", args, scratch()); }
 
 ProcessRun plan(const std::string& name, const std::string& text, const std::string& extra) {
   return sweep("plan " + write_sweep(name, text).string() + " --simtlab " SIMT_BINARY_DIR "/simtlab " + extra);

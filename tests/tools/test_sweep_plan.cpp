@@ -28,12 +28,8 @@ SIMT_TEST_SCRATCH("simtlab_sweep_plan");
 ProcessRun plan(const std::string& name, const std::string& text, const std::string& extra = "") {
   const fs::path f = scratch() / name;
   std::ofstream(f) << text;
-  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep plan " + f.string() +
-                          " --simtlab " SIMT_BINARY_DIR "/simtlab " + extra + " >" + (scratch() / "out").string() +
-                          " 2>" + (scratch() / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
-          simt::test::slurp(scratch() / "err")};
+  return simt::test::run_tool("sweep", "plan " + f.string() + " --simtlab " SIMT_BINARY_DIR "/simtlab " + extra,
+                              scratch());
 }
 
 json plan_json(const std::string& name, const std::string& text) {

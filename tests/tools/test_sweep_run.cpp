@@ -36,12 +36,10 @@ fs::path write_sweep(const std::string& name, const std::string& text) {
 }
 
 ProcessRun sweep_run(const fs::path& file, const fs::path& out, const std::string& extra = "") {
-  const std::string cmd = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep run " + file.string() + " --out " + out.string() +
-                          " --no-progress --simtlab " SIMT_BINARY_DIR "/simtlab " + extra + " >" +
-                          (scratch() / "out").string() + " 2>" + (scratch() / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "out"),
-          simt::test::slurp(scratch() / "err")};
+  return simt::test::run_tool("sweep",
+                              "run " + file.string() + " --out " + out.string() +
+                                  " --no-progress --simtlab " SIMT_BINARY_DIR "/simtlab " + extra,
+                              scratch());
 }
 
 json read(const fs::path& p) { return json::parse(simt::test::slurp(p)); }
