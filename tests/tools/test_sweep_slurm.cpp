@@ -41,13 +41,8 @@ SIMT_TEST_SCRATCH("simtlab_slurm");
 const std::string kCluster = SIMT_SOURCE_DIR "/tests/tools/slurm_cluster.sh";
 const std::string kSweep = "/usr/bin/python3 " SIMT_SOURCE_DIR "/tools/sweep ";
 
-// Runs a shell command; returns its exit code and stdout (stderr to the file err).
-ProcessRun sh(const std::string& cmd) {
-  const std::string full = cmd + " >" + (scratch() / "sh.out").string() + " 2>" + (scratch() / "sh.err").string();
-  const int status = std::system(full.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, simt::test::slurp(scratch() / "sh.out"),
-          simt::test::slurp(scratch() / "sh.err")};
-}
+// Runs a shell command; returns its exit code, stdout and stderr.
+ProcessRun sh(const std::string& cmd) { return simt::test::run_command(cmd, scratch()); }
 
 // The cluster for the whole file: started before the tests, stopped after them (before the scratch
 // directory it lives in is removed: global fixtures are torn down in reverse order).
