@@ -37,6 +37,12 @@ uint8_t* window_base(CtaState& cta) {
   return const_cast<uint8_t*>(cta.params().data());
 }
 
+// Whether a T at window address `a` (below 2^32) is aligned and inside the window.
+template <Space S, class T>
+bool window_fits(const CtaState& cta, uint64_t a) {
+  return (a & (sizeof(T) - 1)) == 0 && a + sizeof(T) <= window_limit<S>(cta);
+}
+
 constexpr bool is_global(Space s) { return s == Space::Global || s == Space::Const; }
 
 // The lowest and highest address of a global access set (lo > hi: none).
@@ -70,26 +76,25 @@ SIMT_LANE_LOOP bool addresses(const FastInstr& f, CtaState& cta, const ExecEnv& 
     bad = 0;
     for_each_thread(m, cta.threads(), [&](uint32_t t) { bad |= g->mapped(addr[t], sizeof(T)) ? 0 : 1; });
   } else {
-    // Window addresses are 32 bits (see exec_memory.cpp). An access fits
-    // when a <= limit - size: `last - a` then stays >= 0, and it is negative
-    // (bit 63 set, as a and last are below 2^32) for every a that does not
-    // fit, also when the window is smaller than one access (last wraps).
-    // Sums and ORs only, so a run of threads is one vector loop.
-    const uint64_t last = window_limit<S>(cta) - sizeof(T);
-    uint64_t over = 0;
-    if (base) {
-      for_each_thread(m, cta.threads(), [&](uint32_t t) {
-        const uint64_t a = (base[t] + off) & (kWindowSize - 1);
-        addr[t] = a;
-        bad |= a;
-        over |= last - a;
-      });
-    } else {
+    // Window addresses are 32 bits (see exec_memory.cpp).
+    if (!base) {
       const uint64_t a = off & (kWindowSize - 1);
       for_each_thread(m, cta.threads(), [&](uint32_t t) { addr[t] = a; });
-      bad = a;
-      over = last - a;
+      return window_fits<S, T>(cta, a);
     }
+    // window_fits() for every thread at once: an access fits when
+    // a <= limit - size, where `last - a` stays >= 0; it is negative (bit 63
+    // set, as a and last are below 2^32) for every a that does not fit, also
+    // when the window is smaller than one access (last wraps). Sums and ORs
+    // only, so a run of threads is one vector loop.
+    const uint64_t last = window_limit<S>(cta) - sizeof(T);
+    uint64_t over = 0;
+    for_each_thread(m, cta.threads(), [&](uint32_t t) {
+      const uint64_t a = (base[t] + off) & (kWindowSize - 1);
+      addr[t] = a;
+      bad |= a;
+      over |= last - a;
+    });
     return ((bad & (sizeof(T) - 1)) | (over >> 63)) == 0;
   }
   return bad == 0;
@@ -132,7 +137,7 @@ SIMT_LANE_LOOP bool k_load(const FastInstr& f, CtaState& cta, const ExecEnv& env
       // One address for every thread (a kernel parameter, a shared
       // variable by name): one check, one read, the value to all.
       const uint64_t a = f.src[0].imm & (kWindowSize - 1);
-      if ((a & (sizeof(T) - 1)) || a + sizeof(T) > window_limit<S>(cta)) return false;
+      if (!window_fits<S, T>(cta, a)) return false;
       T v;
       std::memcpy(&v, window_base<S>(cta) + a, sizeof(T));
       const uint64_t x = f.w.apply(v);

@@ -146,9 +146,8 @@ inline void write_threads(uint64_t* d, const ThreadMask& m, uint32_t nthreads, V
   for_each_span(m, nthreads, [&](uint32_t lo, uint32_t hi, uint64_t bits) { write_span(d, lo, hi, bits, v); });
 }
 
-// Runs ALU kernel f.run over the threads of `m`, a word at a time.
-inline void run_fast(const FastInstr& f, CtaState& cta, const ThreadMask& m);
 
+// Runs ALU kernel f.run over the threads of `m`, a word at a time.
 inline void run_fast(const FastInstr& f, CtaState& cta, const ThreadMask& m) {
   const uint32_t words = (cta.threads() + 63) / 64;
   for (uint32_t i = 0; i < words; ++i)
